@@ -1,0 +1,153 @@
+//! The command line: `perft`, `show`, `variants`, `play`, `analyse`, `bench` and the protocols.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::variant::Variant;
+
+pub mod notation;
+
+#[derive(Parser, Debug)]
+#[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Which variant and setup.
+#[derive(Args, Debug, Clone)]
+pub struct VariantArgs {
+    /// Built-in variant name (see `polymachy variants`) or path to a .toml file
+    #[arg(long, short = 'v', default_value = "metamachy")]
+    pub variant: String,
+    /// Setup choice: letters on the setup squares (e.g. QKLG) or a number from the variant file
+    #[arg(long)]
+    pub setup: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the legal move tree
+    Perft {
+        #[command(flatten)]
+        v: VariantArgs,
+        /// Depth in plies
+        #[arg(long, short = 'd')]
+        depth: u32,
+        /// Position in FEN (default: the start position)
+        #[arg(long)]
+        fen: Option<String>,
+        /// One line per root move with its count
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Draw a position with coordinates
+    Show {
+        #[command(flatten)]
+        v: VariantArgs,
+        /// Position in FEN (default: the start position)
+        #[arg(long)]
+        fen: Option<String>,
+        /// Plain ASCII letters instead of colours
+        #[arg(long)]
+        ascii: bool,
+    },
+    /// List the built-in variants
+    Variants,
+}
+
+/// An error for the user: printed on stderr, exit status 2.
+#[derive(Debug)]
+pub struct UserError(pub String);
+
+impl<E: std::fmt::Display> From<E> for UserError {
+    fn from(e: E) -> Self {
+        UserError(e.to_string())
+    }
+}
+
+/// Loads a variant and compiles it with a setup.
+pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
+    let variant = Variant::load(&v.variant)?;
+    Ruleset::new(&variant, v.setup.as_deref()).map_err(UserError)
+}
+
+/// A position from an optional FEN.
+pub fn load_position(rules: &Arc<Ruleset>, fen: Option<&str>) -> Result<Position, UserError> {
+    match fen {
+        Some(f) => Ok(Position::from_fen(rules, f)?),
+        None => Ok(Position::start(rules)),
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(UserError(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), UserError> {
+    match cli.command {
+        Command::Perft { v, depth, fen, divide } => {
+            let rules = load_rules(&v)?;
+            let mut pos = load_position(&rules, fen.as_deref())?;
+            let start = std::time::Instant::now();
+            let total = if divide {
+                let mut total = 0;
+                for (mv, n) in crate::perft::divide(&mut pos, depth) {
+                    println!("{} {n}", notation::coord(&rules, mv));
+                    total += n;
+                }
+                total
+            } else {
+                crate::perft::Perft::new().count(&mut pos, depth)
+            };
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("{:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+            println!("Nodes searched: {total}");
+            Ok(())
+        }
+        Command::Show { v, fen, ascii } => {
+            let rules = load_rules(&v)?;
+            let pos = load_position(&rules, fen.as_deref())?;
+            print!("{}", crate::cli::notation::draw(&pos, None, ascii || !color_ok()));
+            println!("{}", pos.fen());
+            Ok(())
+        }
+        Command::Variants => {
+            for (name, _) in crate::variant::BUILTIN {
+                let v = Variant::load(name)?;
+                println!("{name:20} {}x{}  {}", v.files, v.ranks, v.title);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Whether stdout is a terminal that takes colour.
+pub fn color_ok() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// Formats a move in coordinate notation.
+pub fn coord(rules: &Ruleset, mv: Move) -> String {
+    notation::coord(rules, mv)
+}

@@ -1,0 +1,7 @@
+//! The `polymachy` command line.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    polymachy::cli::main()
+}

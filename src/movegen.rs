@@ -1,0 +1,212 @@
+//! The generic move generator and attack test. They read only the compiled tables.
+
+use crate::geometry::{Color, Square};
+use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::tables::{CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, ProbeKind, Tables};
+
+#[inline]
+fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
+    let cs = &t.conds[start as usize..start as usize + len as usize];
+    cs.iter().all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
+}
+
+/// Whether `sq` is attacked by a piece of `by` on `board`.
+pub fn attacked_on(t: &Tables, board: &[Code; 256], sq: Square, by: Color) -> bool {
+    for p in t.probes_at(by, sq) {
+        match p.kind {
+            ProbeKind::Leap => {
+                let c = board[p.origin as usize];
+                if c != EMPTY && p.mask >> c & 1 != 0 && conds_hold(t, board, p.cond_start, p.cond_len) {
+                    return true;
+                }
+            }
+            ProbeKind::Slide => {
+                for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
+                    let c = board[s as usize];
+                    if c != EMPTY {
+                        if p.mask >> c & 1 != 0 {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+            ProbeKind::Hop => {
+                let mut screen = false;
+                for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
+                    let c = board[s as usize];
+                    if c != EMPTY {
+                        if screen {
+                            if p.mask >> c & 1 != 0 {
+                                return true;
+                            }
+                            break;
+                        }
+                        screen = true;
+                    }
+                }
+            }
+            ProbeKind::Grass => {
+                let ss = &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
+                if ss.is_empty() || board[ss[0] as usize] == EMPTY {
+                    continue;
+                }
+                for &s in &ss[1..] {
+                    let c = board[s as usize];
+                    if c != EMPTY {
+                        if p.mask >> c & 1 != 0 {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+            ProbeKind::Bent { bend_any } => {
+                let n = p.sq_len as usize;
+                for i in 0..n {
+                    let b = t.squares[p.sq_start as usize + i];
+                    let occupied = board[b as usize] != EMPTY;
+                    if occupied && !bend_any {
+                        break;
+                    }
+                    let oi = p.org_start as usize + i;
+                    if t.valid[oi] {
+                        let o = t.squares[oi];
+                        let c = board[o as usize];
+                        if c != EMPTY
+                            && p.mask >> c & 1 != 0
+                            && conds_hold(t, board, p.cond_start + (i as u32) * p.cond_len as u32, p.cond_len)
+                        {
+                            return true;
+                        }
+                    }
+                    if occupied {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Pushes a move, expanding promotions.
+#[inline]
+fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
+    if e.flags & PROMOTES != 0 && rs.promo_zone[side.index()].contains(mv.to) {
+        let choices = &rs.promo_choices[kind];
+        if !choices.is_empty() {
+            if rs.promo_optional {
+                out.push(mv);
+            }
+            for &k in choices {
+                mv.promo = k as u8 + 1;
+                out.push(mv);
+            }
+            return;
+        }
+    }
+    out.push(mv);
+}
+
+/// Generates the pseudo-legal moves of the notation for the side to move.
+pub fn generate(pos: &Position, out: &mut MoveList) {
+    let rs = &**pos.rules();
+    let t = &rs.tables;
+    let board = pos.board();
+    let side = pos.side();
+    let ep = pos.ep_square();
+    let size = rs.geometry.size();
+    for from in 0..size {
+        let pc = board[from];
+        if pc == EMPTY || color_of(pc) != side {
+            continue;
+        }
+        let kind = kind_of(pc);
+        let from = from as Square;
+        for e in t.entries_at(kind, side, from) {
+            if e.cond_len > 0 && !conds_hold(t, board, e.cond_start, e.cond_len) {
+                continue;
+            }
+            let dests = t.squares_of(e);
+            if e.flags & LEAP != 0 {
+                let to = dests[0];
+                let c = board[to as usize];
+                if c == EMPTY {
+                    if e.flags & MOVE != 0 {
+                        let mut mv = Move::new(from, to);
+                        if e.flags & MAKES_EP != 0 {
+                            mv.kind = MoveKind::Double;
+                            mv.aux = e.ep;
+                        }
+                        push(rs, e, side, kind, mv, out);
+                    }
+                    if e.flags & EP != 0 && ep == Some(to) {
+                        let mut mv = Move::new(from, to);
+                        mv.kind = MoveKind::EnPassant;
+                        push(rs, e, side, kind, mv, out);
+                    }
+                } else if e.flags & CAPTURE != 0 && color_of(c) != side {
+                    push(rs, e, side, kind, Move::new(from, to), out);
+                }
+                continue;
+            }
+            if e.flags & (HOP | GRASS) == 0 {
+                for &to in dests {
+                    let c = board[to as usize];
+                    if c == EMPTY {
+                        if e.flags & MOVE != 0 {
+                            push(rs, e, side, kind, Move::new(from, to), out);
+                        }
+                    } else {
+                        if e.flags & CAPTURE != 0 && color_of(c) != side {
+                            push(rs, e, side, kind, Move::new(from, to), out);
+                        }
+                        break;
+                    }
+                }
+            } else if e.flags & HOP != 0 {
+                let mut screen = false;
+                for &to in dests {
+                    let c = board[to as usize];
+                    if !screen {
+                        if c != EMPTY {
+                            screen = true;
+                        }
+                        continue;
+                    }
+                    if c == EMPTY {
+                        if e.flags & MOVE != 0 {
+                            push(rs, e, side, kind, Move::new(from, to), out);
+                        }
+                    } else {
+                        if e.flags & CAPTURE != 0 && color_of(c) != side {
+                            push(rs, e, side, kind, Move::new(from, to), out);
+                        }
+                        break;
+                    }
+                }
+            } else {
+                // Grasshopper: land just beyond the first piece met.
+                let mut it = dests.iter();
+                for &s in it.by_ref() {
+                    if board[s as usize] != EMPTY {
+                        break;
+                    }
+                }
+                if let Some(&to) = it.next() {
+                    let c = board[to as usize];
+                    if c == EMPTY {
+                        if e.flags & MOVE != 0 {
+                            push(rs, e, side, kind, Move::new(from, to), out);
+                        }
+                    } else if e.flags & CAPTURE != 0 && color_of(c) != side {
+                        push(rs, e, side, kind, Move::new(from, to), out);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Pieces on the board, moves and move lists.
+
+use crate::geometry::{Color, Square};
+
+/// The most piece types a variant may define.
+pub const MAX_KINDS: usize = 60;
+
+/// A piece on the board, packed in one byte: 0 is an empty square, otherwise
+/// `2 + 2 * kind + colour`. Kinds index the variant's piece list.
+pub type Code = u8;
+
+/// The empty square.
+pub const EMPTY: Code = 0;
+
+/// The code of a piece of `kind` and `color`.
+#[inline]
+pub fn code(kind: usize, color: Color) -> Code {
+    (2 + 2 * kind + color.index()) as Code
+}
+
+/// The kind of a non-empty code.
+#[inline]
+pub fn kind_of(code: Code) -> usize {
+    (code as usize - 2) >> 1
+}
+
+/// The colour of a non-empty code.
+#[inline]
+pub fn color_of(code: Code) -> Color {
+    Color::from_index(code as usize & 1)
+}
+
+/// What a move does beyond taking the piece from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum MoveKind {
+    /// An ordinary move or capture.
+    #[default]
+    Normal = 0,
+    /// A step that leaves en-passant rights on `aux` (the square passed over).
+    Double = 1,
+    /// An en-passant capture: the captured piece is the one that made the last double step.
+    EnPassant = 2,
+    /// Castling: `aux` indexes the castling rule's list of castlings.
+    Castle = 3,
+    /// A move added by a rule hook; `aux` is the hook's index. Played like a normal move.
+    Hook = 4,
+}
+
+/// A move: from, to, promotion (0 = none, else kind + 1), kind and a kind-specific byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub promo: u8,
+    pub kind: MoveKind,
+    pub aux: u8,
+}
+
+impl Move {
+    /// A plain move from `from` to `to`.
+    #[inline]
+    pub fn new(from: Square, to: Square) -> Move {
+        Move { from, to, promo: 0, kind: MoveKind::Normal, aux: 0 }
+    }
+
+    /// The piece kind this move promotes to.
+    #[inline]
+    pub fn promotion(&self) -> Option<usize> {
+        if self.promo == 0 { None } else { Some(self.promo as usize - 1) }
+    }
+}
+
+/// A reusable list of moves. Clearing keeps the capacity, so a list reused across calls
+/// allocates nothing once it has grown to the largest move count seen.
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    moves: Vec<Move>,
+}
+
+impl MoveList {
+    /// An empty list with room for a typical large-variant position.
+    pub fn new() -> MoveList {
+        MoveList { moves: Vec::with_capacity(512) }
+    }
+
+    #[inline]
+    pub fn clear(&mut self) {
+        self.moves.clear();
+    }
+
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves.push(m);
+    }
+
+    #[inline]
+    pub fn truncate(&mut self, n: usize) {
+        self.moves.truncate(n);
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves
+    }
+
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves
+    }
+
+    /// Keeps the moves for which `f` is true.
+    #[inline]
+    pub fn retain(&mut self, f: impl FnMut(&Move) -> bool) {
+        self.moves.retain(f);
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.moves.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.moves.iter()
+    }
+}
+
+/// A set of squares on boards up to 16×16.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SquareSet([u64; 4]);
+
+impl SquareSet {
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        self.0[sq as usize >> 6] >> (sq & 63) & 1 != 0
+    }
+
+    #[inline]
+    pub fn insert(&mut self, sq: Square) {
+        self.0[sq as usize >> 6] |= 1 << (sq & 63);
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+}

@@ -1,0 +1,182 @@
+//! `castling`: the royal piece moves toward a partner piece, which jumps to its other side.
+//!
+//! ```toml
+//! [rules.castling]
+//! king-distance = 2   # integer, default 2: squares the king travels (Perfect 12: 3)
+//! partner = "R"       # letter, default "R": the piece the king castles with
+//! ```
+//! For each wing, the partner is the nearest one on the king's rank in the start position (so
+//! rooks need not stand in the corners: Lions and Unicorns castles with rooks on b1 and i1).
+//! The king moves `king-distance` squares toward it; the partner lands on the square next to
+//! the king on the side it came from. Conditions: neither piece has moved (the FEN rights
+//! `K`/`Q`/`k`/`q`: `K` for the wing toward higher files), every square between them is empty,
+//! the king is not in check and crosses and lands on no attacked square.
+
+use super::Rule;
+use crate::geometry::{Color, Square};
+use crate::moves::{Move, MoveKind, MoveList, code};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::variant::{Params, Variant};
+
+/// One castling move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Castling {
+    pub color: Color,
+    pub king_from: Square,
+    pub king_to: Square,
+    pub rook_from: Square,
+    pub rook_to: Square,
+    /// The rights bit.
+    pub right: u16,
+    /// Index of the hook that owns it.
+    pub hook: u8,
+    /// True for the wing toward higher files (`K`).
+    pub king_side: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct CastlingRule {
+    pub distance: u8,
+    pub partner: Option<usize>,
+    /// Indices in the ruleset's castling list, filled by configure.
+    pub mine: Vec<usize>,
+}
+
+impl CastlingRule {
+    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingRule> {
+        let distance = p.int("king-distance", 1, 14).unwrap_or(2) as u8;
+        let partner = match p.letters("partner", v) {
+            Some(ks) if ks.len() == 1 => Some(ks[0]),
+            Some(_) => {
+                let span = p.span.clone();
+                p.error(span, "`rules.castling.partner` must be one letter", None);
+                None
+            }
+            None => v.kind_by_letter('R'),
+        };
+        if partner.is_none() {
+            let span = p.span.clone();
+            p.error(span, "castling needs a partner piece", Some("add `partner = \"R\"` naming the rook's letter".into()));
+            return None;
+        }
+        Some(CastlingRule { distance, partner, mine: Vec::new() })
+    }
+}
+
+impl Rule for CastlingRule {
+    fn name(&self) -> &'static str {
+        "castling"
+    }
+    fn clone_box(&self) -> Box<dyn Rule> {
+        Box::new(self.clone())
+    }
+    fn adds_moves(&self) -> bool {
+        true
+    }
+
+    fn configure(&mut self, rs: &mut Ruleset, index: u8) -> Result<(), String> {
+        let g = rs.geometry;
+        let partner = self.partner.ok_or("no partner piece")?;
+        let first = rs.claim_rights(4)?;
+        for color in [Color::White, Color::Black] {
+            let king = (0..g.size() as Square)
+                .find(|&s| rs.is_royal(rs.start[s as usize]) && crate::moves::color_of(rs.start[s as usize]) == color)
+                .ok_or_else(|| format!("{} has no royal piece in the start position", color.name()))?;
+            let kcode = rs.start[king as usize];
+            let rank = g.rank(king);
+            let kf = g.file(king) as i32;
+            for (king_side, dir) in [(true, 1i32), (false, -1i32)] {
+                let mut f = kf + dir;
+                let mut rook = None;
+                while f >= 0 && f < g.files as i32 {
+                    let s = g.square(f as u8, rank);
+                    if rs.start[s as usize] == code(partner, color) {
+                        rook = Some(s);
+                        break;
+                    }
+                    f += dir;
+                }
+                let Some(rook_from) = rook else { continue };
+                let kt = kf + dir * self.distance as i32;
+                if kt < 0 || kt >= g.files as i32 {
+                    return Err("the king would castle off the board".into());
+                }
+                let king_to = g.square(kt as u8, rank);
+                let rook_to = g.square((kt - dir) as u8, rank);
+                let bit = 1u16 << (first + color.index() as u16 * 2 + if king_side { 0 } else { 1 });
+                rs.square_clears[king as usize] |= bit;
+                rs.square_clears[rook_from as usize] |= bit;
+                rs.code_clears[kcode as usize] |= bit;
+                self.mine.push(rs.castlings.len());
+                rs.castlings.push(Castling { color, king_from: king, king_to, rook_from, rook_to, right: bit, hook: index, king_side });
+            }
+        }
+        Ok(())
+    }
+
+    fn start_rights(&self, rs: &Ruleset) -> u16 {
+        self.mine.iter().fold(0, |a, &i| a | rs.castlings[i].right)
+    }
+
+    fn parse_right(&self, rs: &Ruleset, c: char) -> Option<u16> {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let king_side = match c.to_ascii_uppercase() {
+            'K' => true,
+            'Q' => false,
+            _ => return None,
+        };
+        self.mine
+            .iter()
+            .map(|&i| &rs.castlings[i])
+            .find(|c| c.color == color && c.king_side == king_side)
+            .map(|c| c.right)
+    }
+
+    fn write_rights(&self, rs: &Ruleset, rights: u16, out: &mut String) {
+        for color in [Color::White, Color::Black] {
+            for king_side in [true, false] {
+                if let Some(c) = self.mine.iter().map(|&i| &rs.castlings[i]).find(|c| c.color == color && c.king_side == king_side) {
+                    if rights & c.right != 0 {
+                        let l = if king_side { 'K' } else { 'Q' };
+                        out.push(if color == Color::White { l } else { l.to_ascii_lowercase() });
+                    }
+                }
+            }
+        }
+    }
+
+    fn generate(&self, pos: &Position, _index: u8, out: &mut MoveList) {
+        let rs = pos.rules();
+        let g = rs.geometry;
+        for &i in &self.mine {
+            let c = &rs.castlings[i];
+            if c.color != pos.side() || pos.rights() & c.right == 0 {
+                continue;
+            }
+            let king = pos.piece_at(c.king_from);
+            let rook = pos.piece_at(c.rook_from);
+            if !rs.is_royal(king) || crate::moves::color_of(king) != c.color || Some(crate::moves::kind_of(rook)) != self.partner || rook == 0 || crate::moves::color_of(rook) != c.color {
+                continue;
+            }
+            let (lo, hi) = (g.file(c.king_from).min(g.file(c.rook_from)), g.file(c.king_from).max(g.file(c.rook_from)));
+            let rank = g.rank(c.king_from);
+            let between_empty = (lo + 1..hi).all(|f| pos.piece_at(g.square(f, rank)) == 0);
+            let free = |s: Square| s == c.king_from || s == c.rook_from || pos.piece_at(s) == 0;
+            if between_empty && free(c.king_to) && free(c.rook_to) {
+                out.push(Move { from: c.king_from, to: c.king_to, promo: 0, kind: MoveKind::Castle, aux: i as u8 });
+            }
+        }
+    }
+
+    fn allows(&self, pos: &Position, mv: Move) -> bool {
+        let rs = pos.rules();
+        let g = rs.geometry;
+        let c = &rs.castlings[mv.aux as usize];
+        let enemy = c.color.flip();
+        let (a, b) = (g.file(c.king_from), g.file(c.king_to));
+        let rank = g.rank(c.king_from);
+        let (lo, hi) = (a.min(b), a.max(b));
+        (lo..=hi).all(|f| !pos.attacked(g.square(f, rank), enemy))
+    }
+}

@@ -1,0 +1,136 @@
+//! `king-leap`: the royal piece's one-time leap (Metamachy, Terachess II).
+//!
+//! ```toml
+//! [rules.king-leap]
+//! # no parameters
+//! ```
+//! While the royal piece has never moved (FEN rights `K` / `k`), it may leap to any EMPTY square
+//! at distance exactly two: the 16 D, A and N squares. It never captures, is not allowed while
+//! in check and may not land in check. For a D or A leap the square passed over must not be
+//! attacked; for an N leap at least one of the two squares next to both origin and destination
+//! must not be attacked. A square counts as attacked when, with the royal piece lifted from its
+//! origin and placed on that square (replacing whatever stands there), an enemy piece could
+//! capture it. Any move of the royal piece ends the right.
+
+use super::Rule;
+use crate::geometry::{Color, Square};
+use crate::moves::{Move, MoveKind, MoveList, code};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::variant::{Params, Variant};
+
+#[derive(Clone, Debug)]
+pub struct KingLeapRule {
+    /// Rights bit of White; Black's is the next.
+    pub first_bit: u16,
+}
+
+impl KingLeapRule {
+    pub fn build(_p: &mut Params<'_, '_>, _v: &Variant) -> Option<KingLeapRule> {
+        Some(KingLeapRule { first_bit: 0 })
+    }
+
+    fn bit(&self, c: Color) -> u16 {
+        1 << (self.first_bit + c.index() as u16)
+    }
+
+    /// Whether `sq` is attacked with the royal piece moved from `from` to `sq`.
+    fn unsafe_with_king_on(pos: &Position, from: Square, sq: Square) -> bool {
+        let king = pos.piece_at(from);
+        let board = pos.board_with(&[(from, 0), (sq, king)]);
+        let me = pos.side();
+        crate::movegen::attacked_on(&pos.rules().tables, &board, sq, me.flip())
+    }
+}
+
+impl Rule for KingLeapRule {
+    fn name(&self) -> &'static str {
+        "king-leap"
+    }
+    fn clone_box(&self) -> Box<dyn Rule> {
+        Box::new(self.clone())
+    }
+    fn adds_moves(&self) -> bool {
+        true
+    }
+
+    fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
+        self.first_bit = rs.claim_rights(2)?;
+        for (k, &royal) in rs.royal.clone().iter().enumerate() {
+            if royal {
+                for c in [Color::White, Color::Black] {
+                    rs.code_clears[code(k, c) as usize] |= self.bit(c);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn start_rights(&self, rs: &Ruleset) -> u16 {
+        let mut r = 0;
+        for c in [Color::White, Color::Black] {
+            if rs.start.iter().any(|&p| rs.is_royal(p) && crate::moves::color_of(p) == c) {
+                r |= self.bit(c);
+            }
+        }
+        r
+    }
+
+    fn parse_right(&self, _rs: &Ruleset, c: char) -> Option<u16> {
+        match c {
+            'K' => Some(self.bit(Color::White)),
+            'k' => Some(self.bit(Color::Black)),
+            _ => None,
+        }
+    }
+
+    fn write_rights(&self, _rs: &Ruleset, rights: u16, out: &mut String) {
+        if rights & self.bit(Color::White) != 0 {
+            out.push('K');
+        }
+        if rights & self.bit(Color::Black) != 0 {
+            out.push('k');
+        }
+    }
+
+    fn generate(&self, pos: &Position, index: u8, out: &mut MoveList) {
+        let side = pos.side();
+        if pos.rights() & self.bit(side) == 0 {
+            return;
+        }
+        let Some(from) = pos.royal_square(side) else { return };
+        let g = pos.rules().geometry;
+        for dy in -2i32..=2 {
+            for dx in -2i32..=2 {
+                if dx.abs().max(dy.abs()) != 2 {
+                    continue;
+                }
+                if let Some(to) = g.offset(from, dx, dy) {
+                    if pos.piece_at(to) == 0 {
+                        out.push(Move { from, to, promo: 0, kind: MoveKind::Hook, aux: index });
+                    }
+                }
+            }
+        }
+    }
+
+    fn allows(&self, pos: &Position, mv: Move) -> bool {
+        if pos.in_check() {
+            return false;
+        }
+        let g = pos.rules().geometry;
+        let dx = g.file(mv.to) as i32 - g.file(mv.from) as i32;
+        let dy = g.rank(mv.to) as i32 - g.rank(mv.from) as i32;
+        let passed: Vec<(i32, i32)> = if dx.abs() == dy.abs() || dx == 0 || dy == 0 {
+            vec![(dx / 2, dy / 2)]
+        } else if dx.abs() == 2 {
+            vec![(dx.signum(), 0), (dx.signum(), dy.signum())]
+        } else {
+            vec![(0, dy.signum()), (dx.signum(), dy.signum())]
+        };
+        passed.iter().any(|&(x, y)| match g.offset(mv.from, x, y) {
+            Some(s) => !Self::unsafe_with_king_on(pos, mv.from, s),
+            None => false,
+        })
+    }
+}

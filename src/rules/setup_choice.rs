@@ -1,0 +1,115 @@
+//! `setup-choice`: a choice among arrangements of some pieces in the start position.
+//!
+//! ```toml
+//! [rules.setup-choice]
+//! squares = ["f1", "g1", "f2", "g2"]  # White's squares; Black uses the same files, ranks mirrored
+//! default = "QKLG"                     # the letters on those squares in the default setup
+//! numbered = ["KQGL", "KQLG", ...]     # optional: setups a user may pick by number (from 1)
+//! ```
+//! A user picks a setup by its letters (any arrangement of the default's letters, e.g. `KQLG`)
+//! or by its number in `numbered`. Black's copy stands on the same files (a reflection across
+//! the horizontal midline, never a rotation).
+
+use super::Rule;
+use crate::geometry::{Color, Geometry, Square};
+use crate::variant::{Params, Variant};
+
+#[derive(Clone, Debug)]
+pub struct SetupChoiceRule {
+    pub squares: Vec<Square>,
+    pub default: String,
+    pub numbered: Vec<String>,
+}
+
+fn sorted(s: &str) -> Vec<char> {
+    let mut v: Vec<char> = s.chars().map(|c| c.to_ascii_uppercase()).collect();
+    v.sort();
+    v
+}
+
+impl SetupChoiceRule {
+    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<SetupChoiceRule> {
+        let g = Geometry::new(v.files, v.ranks);
+        let mut squares = Vec::new();
+        for (s, span) in p.strings("squares").unwrap_or_default() {
+            match g.parse_square(&s) {
+                Some(sq) => squares.push(sq),
+                None => p.error(span, format!("`{s}` is not a square of this board"), None),
+            }
+        }
+        let Some((default, dspan)) = p.string("default") else {
+            let span = p.span.clone();
+            p.error(span, "`rules.setup-choice` needs `default`", Some("the letters on `squares` in the default setup".into()));
+            return None;
+        };
+        let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
+        if squares.is_empty() {
+            let span = p.span.clone();
+            p.error(span, "`rules.setup-choice` needs `squares`", None);
+            return None;
+        }
+        if default.chars().count() != squares.len() {
+            p.error(dspan.clone(), format!("`default` has {} letters for {} squares", default.chars().count(), squares.len()), None);
+        }
+        for c in default.chars() {
+            if v.kind_by_letter(c).is_none() {
+                p.error(dspan.clone(), format!("no piece has the letter '{c}'"), Some(crate::variant::params_letter_hint(v)));
+            }
+        }
+        for (n, span) in &numbered {
+            if sorted(n) != sorted(&default) {
+                p.error(span.clone(), format!("setup `{n}` is not an arrangement of `{default}`"), None);
+            }
+        }
+        Some(SetupChoiceRule { squares, default, numbered: numbered.into_iter().map(|x| x.0).collect() })
+    }
+
+    /// The letters of a choice: a number from `numbered`, or letters.
+    pub fn resolve(&self, choice: &str) -> Result<String, String> {
+        if let Ok(n) = choice.parse::<usize>() {
+            return self
+                .numbered
+                .get(n.wrapping_sub(1))
+                .cloned()
+                .ok_or_else(|| format!("setup number {n} does not exist (1 to {})", self.numbered.len()));
+        }
+        if sorted(choice) != sorted(&self.default) || choice.chars().count() != self.squares.len() {
+            return Err(format!(
+                "setup `{choice}` is not an arrangement of {} (the pieces on the setup squares, in order)",
+                self.default
+            ));
+        }
+        Ok(choice.to_ascii_uppercase())
+    }
+}
+
+impl super::Rule for SetupChoiceRule {
+    fn name(&self) -> &'static str {
+        "setup-choice"
+    }
+    fn clone_box(&self) -> Box<dyn Rule> {
+        Box::new(self.clone())
+    }
+
+    fn setup(&self, v: &Variant, choice: Option<&str>, placement: &mut Vec<Option<(usize, Color)>>) -> Result<bool, String> {
+        let letters = match choice {
+            Some(c) => self.resolve(c)?,
+            None => self.default.clone(),
+        };
+        let g = Geometry::new(v.files, v.ranks);
+        for (&sq, c) in self.squares.iter().zip(letters.chars()) {
+            let k = v.kind_by_letter(c).ok_or_else(|| format!("no piece has the letter '{c}'"))?;
+            placement[sq as usize] = Some((k, Color::White));
+            placement[g.mirror_rank(sq) as usize] = Some((k, Color::Black));
+        }
+        Ok(true)
+    }
+
+    fn setups(&self) -> Vec<(String, String)> {
+        let mut out = vec![("default".to_string(), self.default.clone())];
+        for (i, s) in self.numbered.iter().enumerate() {
+            out.push(((i + 1).to_string(), s.clone()));
+        }
+        out
+    }
+}

@@ -1,0 +1,171 @@
+//! A variant compiled for play: move tables, hook data, hash keys.
+
+use std::sync::Arc;
+
+use crate::geometry::{Color, Geometry, Square};
+use crate::moves::{Code, SquareSet, code};
+use crate::rules::{Castling, Draws, Rule};
+use crate::tables::{LEAP, MOVE, Tables};
+use crate::variant::Variant;
+
+/// The variant with its tables, ready for positions to share.
+#[derive(Debug)]
+pub struct Ruleset {
+    pub variant: Variant,
+    pub geometry: Geometry,
+    pub tables: Tables,
+    /// The start position after the setup choice, rank 1 first.
+    pub start: Vec<Code>,
+    /// The setup chosen (`None`: the default).
+    pub setup: Option<String>,
+    /// The hooks, configured.
+    pub hooks: Vec<Box<dyn Rule>>,
+    /// Indices of hooks that add moves.
+    pub generating: Vec<u8>,
+    /// Rights cleared when a move starts or ends on a square.
+    pub square_clears: Vec<u16>,
+    /// Rights cleared when a piece code moves.
+    pub code_clears: [u16; 256],
+    /// Rights bits handed out so far.
+    pub rights_used: u16,
+    /// Castlings registered by the castling hook.
+    pub castlings: Vec<Castling>,
+    /// Promotion zone per colour.
+    pub promo_zone: [SquareSet; 2],
+    /// Whether a piece may stay unpromoted in the zone.
+    pub promo_optional: bool,
+    /// Per kind: the kinds it promotes to.
+    pub promo_choices: Vec<Vec<usize>>,
+    /// Per kind: whether it is royal.
+    pub royal: Vec<bool>,
+    /// Per kind: whether its moves are irreversible (reset the move-count clock).
+    pub irreversible: Vec<bool>,
+    pub draws: Draws,
+    /// Zobrist keys: pieces by `code * 256 + square`, then side, rights bits, e.p. squares.
+    pub z_piece: Vec<u64>,
+    pub z_side: u64,
+    pub z_rights: [u64; 16],
+    pub z_ep: Vec<u64>,
+}
+
+/// splitmix64, for reproducible hash keys.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Ruleset {
+    /// Compiles `variant` with an optional setup choice.
+    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, String> {
+        let g = Geometry::new(variant.files, variant.ranks);
+        let size = g.size();
+        // Start position, after the setup hook.
+        let mut placement = variant.placement.clone();
+        let mut handled = false;
+        for h in &variant.rules {
+            if h.setup(variant, setup, &mut placement)? {
+                handled = true;
+            }
+        }
+        if setup.is_some() && !handled {
+            return Err(format!("{} has no setup choices", variant.title));
+        }
+        let start: Vec<Code> = placement
+            .iter()
+            .map(|p| p.map(|(k, c)| code(k, c)).unwrap_or(0))
+            .collect();
+        let betzas: Vec<_> = variant.pieces.iter().map(|p| p.betza.clone()).collect();
+        let start_ref = &start;
+        let tables = Tables::build(g, &betzas, &|kind, color, sq| start_ref[sq as usize] == code(kind, color))
+            .map_err(|(k, e)| format!("{}: {}", variant.pieces[k].name, e.message))?;
+        let irreversible = (0..variant.pieces.len())
+            .map(|k| {
+                // A piece whose every non-capturing move goes forward cannot undo a move.
+                let mut any = false;
+                for sq in 0..size as Square {
+                    for e in tables.entries_at(k, Color::White, sq) {
+                        if e.flags & MOVE != 0 {
+                            any = true;
+                            let to = tables.squares_of(e)[0];
+                            if e.flags & LEAP == 0 || g.rank(to) <= g.rank(sq) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                any
+            })
+            .collect();
+        let mut seed = 0x5EED_1234_ABCD_0001u64;
+        let z_piece = (0..256 * 256).map(|_| splitmix(&mut seed)).collect();
+        let z_side = splitmix(&mut seed);
+        let mut z_rights = [0u64; 16];
+        for z in &mut z_rights {
+            *z = splitmix(&mut seed);
+        }
+        let z_ep = (0..size).map(|_| splitmix(&mut seed)).collect();
+        let mut rs = Ruleset {
+            variant: variant.clone(),
+            geometry: g,
+            tables,
+            start,
+            setup: setup.map(|s| s.to_string()),
+            hooks: Vec::new(),
+            generating: Vec::new(),
+            square_clears: vec![0; size],
+            code_clears: [0; 256],
+            rights_used: 0,
+            castlings: Vec::new(),
+            promo_zone: [SquareSet::default(); 2],
+            promo_optional: false,
+            promo_choices: variant.pieces.iter().map(|p| p.promotes_to.clone()).collect(),
+            royal: variant.pieces.iter().map(|p| p.royal).collect(),
+            irreversible,
+            draws: Draws::default(),
+            z_piece,
+            z_side,
+            z_rights,
+            z_ep,
+        };
+        let mut hooks: Vec<Box<dyn Rule>> = variant.rules.clone();
+        for (i, h) in hooks.iter_mut().enumerate() {
+            h.configure(&mut rs, i as u8).map_err(|e| format!("rule {}: {e}", h.name()))?;
+            if let Some(d) = h.draws() {
+                rs.draws = d;
+            }
+        }
+        rs.generating = hooks.iter().enumerate().filter(|(_, h)| h.adds_moves()).map(|(i, _)| i as u8).collect();
+        rs.hooks = hooks;
+        Ok(Arc::new(rs))
+    }
+
+    /// Hands out `n` fresh rights bits; returns the first.
+    pub fn claim_rights(&mut self, n: u16) -> Result<u16, String> {
+        let first = self.rights_used;
+        if first + n > 16 {
+            return Err("too many rights bits (16 at most)".into());
+        }
+        self.rights_used += n;
+        Ok(first)
+    }
+
+    /// The letter of a piece code as written in FEN.
+    pub fn letter(&self, c: Code) -> char {
+        let l = self.variant.pieces[crate::moves::kind_of(c)].letter;
+        if crate::moves::color_of(c) == Color::White { l } else { l.to_ascii_lowercase() }
+    }
+
+    /// The piece code for a FEN letter.
+    pub fn code_of_letter(&self, c: char) -> Option<Code> {
+        let k = self.variant.kind_by_letter(c)?;
+        Some(code(k, if c.is_ascii_uppercase() { Color::White } else { Color::Black }))
+    }
+
+    /// The royal kinds.
+    pub fn is_royal(&self, c: Code) -> bool {
+        c != 0 && self.royal[crate::moves::kind_of(c)]
+    }
+}

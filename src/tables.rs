@@ -1,0 +1,753 @@
+//! Move tables: every piece's XBetza compiled, once, into per-square entries.
+//!
+//! For each piece kind, colour and origin square the compiler lists [`Entry`]s. An entry is one
+//! *walk*: some squares whose state is fixed ([`Cond`]: must be empty, must be occupied), then
+//! either a single destination (a leap) or a ray of destinations (a slide, a hop over one screen,
+//! a grasshopper jump). Multi-leg moves (`FyafsF`, `NmpafsyafW`) become conditions on their bend
+//! squares followed by a ray. The move generator reads only these tables.
+//!
+//! For attack tests the same walks are turned round into [`Probe`]s: from a target square, which
+//! squares could hold an attacker of which kinds, and what must lie between.
+
+use crate::geometry::{Color, Geometry, Square};
+use crate::moves::{Code, MAX_KINDS, code};
+use crate::notation::{Atom, Betza, Component, Range, dirs};
+
+/// Entry may go to an empty square.
+pub const MOVE: u16 = 1;
+/// Entry may capture an enemy piece.
+pub const CAPTURE: u16 = 2;
+/// Entry may capture en passant (move to the en-passant square).
+pub const EP: u16 = 4;
+/// Ray: the piece must hop exactly one screen; destinations are beyond it.
+pub const HOP: u16 = 8;
+/// Ray: grasshopper; the only destination is just beyond the screen.
+pub const GRASS: u16 = 16;
+/// The move leaves en-passant rights on `Entry::ep` (a `nn` / `in` step).
+pub const MAKES_EP: u16 = 32;
+/// A move by this entry into the promotion zone promotes.
+pub const PROMOTES: u16 = 64;
+/// A single-destination entry (a leap); otherwise a ray.
+pub const LEAP: u16 = 128;
+
+/// A condition on one square of a walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cond {
+    pub sq: Square,
+    /// true: must be occupied; false: must be empty.
+    pub occupied: bool,
+}
+
+/// One walk from an origin square.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Destination squares in [`Tables::squares`]: one for a leap, the ray for a rider.
+    pub sq_start: u32,
+    pub sq_len: u16,
+    /// Conditions in [`Tables::conds`].
+    pub cond_start: u32,
+    pub cond_len: u16,
+    pub flags: u16,
+    /// The square on which a `MAKES_EP` move leaves rights.
+    pub ep: Square,
+    /// Index of the notation component this entry came from.
+    pub component: u8,
+    /// Ray step in board coordinates (file, rank), colour applied.
+    pub dx: i8,
+    pub dy: i8,
+    /// Where the ray starts relative to the origin: (0, 0) for a plain rider, the bend square
+    /// for a bent rider.
+    pub bx: i8,
+    pub by: i8,
+}
+
+/// Which attack probe family a probe belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProbeKind {
+    /// `origin` attacks if it holds an attacker and the conditions hold.
+    Leap,
+    /// Scan `squares` outward from the target; the first piece met attacks if it is one.
+    Slide,
+    /// As Slide, but the attacker is the first piece after exactly one screen.
+    Hop,
+    /// The first square must be occupied (the screen); the next piece beyond it attacks.
+    Grass,
+    /// Bent rider: scan `squares` (bend candidates) while empty; each has an origin in
+    /// `origins`. `bend_any`: the bend square may hold anything.
+    Bent { bend_any: bool },
+}
+
+/// A reverse walk from a target square, for attack tests.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub kind: ProbeKind,
+    /// Attacker codes (bit = code).
+    pub mask: u128,
+    /// Leap: the origin. Otherwise unused.
+    pub origin: Square,
+    /// Scan squares in [`Tables::squares`] (rays), or unused.
+    pub sq_start: u32,
+    pub sq_len: u16,
+    /// Bent: origins parallel to the scan squares in [`Tables::squares`] (see `valid`).
+    pub org_start: u32,
+    /// Extra conditions (relative to the origin, already resolved) in [`Tables::conds`].
+    pub cond_start: u32,
+    pub cond_len: u16,
+}
+
+/// All compiled movement of a variant.
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    pub geometry: Option<Geometry>,
+    /// Index by `slot(kind, color, sq)`: (first entry, count).
+    pub index: Vec<(u32, u16)>,
+    pub entries: Vec<Entry>,
+    pub squares: Vec<Square>,
+    /// Parallel to `squares`: false where a bent probe's origin falls off the board.
+    pub valid: Vec<bool>,
+    pub conds: Vec<Cond>,
+    /// Probes by `color * size + target`: (first probe, count). Probes for attackers of `color`.
+    pub probe_index: Vec<(u32, u16)>,
+    pub probes: Vec<Probe>,
+}
+
+/// A compile error for one piece's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub component: usize,
+    pub message: String,
+}
+
+/// The 8 directions in 45° steps clockwise from forward.
+const DIR8: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
+fn dir_index(dx: i32, dy: i32) -> Option<usize> {
+    DIR8.iter().position(|&d| d == (dx.signum(), dy.signum()))
+}
+
+/// A walk in board coordinates before it is laid into the tables.
+#[derive(Clone, Debug)]
+struct Walk {
+    conds: Vec<(i32, i32, bool)>,
+    /// Start of the final leg, relative to the origin.
+    start: (i32, i32),
+    /// Step of the final leg.
+    step: (i32, i32),
+    /// None = unlimited.
+    range: Option<u32>,
+    leap: bool,
+    flags: u16,
+    ep: Option<(i32, i32)>,
+    /// Bend condition of a multi-leg rider: Some(true) = must be empty, Some(false) = any.
+    bend_empty: Option<bool>,
+}
+
+/// Length multiplier and whether the atom is orthogonal/diagonal (rotatable).
+fn atom_len(atom: Atom) -> Option<i32> {
+    match atom {
+        Atom::W | Atom::F | Atom::R | Atom::B | Atom::K | Atom::Q => Some(1),
+        Atom::D | Atom::A => Some(2),
+        Atom::H | Atom::G => Some(3),
+        Atom::N | Atom::C | Atom::Z => None,
+    }
+}
+
+fn range_of(atom: Atom, range: Range) -> Option<u32> {
+    match range {
+        Range::Default => {
+            if atom.is_rider_shorthand() {
+                None
+            } else {
+                Some(1)
+            }
+        }
+        Range::Limited(n) => Some(n as u32),
+        Range::Unlimited => None,
+    }
+}
+
+fn toggle(range: Option<u32>) -> Option<u32> {
+    match range {
+        Some(1) => None,
+        _ => Some(1),
+    }
+}
+
+/// Compiles one component into walks from White's point of view (Black negates the vectors).
+fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
+    let leg0 = &c.legs[0];
+    let vecs = dirs::directions(c.atom, &leg0.dirs).map_err(|e| e.to_string())?;
+    let range0 = range_of(c.atom, c.range);
+    let final_flags = |m: &crate::notation::Mods| -> Result<u16, String> {
+        if m.d || m.t || m.o {
+            return Err("the modifiers d, t and o are not supported".into());
+        }
+        let mut f = 0;
+        if m.m || (!m.c && !m.e) {
+            f |= MOVE;
+        }
+        if m.c || (!m.m && !m.e) {
+            f |= CAPTURE;
+        }
+        if m.e {
+            f |= EP;
+        }
+        if m.p {
+            f |= HOP;
+        }
+        if m.g {
+            f |= GRASS;
+        }
+        Ok(f)
+    };
+    let mut out = Vec::new();
+    if c.legs.len() == 1 {
+        let m = &leg0.mods;
+        let flags = final_flags(m)?;
+        for &(dx, dy) in &vecs {
+            let (dx, dy) = (dx as i32, dy as i32);
+            let mut conds = Vec::new();
+            let mut ep = None;
+            let leap = range0 == Some(1);
+            let mut start = (0, 0);
+            if m.n > 0 {
+                if !leap {
+                    return Err("n (lame) applies to leaps, not to riders".into());
+                }
+                let path = lame_path(c.atom, dx, dy)?;
+                for &(x, y) in &path {
+                    conds.push((x, y, false));
+                }
+                if m.n >= 2 || m.initial {
+                    ep = path.first().copied();
+                }
+            }
+            if m.j > 0 {
+                if leap {
+                    if atom_len(c.atom) == Some(1) {
+                        continue;
+                    }
+                    let (hx, hy) = (dx / 2, dy / 2);
+                    conds.push((hx, hy, true));
+                } else {
+                    // Skip the first square of the slide, whatever stands there.
+                    start = (dx, dy);
+                }
+            }
+            if (m.p || m.g) && leap {
+                return Err("p and g need a rider (use R, B, Q or a range)".into());
+            }
+            let mut f = flags;
+            if leap {
+                f |= LEAP;
+            }
+            if ep.is_some() {
+                f |= MAKES_EP;
+            }
+            out.push(Walk {
+                conds,
+                start,
+                step: (dx, dy),
+                range: if leap { Some(1) } else { range0 },
+                leap,
+                flags: f,
+                ep,
+                bend_empty: if start != (0, 0) { Some(false) } else { None },
+            });
+        }
+        return Ok(out);
+    }
+    // Multi-leg: the atom must be orthogonal, diagonal or eight-fold.
+    let len = atom_len(c.atom).ok_or_else(|| {
+        "oblique atoms (N, C, Z) cannot take further legs; build the path from W and F legs"
+            .to_string()
+    })?;
+    let eightfold = c.atom.is_eightfold();
+    // States: (position, direction index, range, conds).
+    struct State {
+        pos: (i32, i32),
+        dir: usize,
+        range: Option<u32>,
+        conds: Vec<(i32, i32, bool)>,
+        bend_empty: Option<bool>,
+    }
+    let mut states: Vec<State> = Vec::new();
+    let nlegs = c.legs.len();
+    for (li, leg) in c.legs.iter().enumerate() {
+        let last = li + 1 == nlegs;
+        let m = &leg.mods;
+        // Directions of this leg: absolute for leg 0, relative turns otherwise.
+        let mut next: Vec<State> = Vec::new();
+        let mut moves: Vec<((i32, i32), usize, Option<u32>, &State)> = Vec::new();
+        let root = State { pos: (0, 0), dir: 0, range: range0, conds: vec![], bend_empty: None };
+        if li == 0 {
+            for &(dx, dy) in &vecs {
+                let d = dir_index(dx as i32, dy as i32).ok_or("bad direction")?;
+                moves.push(((dx as i32, dy as i32), d, range0, &root));
+            }
+        } else {
+            let turns: Vec<usize> = if leg.dirs.is_empty() {
+                if eightfold { vec![0, 1, 2, 3, 5, 6, 7] } else { vec![0, 2, 6] }
+            } else {
+                dirs::directions(Atom::K, &leg.dirs)
+                    .map_err(|e| e.to_string())?
+                    .iter()
+                    .filter_map(|&(x, y)| dir_index(x as i32, y as i32))
+                    .collect()
+            };
+            for s in &states {
+                for &t in &turns {
+                    let d = (s.dir + t) % 8;
+                    let (ux, uy) = DIR8[d];
+                    moves.push(((ux * len, uy * len), d, s.range, s));
+                }
+            }
+        }
+        for (v, d, range, st) in moves {
+            if last {
+                let flags = final_flags(m)?;
+                if m.n > 0 || m.j > 0 {
+                    return Err("n and j are not supported on the last leg of a multi-leg move".into());
+                }
+                let leap = range == Some(1);
+                if leap {
+                    let mut conds = st.conds.clone();
+                    conds.retain(|&(x, y, _)| (x, y) != (st.pos.0 + v.0, st.pos.1 + v.1));
+                    if (m.p || m.g) && leap {
+                        return Err("p and g on the last leg need a rider".into());
+                    }
+                    out.push(Walk {
+                        conds,
+                        start: (0, 0),
+                        step: (st.pos.0 + v.0, st.pos.1 + v.1),
+                        range: Some(1),
+                        leap: true,
+                        flags: flags | LEAP,
+                        ep: None,
+                        bend_empty: None,
+                    });
+                } else {
+                    if m.p || m.g {
+                        return Err("hoppers on a bent leg are not supported".into());
+                    }
+                    let bend_empty = st.bend_empty.ok_or("internal: bend state")?;
+                    // Conditions other than the bend itself stay as walk conditions.
+                    let conds: Vec<_> =
+                        st.conds.iter().copied().filter(|&(x, y, _)| (x, y) != st.pos).collect();
+                    out.push(Walk {
+                        conds,
+                        start: st.pos,
+                        step: v,
+                        range,
+                        leap: false,
+                        flags,
+                        ep: None,
+                        bend_empty: Some(bend_empty),
+                    });
+                }
+            } else {
+                if m.c || m.d || m.e {
+                    return Err("capturing on a non-final leg (locust moves) is not supported".into());
+                }
+                // Condition on the square this leg reaches.
+                let cond = if m.p && m.m {
+                    None
+                } else if m.p || m.g {
+                    Some(true)
+                } else {
+                    Some(false)
+                };
+                let toggles = m.y || m.g;
+                let max = range.unwrap_or(32);
+                let mut conds = st.conds.clone();
+                for k in 1..=max as i32 {
+                    let pos = (st.pos.0 + v.0 * k, st.pos.1 + v.1 * k);
+                    if pos.0.abs() > 16 || pos.1.abs() > 16 {
+                        break;
+                    }
+                    let mut c2 = conds.clone();
+                    if let Some(occ) = cond {
+                        c2.push((pos.0, pos.1, occ));
+                    }
+                    let bend_empty = match cond {
+                        Some(false) => Some(true),
+                        None => Some(false),
+                        Some(true) => None,
+                    };
+                    next.push(State {
+                        pos,
+                        dir: d,
+                        range: if toggles { toggle(range) } else { range },
+                        conds: c2,
+                        bend_empty,
+                    });
+                    // Squares passed by a rider leg must be empty.
+                    conds.push((pos.0, pos.1, false));
+                }
+            }
+        }
+        states = next;
+    }
+    Ok(out)
+}
+
+/// The squares a lame leap must find empty.
+fn lame_path(atom: Atom, dx: i32, dy: i32) -> Result<Vec<(i32, i32)>, String> {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    if ax == 0 || ay == 0 || ax == ay {
+        let n = ax.max(ay);
+        let (sx, sy) = (dx.signum(), dy.signum());
+        return Ok((1..n).map(|k| (sx * k, sy * k)).collect());
+    }
+    if atom == Atom::N {
+        // The orthogonal neighbour on the long axis (the Xiangqi horse).
+        return Ok(if ax > ay { vec![(dx.signum(), 0)] } else { vec![(0, dy.signum())] });
+    }
+    Err(format!(
+        "n (lame) on {} is ambiguous; write the path with legs (e.g. mafsW)",
+        atom.letter()
+    ))
+}
+
+impl Tables {
+    /// The slot of a piece kind, colour and square in [`Tables::index`].
+    #[inline]
+    pub fn slot(&self, kind: usize, color: Color, sq: Square) -> usize {
+        let size = self.geometry.map(|g| g.size()).unwrap_or(0);
+        (kind * 2 + color.index()) * size + sq as usize
+    }
+
+    /// The entries of a piece on a square.
+    #[inline]
+    pub fn entries_at(&self, kind: usize, color: Color, sq: Square) -> &[Entry] {
+        let (s, n) = self.index[self.slot(kind, color, sq)];
+        &self.entries[s as usize..s as usize + n as usize]
+    }
+
+    /// The destination squares of an entry.
+    #[inline]
+    pub fn squares_of(&self, e: &Entry) -> &[Square] {
+        &self.squares[e.sq_start as usize..e.sq_start as usize + e.sq_len as usize]
+    }
+
+    /// The conditions of an entry.
+    #[inline]
+    pub fn conds_of(&self, e: &Entry) -> &[Cond] {
+        &self.conds[e.cond_start as usize..e.cond_start as usize + e.cond_len as usize]
+    }
+
+    /// The probes for attackers of `color` on `target`.
+    #[inline]
+    pub fn probes_at(&self, color: Color, target: Square) -> &[Probe] {
+        let size = self.geometry.map(|g| g.size()).unwrap_or(0);
+        let (s, n) = self.probe_index[color.index() * size + target as usize];
+        &self.probes[s as usize..s as usize + n as usize]
+    }
+
+    /// Compiles the movement of every piece. `initial_ok(kind, color, sq)` says whether a piece
+    /// standing on `sq` may use its `i` (initial) components there.
+    pub fn build(
+        geometry: Geometry,
+        pieces: &[Betza],
+        initial_ok: &dyn Fn(usize, Color, Square) -> bool,
+    ) -> Result<Tables, (usize, CompileError)> {
+        assert!(pieces.len() <= MAX_KINDS);
+        let size = geometry.size();
+        let mut t = Tables { geometry: Some(geometry), ..Default::default() };
+        t.index = vec![(0, 0); pieces.len() * 2 * size];
+        // Walks per kind and component.
+        let mut walks: Vec<Vec<(usize, bool, Walk)>> = Vec::new();
+        for (kind, b) in pieces.iter().enumerate() {
+            let mut list = Vec::new();
+            for (ci, c) in b.components.iter().enumerate() {
+                let ws = component_walks(c)
+                    .map_err(|message| (kind, CompileError { component: ci, message }))?;
+                let initial = c.legs[0].mods.initial;
+                for w in ws {
+                    list.push((ci, initial, w));
+                }
+            }
+            walks.push(list);
+        }
+        for (kind, list) in walks.iter().enumerate() {
+            for color in [Color::White, Color::Black] {
+                let sgn = if color == Color::White { 1 } else { -1 };
+                for sq in 0..size as Square {
+                    let first = t.entries.len() as u32;
+                    for (ci, initial, w) in list {
+                        if *initial && !initial_ok(kind, color, sq) {
+                            continue;
+                        }
+                        t.lay(geometry, sq, sgn, *ci, w);
+                    }
+                    let n = t.entries.len() as u32 - first;
+                    let slot = t.slot(kind, color, sq);
+                    t.index[slot] = (first, n as u16);
+                }
+            }
+        }
+        t.build_probes(geometry, pieces.len());
+        Ok(t)
+    }
+
+    /// Lays one walk from `sq` into the tables (if it fits on the board).
+    fn lay(&mut self, g: Geometry, sq: Square, sgn: i32, component: usize, w: &Walk) {
+        let off = |(x, y): (i32, i32)| g.offset(sq, x * sgn, y * sgn);
+        let mut conds = Vec::with_capacity(w.conds.len());
+        for &(x, y, occ) in &w.conds {
+            match off((x, y)) {
+                Some(s) => conds.push(Cond { sq: s, occupied: occ }),
+                None => return,
+            }
+        }
+        let ep = match w.ep {
+            Some(p) => match off(p) {
+                Some(s) => s,
+                None => return,
+            },
+            None => 0,
+        };
+        let mut dests = Vec::new();
+        let Some(start) = off(w.start) else { return };
+        if w.leap {
+            match off(w.step) {
+                Some(s) => dests.push(s),
+                None => return,
+            }
+        } else {
+            let mut cur = start;
+            let max = w.range.unwrap_or(u32::MAX);
+            let mut k = 0;
+            while k < max {
+                match g.offset(cur, w.step.0 * sgn, w.step.1 * sgn) {
+                    Some(s) => {
+                        dests.push(s);
+                        cur = s;
+                    }
+                    None => break,
+                }
+                k += 1;
+            }
+            if dests.is_empty() {
+                return;
+            }
+            // A bent rider whose bend must be empty: the bend is a condition.
+            if w.start != (0, 0) && w.bend_empty == Some(true) {
+                conds.push(Cond { sq: start, occupied: false });
+            }
+        }
+        let e = Entry {
+            sq_start: self.squares.len() as u32,
+            sq_len: dests.len() as u16,
+            cond_start: self.conds.len() as u32,
+            cond_len: conds.len() as u16,
+            flags: w.flags,
+            ep,
+            component: component as u8,
+            dx: (w.step.0 * sgn) as i8,
+            dy: (w.step.1 * sgn) as i8,
+            bx: (w.start.0 * sgn) as i8,
+            by: (w.start.1 * sgn) as i8,
+        };
+        self.valid.extend(dests.iter().map(|_| true));
+        self.squares.extend(dests);
+        self.conds.extend(conds);
+        self.entries.push(e);
+    }
+
+    /// Builds the reverse probes from the capture-capable entries.
+    fn build_probes(&mut self, g: Geometry, nkinds: usize) {
+        use std::collections::BTreeMap;
+        type Rel = Vec<(i32, i32, bool)>;
+        #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+        enum Key {
+            Leap { origin: Square, conds: Vec<(Square, bool)> },
+            Ray { step: (i32, i32), hop: u8 },
+            Bent { step: (i32, i32), delta: (i32, i32), any: bool, rel: Rel },
+        }
+        let size = g.size();
+        // Per colour and target: key -> attackers by distance (distance, code mask).
+        let mut map: Vec<BTreeMap<Key, Vec<(u32, u128)>>> = vec![BTreeMap::new(); 2 * size];
+        for kind in 0..nkinds {
+            for color in [Color::White, Color::Black] {
+                let bit: u128 = 1u128 << code(kind, color);
+                for sq in 0..size as Square {
+                    let (s, n) = self.index[self.slot(kind, color, sq)];
+                    for i in s as usize..s as usize + n as usize {
+                        let e = self.entries[i];
+                        if e.flags & CAPTURE == 0 {
+                            continue;
+                        }
+                        let dests = self.squares_of(&e).to_vec();
+                        let conds = self.conds_of(&e).to_vec();
+                        let base = color.index() * size;
+                        if e.flags & LEAP != 0 {
+                            let key = Key::Leap {
+                                origin: sq,
+                                conds: conds.iter().map(|c| (c.sq, c.occupied)).collect(),
+                            };
+                            map[base + dests[0] as usize].entry(key).or_default().push((1, bit));
+                            continue;
+                        }
+                        let step = (e.dx as i32, e.dy as i32);
+                        let delta = (e.bx as i32, e.by as i32);
+                        let hop = if e.flags & GRASS != 0 {
+                            2
+                        } else if e.flags & HOP != 0 {
+                            1
+                        } else {
+                            0
+                        };
+                        let key = if delta == (0, 0) && conds.is_empty() {
+                            Key::Ray { step, hop }
+                        } else {
+                            let bend = g.offset(sq, delta.0, delta.1);
+                            let any = !conds.iter().any(|c| Some(c.sq) == bend && !c.occupied);
+                            let (ox, oy) = (g.file(sq) as i32, g.rank(sq) as i32);
+                            let rel = conds
+                                .iter()
+                                .filter(|c| Some(c.sq) != bend)
+                                .map(|c| (g.file(c.sq) as i32 - ox, g.rank(c.sq) as i32 - oy, c.occupied))
+                                .collect();
+                            Key::Bent { step, delta, any, rel }
+                        };
+                        for (k, &d) in dests.iter().enumerate() {
+                            map[base + d as usize].entry(key.clone()).or_default().push((k as u32 + 1, bit));
+                        }
+                    }
+                }
+            }
+        }
+        self.probe_index = vec![(0, 0); 2 * size];
+        for color in 0..2 {
+            for target in 0..size {
+                let first = self.probes.len() as u32;
+                let tsq = target as Square;
+                for (key, by_dist) in std::mem::take(&mut map[color * size + target]) {
+                    match key {
+                        Key::Leap { origin, conds } => {
+                            let mask = by_dist.iter().fold(0, |a, &(_, m)| a | m);
+                            let cond_start = self.conds.len() as u32;
+                            self.conds.extend(conds.iter().map(|&(sq, occupied)| Cond { sq, occupied }));
+                            self.probes.push(Probe {
+                                kind: ProbeKind::Leap,
+                                mask,
+                                origin,
+                                sq_start: 0,
+                                sq_len: 0,
+                                org_start: 0,
+                                cond_start,
+                                cond_len: conds.len() as u16,
+                            });
+                        }
+                        Key::Ray { step, hop } => {
+                            for (maxr, mask) in range_classes(&by_dist) {
+                                let sq_start = self.squares.len() as u32;
+                                let mut cur = tsq;
+                                for _ in 0..maxr {
+                                    match g.offset(cur, -step.0, -step.1) {
+                                        Some(s) => {
+                                            self.push_square(s, true);
+                                            cur = s;
+                                        }
+                                        None => break,
+                                    }
+                                }
+                                let kind = match hop {
+                                    0 => ProbeKind::Slide,
+                                    1 => ProbeKind::Hop,
+                                    _ => ProbeKind::Grass,
+                                };
+                                self.probes.push(Probe {
+                                    kind,
+                                    mask,
+                                    origin: 0,
+                                    sq_start,
+                                    sq_len: (self.squares.len() as u32 - sq_start) as u16,
+                                    org_start: 0,
+                                    cond_start: 0,
+                                    cond_len: 0,
+                                });
+                            }
+                        }
+                        Key::Bent { step, delta, any, rel } => {
+                            for (maxr, mask) in range_classes(&by_dist) {
+                                let mut bends = Vec::new();
+                                let mut cur = tsq;
+                                for _ in 0..maxr {
+                                    match g.offset(cur, -step.0, -step.1) {
+                                        Some(b) => {
+                                            bends.push(b);
+                                            cur = b;
+                                        }
+                                        None => break,
+                                    }
+                                }
+                                let sq_start = self.squares.len() as u32;
+                                for &b in &bends {
+                                    self.push_square(b, true);
+                                }
+                                let org_start = self.squares.len() as u32;
+                                let cond_start = self.conds.len() as u32;
+                                for &b in &bends {
+                                    let o = g.offset(b, -delta.0, -delta.1);
+                                    let rs: Option<Vec<Square>> = o.and_then(|o| {
+                                        rel.iter().map(|&(x, y, _)| g.offset(o, x, y)).collect()
+                                    });
+                                    let ok = o.is_some() && rs.is_some();
+                                    self.push_square(o.unwrap_or(0), ok);
+                                    let rs = rs.unwrap_or_else(|| vec![0; rel.len()]);
+                                    for (&s, &(_, _, occupied)) in rs.iter().zip(rel.iter()) {
+                                        self.conds.push(Cond { sq: s, occupied });
+                                    }
+                                }
+                                self.probes.push(Probe {
+                                    kind: ProbeKind::Bent { bend_any: any },
+                                    mask,
+                                    origin: 0,
+                                    sq_start,
+                                    sq_len: bends.len() as u16,
+                                    org_start,
+                                    cond_start,
+                                    cond_len: rel.len() as u16,
+                                });
+                            }
+                        }
+                    }
+                }
+                let n = self.probes.len() as u32 - first;
+                self.probe_index[color * size + target] = (first, n as u16);
+            }
+        }
+    }
+
+    fn push_square(&mut self, s: Square, valid: bool) {
+        self.squares.push(s);
+        self.valid.push(valid);
+    }
+}
+
+/// Splits (distance, mask) pairs into probes: each probe covers distances 1..=maxr for a mask.
+fn range_classes(by_dist: &[(u32, u128)]) -> Vec<(u32, u128)> {
+    // A kind with range r contributes its bit at distances 1..=r. The kind's maximal distance
+    // decides its class.
+    let mut max_of: std::collections::BTreeMap<u32, u128> = std::collections::BTreeMap::new();
+    let mut all: u128 = 0;
+    for &(_, m) in by_dist {
+        all |= m;
+    }
+    let mut rest = all;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        rest &= !bit;
+        let maxd = by_dist.iter().filter(|(_, m)| m & bit != 0).map(|(d, _)| *d).max().unwrap_or(0);
+        *max_of.entry(maxd).or_default() |= bit;
+    }
+    max_of.into_iter().collect()
+}
+
+/// The code bit of a piece code.
+#[inline]
+pub fn bit(c: Code) -> u128 {
+    1u128 << c
+}

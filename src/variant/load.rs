@@ -1,0 +1,435 @@
+//! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
+
+use super::params::{Diag, Params, SVal, Span, Val, letter_hint};
+use super::{PieceDef, Variant};
+use crate::geometry::{Color, MAX_SIDE};
+use crate::moves::MAX_KINDS;
+use crate::notation;
+use crate::tables::Tables;
+
+/// The built-in variants: (name, file text). The files live in `variants/`.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("metamachy", include_str!("../../variants/metamachy.toml")),
+    ("chess", include_str!("../../variants/chess.toml")),
+    ("lions-and-unicorns", include_str!("../../variants/lions-and-unicorns.toml")),
+    ("perfect12", include_str!("../../variants/perfect12.toml")),
+    ("terachess2", include_str!("../../variants/terachess2.toml")),
+    ("terachess1", include_str!("../../variants/terachess1.toml")),
+    ("shako", include_str!("../../variants/shako.toml")),
+];
+
+/// Everything wrong with a variant file, each line `file:line:column: message`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", lines.join("\n"))]
+pub struct VariantError {
+    /// One entry per problem, already formatted with its location and hint.
+    pub lines: Vec<String>,
+}
+
+impl VariantError {
+    fn one(msg: String) -> VariantError {
+        VariantError { lines: vec![msg] }
+    }
+}
+
+pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
+    if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\') {
+        let text = std::fs::read_to_string(name_or_path)
+            .map_err(|e| VariantError::one(format!("{name_or_path}: cannot read the file: {e}")))?;
+        let mut v = from_toml(&text, name_or_path)?;
+        if v.id.is_empty() {
+            v.id = std::path::Path::new(name_or_path)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+        }
+        return Ok(v);
+    }
+    let key = name_or_path.to_ascii_lowercase();
+    match BUILTIN.iter().find(|(n, _)| *n == key) {
+        Some((n, text)) => {
+            let mut v = from_toml(text, &format!("variants/{n}.toml"))?;
+            v.id = n.to_string();
+            v.source = "built-in".into();
+            Ok(v)
+        }
+        None => {
+            let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+            Err(VariantError::one(format!(
+                "unknown variant `{name_or_path}` (hint: the built-in variants are {}; or give the path of a .toml file)",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// Converts the TOML parser's spanned tree into ours.
+fn convert(v: &toml::Spanned<toml::de::DeValue<'_>>) -> SVal {
+    use toml::de::DeValue;
+    let span = v.span();
+    let val = match v.get_ref() {
+        DeValue::String(s) => Val::Str(s.to_string()),
+        DeValue::Integer(i) => match i.to_string().replace('_', "").parse::<i64>() {
+            Ok(n) => Val::Int(n),
+            Err(_) => Val::Float(f64::NAN),
+        },
+        DeValue::Float(f) => Val::Float(f.as_str().parse().unwrap_or(f64::NAN)),
+        DeValue::Boolean(b) => Val::Bool(*b),
+        DeValue::Datetime(_) => Val::Datetime,
+        DeValue::Array(a) => Val::Array(a.iter().map(convert).collect()),
+        DeValue::Table(t) => Val::Table(convert_table(t)),
+    };
+    SVal { val, span }
+}
+
+fn convert_table(t: &toml::de::DeTable<'_>) -> Vec<(String, Span, SVal)> {
+    t.iter().map(|(k, v)| (k.get_ref().to_string(), k.span(), convert(v))).collect()
+}
+
+/// Line and column (both 1-based, column in characters) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}
+
+fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
+    diags.sort_by_key(|d| d.span.start);
+    let lines = diags
+        .into_iter()
+        .map(|d| {
+            let (l, c) = line_col(text, d.span.start);
+            match d.hint {
+                Some(h) => format!("{origin}:{l}:{c}: {}\n  hint: {h}", d.message),
+                None => format!("{origin}:{l}:{c}: {}", d.message),
+            }
+        })
+        .collect();
+    VariantError { lines }
+}
+
+/// The byte offset of character `col` (1-based) inside the string value at `span`.
+fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
+    // Skip the opening quote (one for basic/literal strings, three for multi-line ones).
+    let raw = &text[span.clone()];
+    let q = if raw.starts_with("\"\"\"") || raw.starts_with("'''") { 3 } else { 1 };
+    let body = &raw[q.min(raw.len())..];
+    let idx = body.char_indices().nth(col.saturating_sub(1)).map(|(i, _)| i).unwrap_or(0);
+    span.start + q + idx
+}
+
+pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
+    let root = match toml::de::DeTable::parse(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let span = e.span().unwrap_or(0..0);
+            let msg = e.message().trim().to_string();
+            return Err(render(
+                text,
+                origin,
+                vec![Diag {
+                    span,
+                    message: format!("not valid TOML: {msg}"),
+                    hint: Some("check quotes, brackets and `key = value` lines".into()),
+                }],
+            ));
+        }
+    };
+    let entries = convert_table(root.get_ref());
+    let mut diags = Vec::new();
+    let variant = read_variant(text, &entries, &mut diags);
+    match variant {
+        Some(mut v) if diags.is_empty() => {
+            v.source = origin.to_string();
+            Ok(v)
+        }
+        _ => Err(render(text, origin, diags)),
+    }
+}
+
+fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Diag>) -> Option<Variant> {
+    let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v) = {
+        let mut top = Params::new("variant", 0..0, entries, diags);
+        let title = top.string("name").map(|s| s.0);
+        let id = top.string("id").map(|s| s.0).unwrap_or_default();
+        let description = top.string("description").map(|s| s.0).unwrap_or_default();
+        let _ = top.string("inventor");
+        let files_v = top.get("files").cloned();
+        let ranks_v = top.get("ranks").cloned();
+        let start = top.string("start");
+        let pieces_v = top.get("piece").cloned();
+        let rules_v = top.table("rules");
+        top.finish();
+        (title, id, description, files_v, ranks_v, start, pieces_v, rules_v)
+    };
+
+    let mut ok = true;
+    if title.is_none() {
+        diags.push(Diag { span: 0..0, message: "missing `name`".into(), hint: Some("add `name = \"My Variant\"` at the top".into()) });
+        ok = false;
+    }
+    let side = |v: Option<SVal>, key: &str, diags: &mut Vec<Diag>| -> Option<u8> {
+        match v {
+            None => {
+                diags.push(Diag { span: 0..0, message: format!("missing `{key}`"), hint: Some(format!("add `{key} = 8` (1 to {MAX_SIDE})")) });
+                None
+            }
+            Some(SVal { val: Val::Int(n), span }) => {
+                if (1..=MAX_SIDE as i64).contains(&n) {
+                    Some(n as u8)
+                } else {
+                    diags.push(Diag {
+                        span,
+                        message: format!("`{key}` is {n}: the board is too large or too small"),
+                        hint: Some(format!("boards have 1 to {MAX_SIDE} files and ranks")),
+                    });
+                    None
+                }
+            }
+            Some(v) => {
+                diags.push(Diag { span: v.span, message: format!("`{key}` must be an integer, found {}", v.val.type_name()), hint: None });
+                None
+            }
+        }
+    };
+    let files = side(files_v, "files", diags);
+    let ranks = side(ranks_v, "ranks", diags);
+
+    // Pieces.
+    let mut pieces: Vec<PieceDef> = Vec::new();
+    let mut piece_spans: Vec<Span> = Vec::new();
+    let mut promo_raw: Vec<Option<(String, Span)>> = Vec::new();
+    match &pieces_v {
+        None => {
+            diags.push(Diag { span: 0..0, message: "no pieces: the file has no `[[piece]]` table".into(), hint: Some("add `[[piece]]` tables with name, letter and betza".into()) });
+            ok = false;
+        }
+        Some(SVal { val: Val::Array(items), .. }) => {
+            for (i, it) in items.iter().enumerate() {
+                let Val::Table(t) = &it.val else {
+                    diags.push(Diag { span: it.span.clone(), message: "each `[[piece]]` must be a table".into(), hint: None });
+                    continue;
+                };
+                let mut p = Params::new(&format!("piece[{}]", i + 1), it.span.clone(), t, diags);
+                let name = p.string("name");
+                let letter = p.string("letter");
+                let betza = p.string("betza");
+                let value = p.int("value", -100_000, 100_000);
+                let royal = p.boolean("royal").unwrap_or(false);
+                let promo = p.string("promotes-to");
+                p.finish();
+                let name = match name {
+                    Some(n) => n.0,
+                    None => {
+                        diags.push(Diag { span: it.span.clone(), message: format!("piece {} has no `name`", i + 1), hint: None });
+                        continue;
+                    }
+                };
+                let letter = match letter {
+                    Some((l, span)) => {
+                        let mut cs = l.chars();
+                        match (cs.next(), cs.next()) {
+                            (Some(c), None) if c.is_ascii_uppercase() => {
+                                if let Some(prev) = pieces.iter().find(|q| q.letter == c) {
+                                    diags.push(Diag {
+                                        span,
+                                        message: format!("letter '{c}' is used twice: by {} and by {name}", prev.name),
+                                        hint: Some("every piece needs its own letter".into()),
+                                    });
+                                }
+                                c
+                            }
+                            _ => {
+                                diags.push(Diag { span, message: format!("letter of {name} must be one upper-case letter A-Z, found \"{l}\""), hint: None });
+                                '?'
+                            }
+                        }
+                    }
+                    None => {
+                        diags.push(Diag { span: it.span.clone(), message: format!("piece {name} has no `letter`"), hint: Some("add `letter = \"X\"`".into()) });
+                        '?'
+                    }
+                };
+                let (betza_text, parsed) = match betza {
+                    Some((b, span)) => match notation::parse(&b) {
+                        Ok(ast) => (b, ast),
+                        Err(e) => {
+                            let at = offset_in_string(text, &span, e.column);
+                            diags.push(Diag { span: at..at + 1, message: format!("bad notation for {name}: {}", e.message), hint: e.hint.clone() });
+                            (b, Default::default())
+                        }
+                    },
+                    None => {
+                        diags.push(Diag { span: it.span.clone(), message: format!("piece {name} has no `betza`"), hint: Some("add its movement in XBetza, e.g. betza = \"N\"".into()) });
+                        (String::new(), Default::default())
+                    }
+                };
+                pieces.push(PieceDef { name, letter, betza_text, betza: parsed, value: value.map(|v| v as i32), royal, promotes_to: vec![] });
+                piece_spans.push(it.span.clone());
+                promo_raw.push(promo);
+            }
+        }
+        Some(v) => {
+            diags.push(Diag { span: v.span.clone(), message: "`piece` must be an array of tables (`[[piece]]`)".into(), hint: None });
+        }
+    }
+    if pieces.len() > MAX_KINDS {
+        diags.push(Diag { span: 0..0, message: format!("{} piece types: at most {MAX_KINDS} are supported", pieces.len()), hint: None });
+        ok = false;
+    }
+    if !pieces.is_empty() && !pieces.iter().any(|p| p.royal) {
+        diags.push(Diag {
+            span: piece_spans[0].clone(),
+            message: "no royal piece: checkmate needs one".into(),
+            hint: Some("mark the king with `royal = true`".into()),
+        });
+    }
+    // Compile each piece's notation now, so that unsupported combinations are reported here.
+    if let (Some(f), Some(r)) = (files, ranks) {
+        for (i, p) in pieces.iter().enumerate() {
+            if p.betza.components.is_empty() {
+                continue;
+            }
+            if let Err((_, e)) = Tables::build(crate::geometry::Geometry::new(f, r), std::slice::from_ref(&p.betza), &|_, _, _| true) {
+                diags.push(Diag {
+                    span: piece_spans[i].clone(),
+                    message: format!("the movement of {} (`{}`) cannot be compiled: {}", p.name, p.betza_text, e.message),
+                    hint: None,
+                });
+            }
+        }
+    }
+
+    let mut variant = Variant {
+        id,
+        title: title.unwrap_or_default(),
+        description,
+        files: files.unwrap_or(8),
+        ranks: ranks.unwrap_or(8),
+        pieces,
+        placement: vec![],
+        rules: vec![],
+        source: String::new(),
+    };
+    // Promotion targets.
+    for (i, raw) in promo_raw.into_iter().enumerate() {
+        if let Some((s, span)) = raw {
+            let mut kinds = Vec::new();
+            for (j, c) in s.chars().enumerate() {
+                match variant.kind_by_letter(c) {
+                    Some(k) if c.is_ascii_uppercase() => kinds.push(k),
+                    _ => {
+                        let at = offset_in_string(text, &span, j + 1);
+                        diags.push(Diag {
+                            span: at..at + 1,
+                            message: format!("{} promotes to '{c}', but no piece has that letter", variant.pieces[i].name),
+                            hint: Some(letter_hint(&variant)),
+                        });
+                    }
+                }
+            }
+            variant.pieces[i].promotes_to = kinds;
+        }
+    }
+    // Start position.
+    match (start, files, ranks) {
+        (Some((s, span)), Some(f), Some(r)) => {
+            match parse_placement(&variant, &s, f, r) {
+                Ok(p) => variant.placement = p,
+                Err(errs) => {
+                    for (col, msg, hint) in errs {
+                        let at = offset_in_string(text, &span, col);
+                        diags.push(Diag { span: at..at + 1, message: format!("start position: {msg}"), hint });
+                    }
+                }
+            }
+        }
+        (None, _, _) => {
+            diags.push(Diag { span: 0..0, message: "missing `start`".into(), hint: Some("add the start position as FEN placement, e.g. start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"".into()) });
+        }
+        _ => {}
+    }
+    // Rules.
+    if let Some((rules, _)) = rules_v {
+        for (name, kspan, v) in rules {
+            let Val::Table(t) = &v.val else {
+                diags.push(Diag { span: v.span.clone(), message: format!("`rules.{name}` must be a table"), hint: Some(format!("write `[rules.{name}]` on a line of its own")) });
+                continue;
+            };
+            if !crate::rules::REGISTRY.iter().any(|(n, _)| n == name) {
+                let names: Vec<&str> = crate::rules::REGISTRY.iter().map(|(n, _)| *n).collect();
+                diags.push(Diag { span: kspan.clone(), message: format!("unknown rule `{name}`"), hint: Some(format!("the rules are {}", names.join(", "))) });
+                continue;
+            }
+            let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
+            let built = crate::rules::build(name, &mut p, &variant);
+            p.finish();
+            if let Some(r) = built {
+                variant.rules.push(r);
+            }
+        }
+    }
+    if !ok || !diags.is_empty() {
+        return None;
+    }
+    Some(variant)
+}
+
+/// Parses a FEN placement against a variant's letters. Errors: (1-based column, message, hint).
+pub fn parse_placement(
+    v: &Variant,
+    s: &str,
+    files: u8,
+    ranks: u8,
+) -> Result<Vec<Option<(usize, Color)>>, Vec<(usize, String, Option<String>)>> {
+    let mut out = vec![None; files as usize * ranks as usize];
+    let mut errs = Vec::new();
+    let rows: Vec<&str> = s.split('/').collect();
+    if rows.len() != ranks as usize {
+        errs.push((1, format!("{} ranks given, the board has {ranks}", rows.len()), Some("ranks are separated by '/', the top rank first".into())));
+        return Err(errs);
+    }
+    let mut col = 1;
+    for (i, row) in rows.iter().enumerate() {
+        let rank = ranks as usize - 1 - i;
+        let mut file = 0usize;
+        let chars: Vec<char> = row.chars().collect();
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            if c.is_ascii_digit() {
+                let mut n = c.to_digit(10).unwrap() as usize;
+                if j + 1 < chars.len() && chars[j + 1].is_ascii_digit() {
+                    n = n * 10 + chars[j + 1].to_digit(10).unwrap() as usize;
+                    j += 1;
+                }
+                if n == 0 {
+                    errs.push((col + j, "an empty run of 0 squares".into(), None));
+                }
+                file += n;
+            } else if c.is_ascii_alphabetic() {
+                match v.kind_by_letter(c) {
+                    Some(k) => {
+                        if file < files as usize {
+                            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                            out[rank * files as usize + file] = Some((k, color));
+                        }
+                    }
+                    None => errs.push((col + j, format!("no piece has the letter '{c}'"), Some(letter_hint(v)))),
+                }
+                file += 1;
+            } else {
+                errs.push((col + j, format!("unexpected '{c}'"), Some("use piece letters, digits for empty squares and '/' between ranks".into())));
+                file += 1;
+            }
+            j += 1;
+        }
+        if file != files as usize {
+            errs.push((col, format!("rank {} has {file} squares, the board has {files} files", rank + 1), None));
+        }
+        col += chars.len() + 1;
+    }
+    if errs.is_empty() { Ok(out) } else { Err(errs) }
+}

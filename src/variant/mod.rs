@@ -1,0 +1,120 @@
+//! Variants: a TOML file read and checked into a [`Variant`].
+//!
+//! Reading checks everything at once and reports every problem with its file, line and column
+//! and a hint ([`VariantError`]). The built-in variants are the files of `variants/`, embedded in
+//! the binary.
+
+mod load;
+mod params;
+
+pub use load::{BUILTIN, VariantError};
+pub use params::{Diag, Params, SVal, Span, Val};
+
+use crate::geometry::Color;
+use crate::notation::Betza;
+use crate::rules::Rule;
+
+/// One piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// Its name, such as "Eagle".
+    pub name: String,
+    /// Its letter (upper case; Black's pieces are written in lower case).
+    pub letter: char,
+    /// Its movement exactly as written in the file.
+    pub betza_text: String,
+    /// Its movement, parsed.
+    pub betza: Betza,
+    /// Its value in centipawns, when the file gives one.
+    pub value: Option<i32>,
+    /// Whether losing it loses the game (checkmate applies to it).
+    pub royal: bool,
+    /// Kinds it may promote to (empty: it does not promote).
+    pub promotes_to: Vec<usize>,
+}
+
+/// A checked variant: board, pieces, start position and rule hooks.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Short name used on the command line (`metamachy`).
+    pub id: String,
+    /// Display name (`Metamachy`).
+    pub title: String,
+    /// One line about the game.
+    pub description: String,
+    pub files: u8,
+    pub ranks: u8,
+    pub pieces: Vec<PieceDef>,
+    /// The start position, rank 1 first: `placement[rank * files + file]`.
+    pub placement: Vec<Option<(usize, Color)>>,
+    /// The rule hooks, in the order of the file.
+    pub rules: Vec<Box<dyn Rule>>,
+    /// Where it was read from (a path, or `built-in`).
+    pub source: String,
+}
+
+impl Variant {
+    /// The kind whose letter is `c` (either case).
+    pub fn kind_by_letter(&self, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == up)
+    }
+
+    /// Loads a built-in variant by name, or a `.toml` file by path.
+    pub fn load(name_or_path: &str) -> Result<Variant, VariantError> {
+        load::load(name_or_path)
+    }
+
+    /// Reads a variant from TOML text; `origin` names the file in error messages.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
+        load::from_toml(text, origin)
+    }
+
+    /// The placement part of a FEN for the default start position.
+    pub fn placement_fen(&self, placement: &[Option<(usize, Color)>]) -> String {
+        let mut s = String::new();
+        for r in (0..self.ranks as usize).rev() {
+            let mut empty = 0;
+            for f in 0..self.files as usize {
+                match placement[r * self.files as usize + f] {
+                    None => empty += 1,
+                    Some((k, c)) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let l = self.pieces[k].letter;
+                        s.push(if c == Color::White { l } else { l.to_ascii_lowercase() });
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s
+    }
+}
+
+/// Parses a FEN placement into piece codes for a compiled ruleset; errors are sentences.
+pub fn parse_placement_codes(rs: &crate::ruleset::Ruleset, s: &str) -> Result<Vec<crate::moves::Code>, Vec<String>> {
+    let v = &rs.variant;
+    match load::parse_placement(v, s, v.files, v.ranks) {
+        Ok(p) => Ok(p.iter().map(|x| x.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0)).collect()),
+        Err(es) => Err(es
+            .into_iter()
+            .map(|(col, m, h)| match h {
+                Some(h) => format!("placement column {col}: {m} ({h})"),
+                None => format!("placement column {col}: {m}"),
+            })
+            .collect()),
+    }
+}
+
+/// "the pieces' letters are ..." for hints.
+pub fn params_letter_hint(v: &Variant) -> String {
+    params::letter_hint(v)
+}

@@ -1,0 +1,210 @@
+//! A TOML value tree that keeps every value's position, and a reader for a hook's parameters
+//! that records precise problems instead of stopping at the first.
+
+use crate::variant::Variant;
+
+/// A byte range in the variant file.
+pub type Span = std::ops::Range<usize>;
+
+/// A TOML value with its span.
+#[derive(Clone, Debug)]
+pub struct SVal {
+    pub val: Val,
+    pub span: Span,
+}
+
+/// A TOML value.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Array(Vec<SVal>),
+    /// Keys with their spans, in file order.
+    Table(Vec<(String, Span, SVal)>),
+    Datetime,
+}
+
+impl Val {
+    /// The TOML type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Val::Str(_) => "a string",
+            Val::Int(_) => "an integer",
+            Val::Float(_) => "a float",
+            Val::Bool(_) => "a boolean",
+            Val::Array(_) => "an array",
+            Val::Table(_) => "a table",
+            Val::Datetime => "a date",
+        }
+    }
+}
+
+/// One problem found in a variant file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    pub span: Span,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Reads the parameters of one table, recording problems.
+pub struct Params<'a, 'd> {
+    /// Dotted name of the table, for messages (`rules.castling`).
+    pub path: String,
+    pub span: Span,
+    entries: &'a [(String, Span, SVal)],
+    used: Vec<bool>,
+    known: Vec<&'static str>,
+    pub diags: &'d mut Vec<Diag>,
+}
+
+impl<'a, 'd> Params<'a, 'd> {
+    pub fn new(path: &str, span: Span, entries: &'a [(String, Span, SVal)], diags: &'d mut Vec<Diag>) -> Params<'a, 'd> {
+        Params { path: path.to_string(), span, entries, used: vec![false; entries.len()], known: Vec::new(), diags }
+    }
+
+    /// Records a problem.
+    pub fn error(&mut self, span: Span, message: impl Into<String>, hint: Option<String>) {
+        self.diags.push(Diag { span, message: message.into(), hint });
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&mut self, key: &'static str) -> Option<&'a SVal> {
+        self.known.push(key);
+        let i = self.entries.iter().position(|(k, _, _)| k == key)?;
+        self.used[i] = true;
+        Some(&self.entries[i].2)
+    }
+
+    fn wrong_type(&mut self, key: &str, v: &SVal, want: &str) {
+        let msg = format!("`{}.{key}` must be {want}, found {}", self.path, v.val.type_name());
+        self.error(v.span.clone(), msg, None);
+    }
+
+    /// A string parameter.
+    pub fn string(&mut self, key: &'static str) -> Option<(String, Span)> {
+        let v = self.get(key)?;
+        match &v.val {
+            Val::Str(s) => Some((s.clone(), v.span.clone())),
+            _ => {
+                self.wrong_type(key, v, "a string");
+                None
+            }
+        }
+    }
+
+    /// An integer parameter in `lo..=hi`.
+    pub fn int(&mut self, key: &'static str, lo: i64, hi: i64) -> Option<i64> {
+        let v = self.get(key)?;
+        match v.val {
+            Val::Int(n) if (lo..=hi).contains(&n) => Some(n),
+            Val::Int(n) => {
+                let msg = format!("`{}.{key}` is {n}, expected a whole number from {lo} to {hi}", self.path);
+                self.error(v.span.clone(), msg, None);
+                None
+            }
+            _ => {
+                self.wrong_type(key, v, "an integer");
+                None
+            }
+        }
+    }
+
+    /// A boolean parameter.
+    pub fn boolean(&mut self, key: &'static str) -> Option<bool> {
+        let v = self.get(key)?;
+        match v.val {
+            Val::Bool(b) => Some(b),
+            _ => {
+                self.wrong_type(key, v, "true or false");
+                None
+            }
+        }
+    }
+
+    /// A list of strings: a TOML array of strings, or one string.
+    pub fn strings(&mut self, key: &'static str) -> Option<Vec<(String, Span)>> {
+        let v = self.get(key)?;
+        match &v.val {
+            Val::Str(s) => Some(vec![(s.clone(), v.span.clone())]),
+            Val::Array(items) => {
+                let mut out = Vec::new();
+                for it in items {
+                    match &it.val {
+                        Val::Str(s) => out.push((s.clone(), it.span.clone())),
+                        _ => self.wrong_type(key, it, "a list of strings"),
+                    }
+                }
+                Some(out)
+            }
+            _ => {
+                self.wrong_type(key, v, "a list of strings");
+                None
+            }
+        }
+    }
+
+    /// Piece letters: `"QLG"` or `["Q", "L", "G"]`, each resolved to a kind of `variant`.
+    pub fn letters(&mut self, key: &'static str, variant: &Variant) -> Option<Vec<usize>> {
+        let items = self.strings(key)?;
+        let mut out = Vec::new();
+        for (s, span) in items {
+            for (i, c) in s.chars().enumerate() {
+                match variant.kind_by_letter(c) {
+                    Some(k) if c.is_ascii_uppercase() => out.push(k),
+                    _ => {
+                        let at = span.start + 1 + i;
+                        let msg = format!("`{}.{key}`: no piece has the letter '{c}'", self.path);
+                        let hint = letter_hint(variant);
+                        self.error(at..at + 1, msg, Some(hint));
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// A sub-table parameter.
+    pub fn table(&mut self, key: &'static str) -> Option<(&'a [(String, Span, SVal)], Span)> {
+        let v = self.get(key)?;
+        match &v.val {
+            Val::Table(t) => Some((t.as_slice(), v.span.clone())),
+            _ => {
+                self.wrong_type(key, v, "a table");
+                None
+            }
+        }
+    }
+
+    /// Every entry of the table, marking them all as read (for tables keyed by piece letters).
+    pub fn all(&mut self) -> &'a [(String, Span, SVal)] {
+        self.used.iter_mut().for_each(|u| *u = true);
+        self.entries
+    }
+
+    /// Reports every key that no getter asked for.
+    pub fn finish(mut self) {
+        let mut known: Vec<&str> = self.known.clone();
+        known.sort();
+        known.dedup();
+        for (i, (k, span, _)) in self.entries.iter().enumerate() {
+            if !self.used[i] {
+                let hint = if known.is_empty() {
+                    "this table takes no keys".to_string()
+                } else {
+                    format!("known keys: {}", known.join(", "))
+                };
+                let msg = format!("unknown key `{k}` in `{}`", self.path);
+                self.error(span.clone(), msg, Some(hint));
+            }
+        }
+    }
+}
+
+/// "letters defined: ..." for hints.
+pub fn letter_hint(variant: &Variant) -> String {
+    let ls: String = variant.pieces.iter().map(|p| p.letter).collect();
+    format!("the pieces' letters are {ls}")
+}
