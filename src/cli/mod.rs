@@ -11,6 +11,7 @@ use crate::ruleset::Ruleset;
 use crate::variant::Variant;
 
 pub mod notation;
+pub mod play;
 
 #[derive(Parser, Debug)]
 #[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
@@ -59,6 +60,11 @@ pub enum Command {
     },
     /// List the built-in variants
     Variants,
+    /// Play a game in the terminal (default: Metamachy, you play White)
+    Play(play::PlayArgs),
+    /// Search a position and print the best move
+    #[command(alias = "analyze")]
+    Analyse(play::AnalyseArgs),
 }
 
 /// An error for the user: printed on stderr, exit status 2.
@@ -131,6 +137,8 @@ fn run(cli: Cli) -> Result<(), UserError> {
             println!("{}", pos.fen());
             Ok(())
         }
+        Command::Play(a) => play::run_play(a),
+        Command::Analyse(a) => play::run_analyse(a),
         Command::Variants => {
             for (name, _) in crate::variant::BUILTIN {
                 let v = Variant::load(name)?;
