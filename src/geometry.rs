@@ -71,6 +71,12 @@ impl Geometry {
         self.files as usize * self.ranks as usize
     }
 
+    /// Every square of the board, a1 first.
+    #[inline]
+    pub fn squares(&self) -> impl Iterator<Item = Square> + use<> {
+        (0..self.size()).map(|s| s as Square)
+    }
+
     /// The square on `file`, `rank` (both 0-based).
     #[inline]
     pub fn square(&self, file: u8, rank: u8) -> Square {

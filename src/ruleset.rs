@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::geometry::{Color, Geometry, Square};
+use crate::geometry::{Color, Geometry};
 use crate::moves::{Code, SquareSet, code};
 use crate::rules::{Castling, Draws, Rule};
 use crate::tables::{LEAP, MOVE, Tables};
@@ -85,7 +85,7 @@ impl Ruleset {
             .map(|k| {
                 // A piece whose every non-capturing move goes forward cannot undo a move.
                 let mut any = false;
-                for sq in 0..size as Square {
+                for sq in g.squares() {
                     for e in tables.entries_at(k, Color::White, sq) {
                         if e.flags & MOVE != 0 {
                             any = true;

@@ -472,7 +472,7 @@ impl Tables {
         for (kind, list) in walks.iter().enumerate() {
             for color in [Color::White, Color::Black] {
                 let sgn = if color == Color::White { 1 } else { -1 };
-                for sq in 0..size as Square {
+                for sq in geometry.squares() {
                     let first = t.entries.len() as u32;
                     for (ci, initial, w) in list {
                         if *initial && !initial_ok(kind, color, sq) {
@@ -571,7 +571,7 @@ impl Tables {
         for kind in 0..nkinds {
             for color in [Color::White, Color::Black] {
                 let bit: u128 = 1u128 << code(kind, color);
-                for sq in 0..size as Square {
+                for sq in g.squares() {
                     let (s, n) = self.index[self.slot(kind, color, sq)];
                     for i in s as usize..s as usize + n as usize {
                         let e = self.entries[i];

@@ -80,7 +80,7 @@ impl Rule for CastlingRule {
         let partner = self.partner.ok_or("no partner piece")?;
         let first = rs.claim_rights(4)?;
         for color in [Color::White, Color::Black] {
-            let king = (0..g.size() as Square)
+            let king = g.squares()
                 .find(|&s| rs.is_royal(rs.start[s as usize]) && crate::moves::color_of(rs.start[s as usize]) == color)
                 .ok_or_else(|| format!("{} has no royal piece in the start position", color.name()))?;
             let kcode = rs.start[king as usize];

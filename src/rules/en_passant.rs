@@ -50,7 +50,7 @@ impl Rule for EnPassantRule {
                 continue;
             }
             for color in [Color::White, Color::Black] {
-                for sq in 0..g.size() as u8 {
+                for sq in g.squares() {
                     let (s, n) = rs.tables.index[rs.tables.slot(kind, color, sq)];
                     for e in &mut rs.tables.entries[s as usize..(s + n as u32) as usize] {
                         e.flags &= !clear;

@@ -37,7 +37,7 @@ impl Rule for PromotionRule {
     }
     fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
         let g = rs.geometry;
-        for sq in 0..g.size() as u8 {
+        for sq in g.squares() {
             let r = g.rank(sq);
             if r >= g.ranks - self.zone {
                 rs.promo_zone[Color::White.index()].insert(sq);
@@ -52,7 +52,7 @@ impl Rule for PromotionRule {
                 continue;
             }
             for color in [Color::White, Color::Black] {
-                for sq in 0..g.size() as u8 {
+                for sq in g.squares() {
                     let (s, n) = rs.tables.index[rs.tables.slot(kind, color, sq)];
                     for e in &mut rs.tables.entries[s as usize..(s + n as u32) as usize] {
                         e.flags |= PROMOTES;

@@ -70,7 +70,7 @@ impl Rule for PromotionByMoveRule {
         let g = rs.geometry;
         for (kind, comps) in &self.pieces {
             for color in [Color::White, Color::Black] {
-                for sq in 0..g.size() as u8 {
+                for sq in g.squares() {
                     let (s, n) = rs.tables.index[rs.tables.slot(*kind, color, sq)];
                     for e in &mut rs.tables.entries[s as usize..(s + n as u32) as usize] {
                         if comps.contains(&(e.component as usize)) {
