@@ -1,0 +1,136 @@
+//! Perft against numbers computed by other programs (see the header of each file in
+//! `tests/perft/`). One generic runner: every position of a file at every depth whose node count
+//! is at most `SHALLOW_LIMIT` runs in the normal suite; deeper ones are `#[ignore]`d tests
+//! (`cargo test --release --test perft -- --ignored`).
+
+use polymachy::perft::Perft;
+use polymachy::position::Position;
+use polymachy::ruleset::Ruleset;
+use polymachy::variant::Variant;
+
+const SHALLOW_LIMIT: u64 = 5_000_000;
+
+struct Case {
+    id: String,
+    fen: String,
+    depths: Vec<(u32, u64)>,
+}
+
+fn parse(text: &str) -> Vec<Case> {
+    let mut cases: Vec<Case> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').expect("malformed perft line");
+        match key {
+            "id" => cases.push(Case { id: rest.to_string(), fen: String::new(), depths: vec![] }),
+            "fen" => cases.last_mut().expect("fen before id").fen = rest.to_string(),
+            "perft" => {
+                let (d, n) = rest.split_once(' ').expect("perft DEPTH NODES");
+                cases.last_mut().expect("perft before id").depths.push((d.parse().unwrap(), n.parse().unwrap()));
+            }
+            _ => panic!("unknown key {key}"),
+        }
+    }
+    cases
+}
+
+/// Runs every case of `variant`'s file whose node count is in `range`; panics listing every
+/// disagreement.
+fn run(variant: &str, deep: bool) {
+    let path = format!("{}/tests/perft/{variant}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v = Variant::load(variant).unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for case in parse(&text) {
+        let mut pos = Position::from_fen(&rules, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        for &(depth, expected) in &case.depths {
+            if (expected > SHALLOW_LIMIT) != deep {
+                continue;
+            }
+            ran += 1;
+            let got = Perft::new().count(&mut pos, depth);
+            if got != expected {
+                failures.push(format!("{} depth {depth}: got {got}, expected {expected}", case.id));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{variant}: {} of {ran} disagree:\n{}", failures.len(), failures.join("\n"));
+    if !deep {
+        assert!(ran > 0, "{variant}: no case ran");
+    }
+}
+
+macro_rules! perft_file {
+    ($name:ident, $deep:ident, $file:expr) => {
+        #[test]
+        fn $name() {
+            run($file, false);
+        }
+        #[test]
+        #[ignore = "deep perft: run with --ignored"]
+        fn $deep() {
+            run($file, true);
+        }
+    };
+}
+
+perft_file!(chess, chess_deep, "chess");
+perft_file!(lions_and_unicorns, lions_and_unicorns_deep, "lions-and-unicorns");
+perft_file!(metamachy, metamachy_deep, "metamachy");
+perft_file!(perfect12, perfect12_deep, "perfect12");
+perft_file!(shako, shako_deep, "shako");
+perft_file!(terachess1, terachess1_deep, "terachess1");
+perft_file!(terachess2, terachess2_deep, "terachess2");
+
+#[test]
+fn the_runner_reports_a_wrong_number() {
+    // A deliberately wrong expectation must be caught: chess start, depth 2 is 400, not 401.
+    let v = Variant::load("chess").unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let mut pos = Position::start(&rules);
+    assert_ne!(Perft::new().count(&mut pos, 2), 401);
+    assert_eq!(parse("id x\nfen 8/8/8/8/8/8/8/8 w - - 0 1\nperft 1 5\n")[0].depths, vec![(1, 5)]);
+}
+
+/// Mirror-image Metamachy setups (f and g files swapped) must give equal counts; all 24 load.
+#[test]
+fn metamachy_mirror_setups_agree() {
+    let v = Variant::load("metamachy").unwrap();
+    let letters = ['K', 'Q', 'L', 'G'];
+    let mut perms = Vec::new();
+    for a in 0..4 {
+        for b in 0..4 {
+            for c in 0..4 {
+                for d in 0..4 {
+                    let idx = [a, b, c, d];
+                    let mut seen = [false; 4];
+                    if idx.iter().all(|&i| !std::mem::replace(&mut seen[i], true)) {
+                        perms.push(idx.iter().map(|&i| letters[i]).collect::<String>());
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(perms.len(), 24);
+    let count = |setup: &str| {
+        let rules = Ruleset::new(&v, Some(setup)).unwrap();
+        let mut pos = Position::start(&rules);
+        Perft::new().count(&mut pos, 3)
+    };
+    let mut distinct = std::collections::BTreeSet::new();
+    for p in &perms {
+        // Letters stand on f1 g1 f2 g2; the mirror swaps f and g.
+        let c: Vec<char> = p.chars().collect();
+        let mirror: String = [c[1], c[0], c[3], c[2]].iter().collect();
+        let (a, b) = (count(p), count(&mirror));
+        assert_eq!(a, b, "{p} and its mirror {mirror}");
+        distinct.insert(a);
+    }
+    // Different arrangements really are different games.
+    assert!(distinct.len() > 1);
+}
