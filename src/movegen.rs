@@ -4,7 +4,7 @@ use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
-use crate::tables::{CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, ProbeKind, Tables};
+use crate::tables::{CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, Probe, ProbeKind, Tables};
 
 #[inline]
 fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
@@ -14,82 +14,85 @@ fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
 
 /// Whether `sq` is attacked by a piece of `by` on `board`.
 pub fn attacked_on(t: &Tables, board: &[Code; 256], sq: Square, by: Color) -> bool {
-    for p in t.probes_at(by, sq) {
-        match p.kind {
-            ProbeKind::Leap => {
-                let c = board[p.origin as usize];
-                if c != EMPTY && p.mask >> c & 1 != 0 && conds_hold(t, board, p.cond_start, p.cond_len) {
-                    return true;
+    t.probes_at(by, sq).iter().any(|p| probe_hits(t, board, p))
+}
+
+/// Whether, after a move that emptied `vacated` and filled `filled`, a piece of `by` attacks
+/// `sq` — given that none did before. Only the probes those squares can switch on are tried.
+#[inline]
+pub fn attacked_after(t: &Tables, board: &[Code; 256], sq: Square, by: Color, vacated: &[Square], filled: Square) -> bool {
+    let probes = t.probes_at(by, sq);
+    let hit = |i: &u16| probe_hits(t, board, &probes[*i as usize]);
+    vacated.iter().any(|&s| t.probes_vacated(by, sq, s).iter().any(hit)) || t.probes_filled(by, sq, filled).iter().any(hit)
+}
+
+/// Whether one probe finds an attacker.
+#[inline]
+pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
+    match p.kind {
+        ProbeKind::Leap => {
+            let c = board[p.origin as usize];
+            c != EMPTY && p.mask >> c & 1 != 0 && conds_hold(t, board, p.cond_start, p.cond_len)
+        }
+        ProbeKind::Slide => {
+            for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
+                let c = board[s as usize];
+                if c != EMPTY {
+                    return p.mask >> c & 1 != 0;
                 }
             }
-            ProbeKind::Slide => {
-                for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
-                    let c = board[s as usize];
-                    if c != EMPTY {
-                        if p.mask >> c & 1 != 0 {
-                            return true;
-                        }
-                        break;
+            false
+        }
+        ProbeKind::Hop => {
+            let mut screen = false;
+            for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
+                let c = board[s as usize];
+                if c != EMPTY {
+                    if screen {
+                        return p.mask >> c & 1 != 0;
                     }
+                    screen = true;
                 }
             }
-            ProbeKind::Hop => {
-                let mut screen = false;
-                for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
-                    let c = board[s as usize];
-                    if c != EMPTY {
-                        if screen {
-                            if p.mask >> c & 1 != 0 {
-                                return true;
-                            }
-                            break;
-                        }
-                        screen = true;
-                    }
+            false
+        }
+        ProbeKind::Grass => {
+            let ss = &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
+            if ss.is_empty() || board[ss[0] as usize] == EMPTY {
+                return false;
+            }
+            for &s in &ss[1..] {
+                let c = board[s as usize];
+                if c != EMPTY {
+                    return p.mask >> c & 1 != 0;
                 }
             }
-            ProbeKind::Grass => {
-                let ss = &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
-                if ss.is_empty() || board[ss[0] as usize] == EMPTY {
-                    continue;
+            false
+        }
+        ProbeKind::Bent { bend_any } => {
+            for i in 0..p.sq_len as usize {
+                let b = t.squares[p.sq_start as usize + i];
+                let occupied = board[b as usize] != EMPTY;
+                if occupied && !bend_any {
+                    return false;
                 }
-                for &s in &ss[1..] {
-                    let c = board[s as usize];
-                    if c != EMPTY {
-                        if p.mask >> c & 1 != 0 {
-                            return true;
-                        }
-                        break;
+                let oi = p.org_start as usize + i;
+                if t.valid[oi] {
+                    let c = board[t.squares[oi] as usize];
+                    if c != EMPTY
+                        && p.mask >> c & 1 != 0
+                        && conds_hold(t, board, p.cond_start + (i as u32) * p.cond_len as u32, p.cond_len)
+                    {
+                        return true;
                     }
                 }
-            }
-            ProbeKind::Bent { bend_any } => {
-                let n = p.sq_len as usize;
-                for i in 0..n {
-                    let b = t.squares[p.sq_start as usize + i];
-                    let occupied = board[b as usize] != EMPTY;
-                    if occupied && !bend_any {
-                        break;
-                    }
-                    let oi = p.org_start as usize + i;
-                    if t.valid[oi] {
-                        let o = t.squares[oi];
-                        let c = board[o as usize];
-                        if c != EMPTY
-                            && p.mask >> c & 1 != 0
-                            && conds_hold(t, board, p.cond_start + (i as u32) * p.cond_len as u32, p.cond_len)
-                        {
-                            return true;
-                        }
-                    }
-                    if occupied {
-                        break;
-                    }
+                if occupied {
+                    return false;
                 }
             }
+            false
         }
     }
-    false
 }
 
 /// Pushes a move, expanding promotions.

@@ -457,6 +457,14 @@ impl Position {
     /// Whether a pseudo-legal move is legal: its hook allows it and it leaves no royal piece
     /// of the mover attacked.
     pub fn is_legal(&mut self, mv: Move) -> bool {
+        let checked = self.in_check();
+        self.is_legal_with(mv, checked)
+    }
+
+    /// [`Position::is_legal`] when it is known whether the side to move is in check.
+    #[inline]
+    fn is_legal_with(&mut self, mv: Move, checked: bool) -> bool {
+        let me = self.side;
         if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
             let rules = self.rules.clone();
             let hook = match mv.kind {
@@ -466,22 +474,66 @@ impl Position {
             if !rules.hooks[hook as usize].allows(self, mv) {
                 return false;
             }
+            if mv.kind == MoveKind::Castle || self.royal_count[me.index()] != 1 {
+                self.make(mv);
+                let bad = self.royal_in_check(me);
+                self.unmake();
+                return !bad;
+            }
         }
-        let me = self.side;
-        self.make(mv);
-        let bad = self.royal_in_check(me);
-        self.unmake();
+        match self.royal_count[me.index()] {
+            0 => return true,
+            1 => {}
+            _ => {
+                self.make(mv);
+                let bad = self.royal_in_check(me);
+                self.unmake();
+                return !bad;
+            }
+        }
+        let rs = &*self.rules;
+        let size = rs.geometry.size();
+        let moved = self.board[mv.from as usize];
+        let royal_moves = rs.is_royal(moved);
+        let king = if royal_moves { mv.to } else { self.royal[me.index()] };
+        let victim = if mv.kind == MoveKind::EnPassant { self.ep_victim } else { mv.to };
+        let enemy = me.flip();
+        if !checked && !royal_moves {
+            let sens = &rs.tables.sensitive[enemy.index() * size + king as usize];
+            if !sens.contains(mv.from) && !sens.contains(mv.to) && !sens.contains(victim) {
+                return true;
+            }
+        }
+        // Board-only make, test, restore.
+        let captured = self.board[victim as usize];
+        let at_to = self.board[mv.to as usize];
+        self.board[victim as usize] = EMPTY;
+        self.board[mv.from as usize] = EMPTY;
+        self.board[mv.to as usize] = moved;
+        let t = &rs.tables;
+        let bad = if checked || royal_moves {
+            crate::movegen::attacked_on(t, &self.board, king, enemy)
+        } else {
+            // Not in check before: only probes the changed squares can switch on matter.
+            let vacated = [mv.from, victim];
+            let n = if victim == mv.to { 1 } else { 2 };
+            crate::movegen::attacked_after(t, &self.board, king, enemy, &vacated[..n], mv.to)
+        };
+        self.board[mv.to as usize] = at_to;
+        self.board[victim as usize] = captured;
+        self.board[mv.from as usize] = moved;
         !bad
     }
 
     /// All legal moves.
     pub fn legal_moves(&mut self, out: &mut MoveList) {
         self.pseudo_legal_moves(out);
+        let checked = self.in_check();
         let mut i = 0;
         let mut n = out.len();
         while i < n {
             let mv = out.as_slice()[i];
-            if self.is_legal(mv) {
+            if self.is_legal_with(mv, checked) {
                 i += 1;
             } else {
                 out.as_mut_slice().swap(i, n - 1);

@@ -109,6 +109,16 @@ pub struct Tables {
     /// Probes by `color * size + target`: (first probe, count). Probes for attackers of `color`.
     pub probe_index: Vec<(u32, u16)>,
     pub probes: Vec<Probe>,
+    /// By `color * size + target`: every square whose contents can change whether a piece of
+    /// `color` attacks `target`. A move touching none of them cannot change it.
+    pub sensitive: Vec<crate::moves::SquareSet>,
+    /// By `(color * size + target) * size + square`: start in `vacate` of the probes (indices
+    /// within `probes_at(color, target)`) that emptying `square` can turn into an attack.
+    pub vacate_index: Vec<u32>,
+    pub vacate: Vec<u16>,
+    /// The same for filling `square`.
+    pub fill_index: Vec<u32>,
+    pub fill: Vec<u16>,
 }
 
 /// A compile error for one piece's notation.
@@ -436,6 +446,31 @@ impl Tables {
         &self.conds[e.cond_start as usize..e.cond_start as usize + e.cond_len as usize]
     }
 
+    /// Probes (indices within [`Tables::probes_at`]) for attackers of `color` on `target` that
+    /// emptying `square` can turn into an attack.
+    #[inline]
+    pub fn probes_vacated(&self, color: Color, target: Square, square: Square) -> &[u16] {
+        Self::csr(&self.vacate_index, &self.vacate, self.csr_slot(color, target, square))
+    }
+
+    /// The same for filling `square`.
+    #[inline]
+    pub fn probes_filled(&self, color: Color, target: Square, square: Square) -> &[u16] {
+        Self::csr(&self.fill_index, &self.fill, self.csr_slot(color, target, square))
+    }
+
+    #[inline]
+    fn csr_slot(&self, color: Color, target: Square, square: Square) -> usize {
+        let size = self.geometry.map(|g| g.size()).unwrap_or(0);
+        (color.index() * size + target as usize) * size + square as usize
+    }
+
+    #[inline]
+    fn csr<'a>(index: &[u32], list: &'a [u16], i: usize) -> &'a [u16] {
+        let end = if i + 1 < index.len() { index[i + 1] } else { list.len() as u32 };
+        &list[index[i] as usize..end as usize]
+    }
+
     /// The probes for attackers of `color` on `target`.
     #[inline]
     pub fn probes_at(&self, color: Color, target: Square) -> &[Probe] {
@@ -717,6 +752,83 @@ impl Tables {
                 }
                 let n = self.probes.len() as u32 - first;
                 self.probe_index[color * size + target] = (first, n as u16);
+                let mut set = crate::moves::SquareSet::default();
+                for i in first as usize..self.probes.len() {
+                    let p = self.probes[i];
+                    let sq = |k: u32| self.squares[k as usize];
+                    match p.kind {
+                        ProbeKind::Leap => set.insert(p.origin),
+                        _ => {
+                            for k in p.sq_start..p.sq_start + p.sq_len as u32 {
+                                set.insert(sq(k));
+                            }
+                        }
+                    }
+                    if let ProbeKind::Bent { .. } = p.kind {
+                        for k in p.org_start..p.org_start + p.sq_len as u32 {
+                            if self.valid[k as usize] {
+                                set.insert(sq(k));
+                            }
+                        }
+                        for c in &self.conds[p.cond_start as usize..p.cond_start as usize + p.cond_len as usize * p.sq_len as usize] {
+                            set.insert(c.sq);
+                        }
+                    } else {
+                        for c in &self.conds[p.cond_start as usize..p.cond_start as usize + p.cond_len as usize] {
+                            set.insert(c.sq);
+                        }
+                    }
+                }
+                // Which probes each square can turn from "no attack" to "attack": a square that
+                // is vacated (blocked paths, screens, conditions; never a leap's origin), and a
+                // square that is filled (only screens and must-be-occupied conditions).
+                let mut vacate: Vec<(Square, u16)> = Vec::new();
+                let mut fill: Vec<(Square, u16)> = Vec::new();
+                for i in first as usize..self.probes.len() {
+                    let p = self.probes[i];
+                    let li = (i - first as usize) as u16;
+                    let scan = p.sq_start..p.sq_start + p.sq_len as u32;
+                    match p.kind {
+                        ProbeKind::Leap => {}
+                        ProbeKind::Slide | ProbeKind::Bent { .. } => {
+                            vacate.extend(scan.map(|k| (self.squares[k as usize], li)));
+                        }
+                        ProbeKind::Hop | ProbeKind::Grass => {
+                            for k in scan {
+                                vacate.push((self.squares[k as usize], li));
+                                fill.push((self.squares[k as usize], li));
+                            }
+                        }
+                    }
+                    let ncond = if let ProbeKind::Bent { .. } = p.kind {
+                        p.cond_len as usize * p.sq_len as usize
+                    } else {
+                        p.cond_len as usize
+                    };
+                    for c in &self.conds[p.cond_start as usize..p.cond_start as usize + ncond] {
+                        if c.occupied {
+                            fill.push((c.sq, li));
+                        } else {
+                            vacate.push((c.sq, li));
+                        }
+                    }
+                }
+                for (pairs, index, list) in [
+                    (&mut vacate, &mut self.vacate_index, &mut self.vacate),
+                    (&mut fill, &mut self.fill_index, &mut self.fill),
+                ] {
+                    pairs.sort_unstable();
+                    pairs.dedup();
+                    let mut at = 0;
+                    for sq in 0..size {
+                        index.push(list.len() as u32);
+                        while at < pairs.len() && pairs[at].0 as usize == sq {
+                            list.push(pairs[at].1);
+                            at += 1;
+                        }
+                    }
+                }
+                self.sensitive.push(set);
             }
         }
     }
