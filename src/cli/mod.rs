@@ -10,6 +10,7 @@ use crate::position::Position;
 use crate::ruleset::Ruleset;
 use crate::variant::Variant;
 
+pub mod bench;
 pub mod notation;
 pub mod play;
 
@@ -60,6 +61,8 @@ pub enum Command {
     },
     /// List the built-in variants
     Variants,
+    /// Measure perft speed (nodes per second) on the shipped variants
+    Bench(bench::BenchArgs),
     /// Play a game in the terminal (default: Metamachy, you play White)
     Play(play::PlayArgs),
     /// Search a position and print the best move
@@ -115,16 +118,32 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let rules = load_rules(&v)?;
             let mut pos = load_position(&rules, fen.as_deref())?;
             let start = std::time::Instant::now();
-            let total = if divide {
-                let mut total = 0;
-                for (mv, n) in crate::perft::divide(&mut pos, depth) {
-                    println!("{} {n}", notation::coord(&rules, mv));
-                    total += n;
+            let progress = depth >= 4 && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let mut list = crate::moves::MoveList::new();
+            pos.legal_moves(&mut list);
+            let mut perft = crate::perft::Perft::new();
+            let mut total = 0;
+            if depth == 0 {
+                total = 1;
+            }
+            for (i, &mv) in list.iter().enumerate() {
+                if depth == 0 {
+                    break;
                 }
-                total
-            } else {
-                crate::perft::Perft::new().count(&mut pos, depth)
-            };
+                if progress {
+                    eprint!("\r[{}/{}] {}    ", i + 1, list.len(), notation::coord(&rules, mv));
+                }
+                pos.make(mv);
+                let n = perft.count(&mut pos, depth - 1);
+                pos.unmake();
+                if divide {
+                    println!("{} {n}", notation::coord(&rules, mv));
+                }
+                total += n;
+            }
+            if progress {
+                eprint!("\r{:40}\r", "");
+            }
             let secs = start.elapsed().as_secs_f64();
             eprintln!("{:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
             println!("Nodes searched: {total}");
@@ -139,6 +158,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         }
         Command::Play(a) => play::run_play(a),
         Command::Analyse(a) => play::run_analyse(a),
+        Command::Bench(a) => bench::run(a),
         Command::Variants => {
             for (name, _) in crate::variant::BUILTIN {
                 let v = Variant::load(name)?;
