@@ -1,0 +1,550 @@
+//! Every malformed input is refused with a message that says what is wrong and where:
+//! variant files, XBetza notation, FEN, and the command line.
+
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use polymachy::notation;
+use polymachy::position::Position;
+use polymachy::ruleset::Ruleset;
+use polymachy::variant::{Variant, VariantError};
+
+// ---------------------------------------------------------------------------------------------
+// Variant files
+// ---------------------------------------------------------------------------------------------
+
+/// A minimal valid variant. Line numbers matter to the tests below:
+///  1 name   2 files   3 ranks   4 start   6 [[piece]] King (7 name, 8 letter, 9 betza,
+/// 10 royal)   12 [[piece]] Rook (13 name, 14 letter, 15 betza, 16 empty)
+/// 17 [[piece]] Pawn (18 name, 19 letter, 20 betza, 21 promotes-to)   23 [rules.promotion]
+/// 24 zone; the text ends with a newline, so an appended line is line 25.
+const BASE: &str = r#"name = "Mini"
+files = 5
+ranks = 5
+start = "rk3/p4/5/P4/RK3"
+
+[[piece]]
+name = "King"
+letter = "K"
+betza = "K"
+royal = true
+
+[[piece]]
+name = "Rook"
+letter = "R"
+betza = "R"
+
+[[piece]]
+name = "Pawn"
+letter = "P"
+betza = "fmWfcF"
+promotes-to = "R"
+
+[rules.promotion]
+zone = 1
+"#;
+
+const FILE: &str = "mini.toml";
+
+/// BASE with `from` (which must occur exactly once) replaced by `to`.
+fn broken(from: &str, to: &str) -> String {
+    assert_eq!(BASE.matches(from).count(), 1, "{from:?} must occur once");
+    BASE.replacen(from, to, 1)
+}
+
+fn errors(text: &str) -> Vec<String> {
+    match Variant::from_toml(text, FILE) {
+        Ok(_) => panic!("should be refused:\n{text}"),
+        Err(VariantError { lines }) => lines,
+    }
+}
+
+/// The one error line that starts with `file:line:col: message-start`.
+fn line_at(lines: &[String], line: usize, col: usize, message: &str) -> String {
+    let prefix = format!("{FILE}:{line}:{col}: {message}");
+    let found: Vec<&String> = lines.iter().filter(|l| l.starts_with(&prefix)).collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "expected one error {prefix:?} in {lines:#?}"
+    );
+    found[0].clone()
+}
+
+fn hint_of(line: &str) -> &str {
+    line.split_once("\n  hint: ")
+        .map(|(_, h)| h)
+        .unwrap_or_else(|| panic!("no hint in {line:?}"))
+}
+
+#[test]
+fn the_base_variant_is_valid() {
+    let v = Variant::from_toml(BASE, FILE).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v.pieces.len(), 3);
+    Ruleset::new(&v, None).unwrap();
+}
+
+#[test]
+fn unknown_top_level_key() {
+    let text = format!("flavour = \"sweet\"\n{BASE}");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 1, 1, "unknown key `flavour` in `variant`");
+    let hint = hint_of(&l);
+    assert!(hint.starts_with("known keys: "), "{hint}");
+    for key in ["name", "files", "ranks", "start", "piece", "rules"] {
+        assert!(hint.contains(key), "{hint} should list {key}");
+    }
+}
+
+#[test]
+fn unknown_key_in_a_piece() {
+    // Line 16 is the empty line that ends the Rook's table.
+    let text = broken("betza = \"R\"\n\n", "betza = \"R\"\nrange = 3\n");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 16, 1, "unknown key `range` in `piece[2]`");
+    let hint = hint_of(&l);
+    assert!(hint.starts_with("known keys: "), "{hint}");
+    for key in ["name", "letter", "betza", "value", "royal", "promotes-to"] {
+        assert!(hint.contains(key), "{hint} should list {key}");
+    }
+}
+
+#[test]
+fn unknown_key_in_a_rule_table() {
+    let text = format!("{BASE}depth = 2\n");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 25, 1, "unknown key `depth` in `rules.promotion`");
+    let hint = hint_of(&l);
+    assert!(hint.contains("zone"), "{hint}");
+    assert!(hint.contains("optional"), "{hint}");
+}
+
+#[test]
+fn letter_used_twice() {
+    // `letter = "K"` on line 14: the value's opening quote is column 10.
+    let text = broken("letter = \"R\"", "letter = \"K\"");
+    let lines = errors(&text);
+    let l = line_at(&lines, 14, 10, "letter 'K' is used twice");
+    assert!(l.contains("King") && l.contains("Rook"), "{l}");
+}
+
+#[test]
+fn start_position_letter_that_no_piece_has() {
+    // `start = "rk3/p4/5/P4/RX3"`: the X is column 23 of line 4.
+    let text = broken("RK3\"", "RX3\"");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 4, 23, "start position: no piece has the letter 'X'");
+    assert!(hint_of(&l).contains("KRP"), "{l}");
+}
+
+#[test]
+fn no_royal_piece() {
+    let text = broken("royal = true\n", "\n");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = &lines[0];
+    assert!(l.contains("no royal piece"), "{l}");
+    assert!(hint_of(l).contains("royal = true"), "{l}");
+    // Reported at the first piece's table (lines 6 to 10).
+    let line: usize = l.split(':').nth(1).unwrap().parse().unwrap();
+    assert!((6..=10).contains(&line), "{l}");
+}
+
+#[test]
+fn board_too_large() {
+    // `files = 17` on line 2: the value is column 9.
+    let text = broken("files = 5", "files = 17");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 2, 9, "`files` is 17");
+    assert!(l.contains("too large"), "{l}");
+    assert!(hint_of(&l).contains("16"), "{l}");
+}
+
+#[test]
+fn bad_notation_points_at_the_letter() {
+    // `betza = "fmWx"` on line 20: the quote is column 9, so the x is column 13.
+    let text = broken("betza = \"fmWfcF\"", "betza = \"fmWx\"");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 20, 13, "bad notation for Pawn");
+    assert!(l.contains("'x'"), "{l}");
+
+    // A range after a doubled atom: in `betza = "NN2"` on line 15 (the Rook's betza) the 2 is
+    // column 12.
+    let text = broken("betza = \"R\"", "betza = \"NN2\"");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    line_at(&lines, 15, 12, "bad notation for Rook");
+}
+
+#[test]
+fn promotion_to_a_letter_no_piece_has() {
+    // `promotes-to = "RZ"` on line 21: the quote is column 15, Z is column 17.
+    let text = broken("promotes-to = \"R\"", "promotes-to = \"RZ\"");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 21, 17, "Pawn promotes to 'Z'");
+    assert!(hint_of(&l).contains("KRP"), "{l}");
+}
+
+#[test]
+fn unknown_rule_name() {
+    // `[rules.castle]` on line 25: the name starts at column 8.
+    let text = format!("{BASE}[rules.castle]\n");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = line_at(&lines, 25, 8, "unknown rule `castle`");
+    let hint = hint_of(&l);
+    for rule in ["castling", "king-leap", "en-passant", "promotion", "draw"] {
+        assert!(hint.contains(rule), "{hint} should list {rule}");
+    }
+}
+
+#[test]
+fn toml_syntax_error() {
+    let text = broken("files = 5", "files 5");
+    let lines = errors(&text);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    let l = &lines[0];
+    assert!(l.starts_with(&format!("{FILE}:2:")), "{l}");
+    assert!(l.contains("not valid TOML"), "{l}");
+    assert!(l.contains("hint: "), "{l}");
+}
+
+#[test]
+fn several_problems_are_reported_together() {
+    // Unknown top-level key (line 1), a letter used twice (line 15 after the insertion),
+    // bad notation (line 21), a bad promotion letter (line 22) and an unknown rule (line 26).
+    let text = format!(
+        "flavour = 1\n{}[rules.castle]\n",
+        BASE.replacen("letter = \"R\"", "letter = \"K\"", 1)
+            .replacen("betza = \"fmWfcF\"", "betza = \"fmWx\"", 1)
+            .replacen("promotes-to = \"R\"", "promotes-to = \"Z\"", 1)
+    );
+    let lines = errors(&text);
+    assert!(lines.len() >= 3, "{lines:#?}");
+    line_at(&lines, 1, 1, "unknown key `flavour`");
+    line_at(&lines, 15, 10, "letter 'K' is used twice");
+    line_at(&lines, 21, 13, "bad notation for Pawn");
+    line_at(&lines, 22, 16, "Pawn promotes to 'Z'");
+    line_at(&lines, 26, 8, "unknown rule `castle`");
+    // In file order.
+    let locs: Vec<(usize, usize)> = lines
+        .iter()
+        .map(|l| {
+            let mut parts = l.split(':').skip(1);
+            let line = parts.next().unwrap().parse().unwrap();
+            let col = parts.next().unwrap().parse().unwrap();
+            (line, col)
+        })
+        .collect();
+    let mut sorted = locs.clone();
+    sorted.sort();
+    assert_eq!(locs, sorted, "{lines:#?}");
+    // The Display form shows them all.
+    let shown = Variant::from_toml(&text, FILE).unwrap_err().to_string();
+    assert!(shown.lines().count() >= 5, "{shown}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notation
+// ---------------------------------------------------------------------------------------------
+
+fn notation_error(text: &str) -> notation::NotationError {
+    match notation::parse(text) {
+        Ok(b) => panic!("{text:?} should be refused, got {b:?}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn notation_errors_have_columns() {
+    // (text, column, part of the message or hint)
+    let cases = [
+        ("fmWx", 4, "found 'x'"),
+        ("", 1, "empty string"),
+        ("fm", 3, "end of input"),
+        ("KL", 2, "found 'L'"),
+        ("K N", 2, "without spaces"),
+        ("W123", 2, "'123'"),
+        ("R05", 2, "leading zero"),
+        ("fnnnD", 4, "third 'n'"),
+        ("NN2", 3, "doubled atom"),
+    ];
+    for (text, column, part) in cases {
+        let e = notation_error(text);
+        assert_eq!(e.column, column, "{text:?}: {e}");
+        let full = e.to_string();
+        assert!(
+            full.contains(part),
+            "{text:?}: {full:?} should mention {part:?}"
+        );
+        assert!(full.starts_with(&format!("column {column}: ")), "{full}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// FEN
+// ---------------------------------------------------------------------------------------------
+
+fn metamachy() -> Arc<Ruleset> {
+    Ruleset::new(&Variant::load("metamachy").unwrap(), None).unwrap()
+}
+
+fn fen_problems(rs: &Arc<Ruleset>, fen: &str) -> Vec<String> {
+    match Position::from_fen(rs, fen) {
+        Ok(p) => panic!("{fen} should be refused, got {p:?}"),
+        Err(e) => e.problems,
+    }
+}
+
+/// Asserts exactly one problem, containing every part.
+fn one_problem(rs: &Arc<Ruleset>, fen: &str, parts: &[&str]) {
+    let ps = fen_problems(rs, fen);
+    assert_eq!(ps.len(), 1, "{fen}: {ps:#?}");
+    for part in parts {
+        assert!(
+            ps[0].contains(part),
+            "{fen}: {:?} should contain {part:?}",
+            ps[0]
+        );
+    }
+}
+
+/// Ranks 11 to 2 empty, as one string.
+const MIDDLE: &str = "12/12/12/12/12/12/12/12/12/12";
+
+#[test]
+fn a_valid_fen_is_accepted() {
+    let rs = metamachy();
+    Position::from_fen(&rs, &format!("5k6/{MIDDLE}/5K6 w Kk - 0 1")).unwrap();
+}
+
+#[test]
+fn fen_wrong_rank_count() {
+    let rs = metamachy();
+    one_problem(
+        &rs,
+        "5k6/12/5K6 w - - 0 1",
+        &["3 ranks given", "the board has 12"],
+    );
+}
+
+#[test]
+fn fen_rank_too_long() {
+    let rs = metamachy();
+    // The top rank has 13 squares.
+    one_problem(
+        &rs,
+        &format!("5k7/{MIDDLE}/5K6 w - - 0 1"),
+        &["rank 12 has 13 squares", "12 files"],
+    );
+}
+
+#[test]
+fn fen_unknown_letter() {
+    let rs = metamachy();
+    one_problem(
+        &rs,
+        &format!("5k6/{MIDDLE}/2x2K6 w - - 0 1"),
+        &["no piece has the letter 'x'", "PINBRMECLGQK"],
+    );
+    // The column counts characters of the placement field: in "2x2k6" the x is the 2nd.
+    let ps = fen_problems(&rs, &format!("2x2k6/{MIDDLE}/5K6 w - - 0 1"));
+    assert!(ps[0].starts_with("placement column 2: "), "{ps:?}");
+    // In "5k6/3x8/..." the x is the 6th character ("5k6/" is 4, then "3x").
+    let nine = "12/12/12/12/12/12/12/12/12";
+    let ps = fen_problems(&rs, &format!("5k6/3x8/{nine}/5K6 w - - 0 1"));
+    assert!(ps[0].starts_with("placement column 6: "), "{ps:?}");
+}
+
+#[test]
+fn fen_bad_side() {
+    let rs = metamachy();
+    one_problem(
+        &rs,
+        &format!("5k6/{MIDDLE}/5K6 x - - 0 1"),
+        &["side to move", "`x`"],
+    );
+}
+
+#[test]
+fn fen_bad_en_passant_square() {
+    let rs = metamachy();
+    one_problem(
+        &rs,
+        &format!("5k6/{MIDDLE}/5K6 w - z9 0 1"),
+        &["en-passant square `z9`", "not a square"],
+    );
+    one_problem(
+        &rs,
+        &format!("5k6/{MIDDLE}/5K6 w - m13 0 1"),
+        &["en-passant square `m13`"],
+    );
+    // e11 is a square, but no Black piece stands on e10 beyond it.
+    one_problem(
+        &rs,
+        &format!("5k6/{MIDDLE}/5K6 w - e11 0 1"),
+        &["en-passant square e11"],
+    );
+}
+
+#[test]
+fn fen_missing_royal() {
+    let rs = metamachy();
+    one_problem(
+        &rs,
+        &format!("12/{MIDDLE}/5K6 w - - 0 1"),
+        &["black has no royal piece"],
+    );
+    one_problem(
+        &rs,
+        &format!("5k6/{MIDDLE}/12 b - - 0 1"),
+        &["white has no royal piece"],
+    );
+}
+
+#[test]
+fn fen_several_problems_at_once() {
+    let rs = metamachy();
+    // An unknown letter, a bad side, a bad rights letter, a bad halfmove clock and a bad
+    // fullmove number.
+    let fen = format!("5k6/{MIDDLE}/5K5x w- z - -3 0");
+    let ps = fen_problems(&rs, &fen);
+    assert_eq!(ps.len(), 5, "{ps:#?}");
+    let all = ps.join("\n");
+    for part in [
+        "no piece has the letter 'x'",
+        "side to move must be `w` or `b`, found `w-`",
+        "rights: `z`",
+        "halfmove clock `-3`",
+        "fullmove number `0`",
+    ] {
+        assert!(all.contains(part), "{all}\nshould contain {part:?}");
+    }
+    let shown = Position::from_fen(&rs, &fen).unwrap_err().to_string();
+    assert!(shown.starts_with("invalid FEN: "), "{shown}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+// ---------------------------------------------------------------------------------------------
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(args)
+        .output()
+        .expect("run polymachy")
+}
+
+/// Exit status 2, exactly one `error:` line on stderr containing every part, no panic.
+fn user_error(args: &[&str], parts: &[&str]) -> String {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let error_lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(error_lines.len(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+    for part in parts {
+        assert!(
+            stderr.contains(part),
+            "{args:?}: {stderr} should contain {part:?}"
+        );
+    }
+    stderr
+}
+
+#[test]
+fn cli_unknown_variant() {
+    user_error(
+        &["perft", "--variant", "nosuchgame", "--depth", "1"],
+        &["unknown variant `nosuchgame`", "metamachy"],
+    );
+}
+
+#[test]
+fn cli_bad_fen() {
+    user_error(
+        &[
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            "1",
+            "--fen",
+            "8/8/8 w - - 0 1",
+        ],
+        &["invalid FEN", "3 ranks given"],
+    );
+    user_error(
+        &["show", "--variant", "metamachy", "--fen", "hello"],
+        &["invalid FEN"],
+    );
+}
+
+#[test]
+fn cli_bad_depth() {
+    user_error(
+        &["perft", "--variant", "chess", "--depth", "deep"],
+        &["deep"],
+    );
+    user_error(&["perft", "--variant", "chess", "--depth", "-1"], &["-1"]);
+}
+
+#[test]
+fn cli_nonexistent_file() {
+    let path = std::env::temp_dir()
+        .join(format!("polymachy-missing-{}", std::process::id()))
+        .join("nothing.toml");
+    let p = path.to_string_lossy().into_owned();
+    user_error(
+        &["perft", "--variant", &p, "--depth", "1"],
+        &[&p, "cannot read the file"],
+    );
+}
+
+#[test]
+fn cli_bad_variant_file() {
+    let path = std::env::temp_dir().join(format!("polymachy-bad-{}.toml", std::process::id()));
+    let text = broken("betza = \"fmWfcF\"", "betza = \"fmWx\"");
+    std::fs::write(&path, text).unwrap();
+    let p = path.to_string_lossy().into_owned();
+    let result = std::panic::catch_unwind(|| {
+        user_error(
+            &["show", "--variant", &p],
+            &[&format!("{p}:20:13: bad notation for Pawn"), "'x'"],
+        )
+    });
+    let _ = std::fs::remove_file(&path);
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
+
+#[test]
+fn cli_bad_setup() {
+    for bad in ["KQLL", "13", "XYZW"] {
+        user_error(
+            &[
+                "perft",
+                "--variant",
+                "metamachy",
+                "--setup",
+                bad,
+                "--depth",
+                "1",
+            ],
+            &[bad],
+        );
+    }
+    user_error(
+        &["show", "--variant", "chess", "--setup", "KQLG"],
+        &["no setup choices"],
+    );
+}

@@ -1,0 +1,803 @@
+//! One focused test per special rule. Every position is sparse and built by hand; every
+//! expected move list is derived by hand from the rules, with the reasoning in a comment.
+//! Moves are compared as sets of coordinate strings for one piece (filtered by its square), so
+//! a wrong extra move and a missing move both fail.
+//!
+//! Board coordinates: files a.., ranks 1.. from White's side. "attacked" for a king-leap passed
+//! square means: with the King lifted from its origin and put on that square, an enemy piece
+//! could capture it.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+use std::sync::Arc;
+
+use polymachy::cli::notation::coord;
+use polymachy::moves::{Move, MoveKind, MoveList};
+use polymachy::position::Position;
+use polymachy::ruleset::Ruleset;
+use polymachy::variant::Variant;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+fn rules(name: &str) -> Arc<Ruleset> {
+    let v = Variant::load(name).unwrap_or_else(|e| panic!("variant {name}: {e}"));
+    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("ruleset {name}: {e}"))
+}
+
+/// (0-based file, 0-based rank) of a square name such as `f1` or `p16`.
+fn file_rank(sq: &str) -> (usize, usize) {
+    let mut cs = sq.chars();
+    let f = cs.next().expect("a file letter") as usize - 'a' as usize;
+    let r: usize = cs.as_str().parse().expect("a rank number");
+    (f, r - 1)
+}
+
+/// The FEN placement of a board holding `pieces` (square, FEN letter), ranks from the top.
+fn placement(files: usize, ranks: usize, pieces: &[(&str, char)]) -> String {
+    let mut board = vec![vec![None; files]; ranks];
+    for &(sq, letter) in pieces {
+        let (f, r) = file_rank(sq);
+        assert!(f < files && r < ranks, "{sq} is off the board");
+        assert!(board[r][f].is_none(), "{sq} is used twice");
+        board[r][f] = Some(letter);
+    }
+    let mut rows = Vec::new();
+    for row in board.iter().rev() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for square in row {
+            match *square {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        rows.push(s);
+    }
+    rows.join("/")
+}
+
+/// A full FEN: the placement of `pieces`, then `rest` (side, rights, e.p., clocks).
+fn fen(rs: &Ruleset, pieces: &[(&str, char)], rest: &str) -> String {
+    let g = rs.geometry;
+    format!(
+        "{} {rest}",
+        placement(g.files as usize, g.ranks as usize, pieces)
+    )
+}
+
+fn position(rs: &Arc<Ruleset>, pieces: &[(&str, char)], rest: &str) -> Position {
+    let f = fen(rs, pieces, rest);
+    Position::from_fen(rs, &f).unwrap_or_else(|e| panic!("{f}: {e}"))
+}
+
+fn sq(rs: &Ruleset, name: &str) -> u8 {
+    rs.geometry
+        .parse_square(name)
+        .unwrap_or_else(|| panic!("{name} is not a square"))
+}
+
+fn legal(pos: &mut Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.as_slice().to_vec()
+}
+
+/// The legal moves of the piece on `from`, in coordinate notation.
+fn moves_from(pos: &mut Position, from: &str) -> BTreeSet<String> {
+    let rs = pos.rules().clone();
+    let from = sq(&rs, from);
+    legal(pos)
+        .into_iter()
+        .filter(|m| m.from == from)
+        .map(|m| coord(&rs, m))
+        .collect()
+}
+
+fn set(moves: &[&str]) -> BTreeSet<String> {
+    let s: BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(s.len(), moves.len(), "duplicate in the expected list");
+    s
+}
+
+/// The legal move written `text` (coordinate notation); panics when there is none.
+fn find(pos: &mut Position, text: &str) -> Move {
+    let rs = pos.rules().clone();
+    let found: Vec<Move> = legal(pos)
+        .into_iter()
+        .filter(|&m| coord(&rs, m) == text)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "exactly one legal move {text} in {}",
+        pos.fen()
+    );
+    found[0]
+}
+
+/// The FEN letter on `name`, or None for an empty square.
+fn piece(pos: &Position, name: &str) -> Option<char> {
+    let rs = pos.rules().clone();
+    let c = pos.piece_at(sq(&rs, name));
+    if c == 0 { None } else { Some(rs.letter(c)) }
+}
+
+fn check_moves(pos: &mut Position, from: &str, want: &[&str]) {
+    let got = moves_from(pos, from);
+    let want = set(want);
+    assert_eq!(
+        got,
+        want,
+        "moves from {from} in {}\n missing: {:?}\n extra: {:?}",
+        pos.fen(),
+        want.difference(&got).collect::<Vec<_>>(),
+        got.difference(&want).collect::<Vec<_>>()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1-5. Metamachy: the King's leap
+// ---------------------------------------------------------------------------------------------
+//
+// From f1 the King's ordinary steps are e1 g1 e2 f2 g2; its leap destinations (distance exactly
+// two) on the board are d1 h1 (D), d3 h3 (A), f3 (D), d2 h2 e3 g3 (N). Passed squares:
+//   d1: e1   h1: g1   f3: f2   d3: e2   h3: g2
+//   d2: e1 or e2   h2: g1 or g2   e3: e2 or f2   g3: f2 or g2   (N: one safe one is enough)
+
+#[test]
+fn king_leap_through_an_attacked_square_is_illegal() {
+    // White K f1 (leap right K), Black Rook a2, Black King l12.
+    // The Rook attacks the whole of rank 2 (b2..l2 are empty) and the a-file; nothing else.
+    //   steps: e1 safe -> in; g1 safe -> in; e2 f2 g2 on rank 2 -> out.
+    //   d1: passed e1 safe, d1 safe -> in.        h1: passed g1 safe, h1 safe -> in.
+    //   d2, h2: the destination is on rank 2 -> out (may not land in check).
+    //   d3: A leap, passed e2 attacked -> out (d3 itself is safe).
+    //   f3: D leap, passed f2 attacked -> out (f3 is safe).
+    //   h3: A leap, passed g2 attacked -> out (h3 is safe).
+    //   e3: both e2 and f2 attacked -> out.     g3: both f2 and g2 attacked -> out.
+    let rs = rules("metamachy");
+    let mut pos = position(&rs, &[("f1", 'K'), ("a2", 'r'), ("l12", 'k')], "w K - 0 1");
+    check_moves(&mut pos, "f1", &["f1e1", "f1g1", "f1d1", "f1h1"]);
+}
+
+#[test]
+fn king_leap_passed_square_exposed_when_the_king_leaves_its_origin() {
+    // White K f1 (right K), Black Rook l1 on the King's rank, Black King l12.
+    // The Rook's line toward e1 is blocked only by the King on f1: with the King lifted and put
+    // on e1 (the square passed by the leap to d1), the Rook sees e1, so the leap to d1 passes an
+    // attacked square (and d1 itself is attacked too). Note that a Rook whose line is blocked
+    // by the King necessarily attacks the King, so the King is in check and no leap is allowed
+    // at all; any such position is also a "leap while in check" position.
+    //   steps: e1 -> out (the Rook sees e1 once the King has left f1); g1 -> out (attacked);
+    //          e2 f2 g2 -> in (the Rook attacks rank 1 and the l-file only).
+    //   leaps: none (in check; d1 in particular passes e1, which is attacked).
+    let rs = rules("metamachy");
+    let mut pos = position(&rs, &[("f1", 'K'), ("l1", 'r'), ("l12", 'k')], "w K - 0 1");
+    assert!(pos.in_check());
+    check_moves(&mut pos, "f1", &["f1e2", "f1f2", "f1g2"]);
+}
+
+#[test]
+fn king_leap_passed_square_is_judged_with_the_king_lifted() {
+    // White K f1 (right K), Black Cannon a1, Black King l12.
+    // The Cannon on a1 looks along rank 1: b1..e1 are empty and the King on f1 is the first
+    // piece. Left on f1, the King would be a screen and g1 would look attacked; but the passed
+    // square is judged with the King lifted from f1 and put on g1: then b1..f1 are empty and the
+    // King on g1 is the first piece, with no screen before it, so g1 is NOT attacked.
+    // The a-file has no screen either. Nothing else is attacked.
+    //   steps e1 g1 e2 f2 g2: all safe -> in.
+    //   leaps d1 (e1) h1 (g1) d2 h2 d3 e3 f3 g3 h3: passed squares and destinations safe -> in.
+    let rs = rules("metamachy");
+    let mut pos = position(&rs, &[("f1", 'K'), ("a1", 'c'), ("l12", 'k')], "w K - 0 1");
+    check_moves(
+        &mut pos,
+        "f1",
+        &[
+            "f1e1", "f1g1", "f1e2", "f1f2", "f1g2", "f1d1", "f1h1", "f1d2", "f1h2", "f1d3", "f1e3",
+            "f1f3", "f1g3", "f1h3",
+        ],
+    );
+}
+
+#[test]
+fn king_leap_through_a_square_attacked_by_a_cannon_over_a_screen() {
+    // White K f1 (right K), Black Cannon g12, Black Pawn g8 (the screen), Black King a12.
+    // The Cannon jumps g8 and attacks the first piece below it on the g-file: with g7..g2 empty
+    // a King put on g1, g2 or g3 is attacked. Nothing else attacks the King's area (the Pawn on
+    // g8 attacks f7 and h7, the Black King a11 b11 b12).
+    //   steps: e1 e2 f2 -> in; g1 g2 -> out.
+    //   d1 (e1) -> in.  h1: passed g1 attacked -> out (h1 itself is safe).
+    //   d2 (e1, e2 safe) -> in.  h2: g1 and g2 both attacked -> out (h2 is safe).
+    //   d3 (e2) -> in.  e3 (e2, f2) -> in.  f3 (f2) -> in.
+    //   g3: the destination is attacked -> out.  h3: passed g2 attacked -> out (h3 is safe).
+    let rs = rules("metamachy");
+    let mut pos = position(
+        &rs,
+        &[("f1", 'K'), ("g12", 'c'), ("g8", 'p'), ("a12", 'k')],
+        "w K - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "f1",
+        &[
+            "f1e1", "f1e2", "f1f2", "f1d1", "f1d2", "f1d3", "f1e3", "f1f3",
+        ],
+    );
+
+    // Control: without the screen the Cannon attacks nothing on the g-file (a King on g1, g2
+    // or g3 would itself be the first piece), so all 5 steps and all 9 leaps are legal.
+    let mut pos = position(&rs, &[("f1", 'K'), ("g12", 'c'), ("a12", 'k')], "w K - 0 1");
+    check_moves(
+        &mut pos,
+        "f1",
+        &[
+            "f1e1", "f1g1", "f1e2", "f1f2", "f1g2", "f1d1", "f1h1", "f1d2", "f1h2", "f1d3", "f1e3",
+            "f1f3", "f1g3", "f1h3",
+        ],
+    );
+}
+
+#[test]
+fn king_knight_leap_needs_one_safe_passed_square() {
+    // White K f1 (right K), Black Rook g12, Black Knight c1, Black King a12.
+    // The Rook attacks the g-file g11..g1. The Knight on c1 attacks a2, b3, d3, e2.
+    //   steps: e1 -> in; g1 (Rook) -> out; e2 (Knight) -> out; f2 -> in; g2 (Rook) -> out.
+    //   d1: passed e1 safe, d1 safe -> in.     h1: passed g1 attacked -> out.
+    //   d2: N leap, e1 safe (e2 attacked), d2 safe -> in (one safe square is enough).
+    //   h2: N leap, g1 AND g2 attacked -> out (h2 itself is safe).
+    //   e3: N leap, f2 safe (e2 attacked), e3 safe -> in.
+    //   g3: on the g-file -> out.   f3: passed f2 safe, f3 safe -> in.
+    //   d3: passed e2 attacked (and d3 attacked by the Knight) -> out.
+    //   h3: passed g2 attacked -> out.
+    let rs = rules("metamachy");
+    let mut pos = position(
+        &rs,
+        &[("f1", 'K'), ("g12", 'r'), ("c1", 'n'), ("a12", 'k')],
+        "w K - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "f1",
+        &["f1e1", "f1f2", "f1d1", "f1d2", "f1e3", "f1f3"],
+    );
+}
+
+#[test]
+fn king_leap_not_allowed_in_check() {
+    // White K f1 (right K), Black Bishop c4 giving check along c4-d3-e2-f1, Black King l12.
+    // The Bishop's other lines (b3 a2, b5 a6, d5 e6 ...) are far away.
+    //   steps: e2 on the checking diagonal -> out; e1 f2 g1 g2 -> in.
+    //   leaps: none while in check, although e.g. d1, h1, f3 would otherwise be legal.
+    let rs = rules("metamachy");
+    let mut pos = position(&rs, &[("f1", 'K'), ("c4", 'b'), ("l12", 'k')], "w K - 0 1");
+    assert!(pos.in_check());
+    check_moves(&mut pos, "f1", &["f1e1", "f1f2", "f1g1", "f1g2"]);
+}
+
+#[test]
+fn king_leap_never_onto_an_occupied_square_nor_without_its_right() {
+    // White K f1, White Knight d1, White Pawn f3, Black Camel e3, Black King l12.
+    // The Camel on e3 attacks b2, b4, h2, h4, d6, f6 (the (3,1) leap); nothing else attacks.
+    //   steps e1 g1 e2 f2 g2 -> in.
+    //   d1: own Knight -> never generated.  f3: own Pawn -> never generated.
+    //   e3: enemy Camel -> never generated (the leap never captures).
+    //   h2: destination attacked by the Camel -> out.
+    //   h1 (g1) d2 (e1, e2) d3 (e2) g3 (f2, g2) h3 (g2): empty and safe -> in.
+    let rs = rules("metamachy");
+    let pieces = [
+        ("f1", 'K'),
+        ("d1", 'N'),
+        ("f3", 'P'),
+        ("e3", 'm'),
+        ("l12", 'k'),
+    ];
+    let mut pos = position(&rs, &pieces, "w K - 0 1");
+    check_moves(
+        &mut pos,
+        "f1",
+        &[
+            "f1e1", "f1g1", "f1e2", "f1f2", "f1g2", "f1h1", "f1d2", "f1d3", "f1g3", "f1h3",
+        ],
+    );
+
+    // The same position without the right: ordinary steps only.
+    let mut pos = position(&rs, &pieces, "w - - 0 1");
+    check_moves(&mut pos, "f1", &["f1e1", "f1g1", "f1e2", "f1f2", "f1g2"]);
+
+    // A King that has moved has lost its right: after f1e1 and a Black King move, the King on
+    // e1 has only steps: d1 (own Knight) -> out; f1 d2 e2 f2 -> in (all safe).
+    let mut pos = position(&rs, &pieces, "w K - 0 1");
+    let mv = find(&mut pos, "f1e1");
+    pos.make(mv);
+    assert_eq!(pos.fen().split(' ').nth(2), Some("-"), "{}", pos.fen());
+    let mv = find(&mut pos, "l12l11");
+    pos.make(mv);
+    check_moves(&mut pos, "e1", &["e1f1", "e1d2", "e1e2", "e1f2"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6-8. Metamachy: en passant and promotion
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn prince_double_step_then_pawn_takes_en_passant() {
+    // Black to move: Black Prince e9, White Pawn d7, White King f1, Black King l12.
+    // The Prince double-steps e9-e7 (forward for Black is down), passing e8: e.p. square e8.
+    // Then the White Pawn on d7 has: d8 (step), d9 (double step over the empty d8), and the
+    // e.p. capture d7xe8 removing the Prince on e7. c8 and e8 hold nothing to capture normally.
+    let rs = rules("metamachy");
+    let mut pos = position(
+        &rs,
+        &[("e9", 'i'), ("d7", 'P'), ("f1", 'K'), ("l12", 'k')],
+        "b - - 0 1",
+    );
+    let before = pos.fen();
+    let double = find(&mut pos, "e9e7");
+    pos.make(double);
+    // Prince move: neither a capture nor an irreversible piece -> halfmove 1; fullmove 2.
+    let after_double = fen(
+        &rs,
+        &[("e7", 'i'), ("d7", 'P'), ("f1", 'K'), ("l12", 'k')],
+        "w - e8 1 2",
+    );
+    assert_eq!(pos.fen(), after_double);
+    check_moves(&mut pos, "d7", &["d7d8", "d7d9", "d7e8"]);
+
+    let ep = find(&mut pos, "d7e8");
+    assert_eq!(ep.kind, MoveKind::EnPassant);
+    pos.make(ep);
+    assert_eq!(piece(&pos, "e7"), None, "the Prince is taken");
+    assert_eq!(piece(&pos, "e8"), Some('P'));
+    assert_eq!(piece(&pos, "d7"), None);
+    let after_ep = fen(&rs, &[("e8", 'P'), ("f1", 'K'), ("l12", 'k')], "b - - 0 2");
+    assert_eq!(pos.fen(), after_ep);
+
+    pos.unmake();
+    assert_eq!(pos.fen(), after_double);
+    pos.unmake();
+    assert_eq!(pos.fen(), before);
+}
+
+#[test]
+fn prince_never_captures_en_passant() {
+    // Black to move: Black Pawn e9, White Prince d7, White King f1, Black King l12.
+    // Black plays e9-e7 (double step past e8): e.p. square e8, the Pawn on e7 beside the Prince.
+    // The Prince (KfmnnD) on d7 then has its King steps c6 c7 c8 d6 d8 e6 e8 (empty) and e7
+    // (an ordinary capture of the Pawn), and the double step d7-d9 over the empty d8.
+    // Nothing attacks the White King on f1. e8 is an ordinary move, not an e.p. capture.
+    let rs = rules("metamachy");
+    let mut pos = position(
+        &rs,
+        &[("e9", 'p'), ("d7", 'I'), ("f1", 'K'), ("l12", 'k')],
+        "b - - 0 1",
+    );
+    let double = find(&mut pos, "e9e7");
+    pos.make(double);
+    assert_eq!(pos.fen().split(' ').nth(3), Some("e8"), "{}", pos.fen());
+    check_moves(
+        &mut pos,
+        "d7",
+        &[
+            "d7c6", "d7c7", "d7c8", "d7d6", "d7d8", "d7d9", "d7e6", "d7e7", "d7e8",
+        ],
+    );
+    let to_e8 = find(&mut pos, "d7e8");
+    assert_ne!(to_e8.kind, MoveKind::EnPassant);
+    pos.make(to_e8);
+    assert_eq!(piece(&pos, "e8"), Some('I'));
+    assert_eq!(piece(&pos, "e7"), Some('p'), "the Pawn stays on the board");
+}
+
+#[test]
+fn pawn_double_step_onto_the_last_rank_promotes() {
+    // White Pawn e10, White King f1, Black King l12.
+    // Single step e10-e11: rank 11 is not the last rank -> e10e11, no promotion.
+    // Double step e10-e12 over the empty e11 lands on the last rank: compulsory promotion to
+    // Queen, Lion or Eagle -> e10e12q, e10e12l, e10e12g (and no unpromoted e10e12).
+    // No captures: d11 and f11 are empty.
+    let rs = rules("metamachy");
+    let mut pos = position(&rs, &[("e10", 'P'), ("f1", 'K'), ("l12", 'k')], "w - - 0 1");
+    check_moves(
+        &mut pos,
+        "e10",
+        &["e10e11", "e10e12q", "e10e12l", "e10e12g"],
+    );
+    let mv = find(&mut pos, "e10e12g");
+    pos.make(mv);
+    assert_eq!(piece(&pos, "e12"), Some('G'));
+    assert_eq!(piece(&pos, "e10"), None);
+
+    // A piece on e11 blocks both the step and the double step: no move at all.
+    // (Black Rook e11: it attacks rank 11, e12 and e10 only; the White King is safe.)
+    let mut pos = position(
+        &rs,
+        &[("e10", 'P'), ("e11", 'r'), ("f1", 'K'), ("l12", 'k')],
+        "w - - 0 1",
+    );
+    check_moves(&mut pos, "e10", &[]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 9-11. Bent pieces and the Troll
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn eagle_bends_and_is_stopped_at_the_bend() {
+    // Metamachy. White Eagle e5, White Pawn d6, Black Knight d4, Black Pawn j6,
+    // White King f1, Black King l12.
+    // The Eagle's four bend squares:
+    //   d6 (NW): own Pawn -> no move there and nothing beyond (c6 b6 a6, d7..d12 all out).
+    //   d4 (SW): enemy Knight -> capture on d4 only; c4 b4 a4 and d3 d2 d1 out.
+    //   f6 (NE): empty -> f6; north f7 f8 f9 f10 f11 f12; east g6 h6 i6 and j6 (capture of the
+    //            Pawn), stop.
+    //   f4 (SE): empty -> f4; south f3 f2 (f1 is the own King: stop); east g4 h4 i4 j4 k4 l4.
+    // No move exposes the White King (no enemy slider); 21 moves.
+    let rs = rules("metamachy");
+    let mut pos = position(
+        &rs,
+        &[
+            ("e5", 'G'),
+            ("d6", 'P'),
+            ("d4", 'n'),
+            ("j6", 'p'),
+            ("f1", 'K'),
+            ("l12", 'k'),
+        ],
+        "w - - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "e5",
+        &[
+            "e5d4", "e5f6", "e5f7", "e5f8", "e5f9", "e5f10", "e5f11", "e5f12", "e5g6", "e5h6",
+            "e5i6", "e5j6", "e5f4", "e5f3", "e5f2", "e5g4", "e5h4", "e5i4", "e5j4", "e5k4", "e5l4",
+        ],
+    );
+    let cap = find(&mut pos, "e5d4");
+    pos.make(cap);
+    assert_eq!(piece(&pos, "d4"), Some('G'));
+}
+
+#[test]
+fn rhinoceros_bends_and_is_stopped_at_the_bend() {
+    // Terachess II (16x16). White Rhinoceros h8, White Pawn h9, Black Knight g8,
+    // Black Pawn l5, White King a1, Black King p16.
+    // The Rhinoceros (WyafsW) steps orthogonally, then may slide along the two diagonals that
+    // lean away from its start:
+    //   h9 (N): own Pawn -> nothing there or beyond.
+    //   g8 (W): enemy Knight -> capture g8 only (f9 e10.. and f7 e6.. out).
+    //   i8 (E): empty -> i8; NE j9 k10 l11 m12 n13 o14 p15 (edge); SE j7 k6 and l5 (capture of
+    //           the Pawn), stop.
+    //   h7 (S): empty -> h7; SW g6 f5 e4 d3 c2 b1 (edge); SE i6 j5 k4 l3 m2 n1 (edge).
+    // The Kings stand on none of these lines; 25 moves.
+    let rs = rules("terachess2");
+    let mut pos = position(
+        &rs,
+        &[
+            ("h8", 'U'),
+            ("h9", 'P'),
+            ("g8", 'n'),
+            ("l5", 'p'),
+            ("a1", 'K'),
+            ("p16", 'k'),
+        ],
+        "w - - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "h8",
+        &[
+            "h8g8", "h8i8", "h8j9", "h8k10", "h8l11", "h8m12", "h8n13", "h8o14", "h8p15", "h8j7",
+            "h8k6", "h8l5", "h8h7", "h8g6", "h8f5", "h8e4", "h8d3", "h8c2", "h8b1", "h8i6", "h8j5",
+            "h8k4", "h8l3", "h8m2", "h8n1",
+        ],
+    );
+}
+
+#[test]
+fn troll_promotes_by_its_pawn_moves_only() {
+    // Terachess II. White Trolls e15 and j13, Black Knight d16, White King a1, Black King p1.
+    // Troll = GHfmWfcF: (3,3) and (3,0) leaps, a forward step, a diagonal-forward capture.
+    // Troll e15:
+    //   step e16 (last rank) -> promotes, to Queen only: e15e16q.
+    //   capture d16 (enemy Knight) -> promotes: e15d16q. f16 is empty: no capture.
+    //   G leaps: b12, h12 (upward ones are off the board). H leaps: e12, b15, h15.
+    // Troll j13:
+    //   step j14. Diagonal captures i14, k14: empty, none.
+    //   G leaps: g16 and m16 (onto the last rank, by a leap: NO promotion), g10, m10.
+    //   H leaps: j16 (last rank by a leap: no promotion), j10, g13, m13.
+    let rs = rules("terachess2");
+    let pieces = [
+        ("e15", 'T'),
+        ("j13", 'T'),
+        ("d16", 'n'),
+        ("a1", 'K'),
+        ("p1", 'k'),
+    ];
+    let mut pos = position(&rs, &pieces, "w - - 0 1");
+    check_moves(
+        &mut pos,
+        "e15",
+        &[
+            "e15e16q", "e15d16q", "e15b12", "e15h12", "e15e12", "e15b15", "e15h15",
+        ],
+    );
+    check_moves(
+        &mut pos,
+        "j13",
+        &[
+            "j13j14", "j13g16", "j13m16", "j13g10", "j13m10", "j13j16", "j13j10", "j13g13",
+            "j13m13",
+        ],
+    );
+
+    let step = find(&mut pos, "e15e16q");
+    pos.make(step);
+    assert_eq!(piece(&pos, "e16"), Some('Q'));
+    pos.unmake();
+    let leap = find(&mut pos, "j13j16");
+    pos.make(leap);
+    assert_eq!(piece(&pos, "j16"), Some('T'), "a leap does not promote");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 12-13. Castling
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn perfect12_castling_through_an_attacked_square() {
+    // Perfect 12: the King slides 3 squares: f2-c2 with the Rook b2-d2, f2-i2 with k2-h2.
+    // White K f2, Rooks b2 and k2 (rights KQ), Black Rook d12, Black King f12.
+    // The Black Rook attacks the d-file d11..d1 (and rank 12); the Black King e11 f11 g11 ...
+    //   steps e1 f1 g1 e2 g2 e3 f3 g3: none attacked -> in.
+    //   f2-i2: g2 h2 i2 j2 empty between King and Rook; f2 g2 h2 i2 not attacked -> in.
+    //   f2-c2: c2 d2 e2 empty, but the King passes d2, attacked -> out.
+    let rs = rules("perfect12");
+    let pieces = [
+        ("f2", 'K'),
+        ("b2", 'R'),
+        ("k2", 'R'),
+        ("d12", 'r'),
+        ("f12", 'k'),
+    ];
+    let mut pos = position(&rs, &pieces, "w KQ - 0 1");
+    check_moves(
+        &mut pos,
+        "f2",
+        &[
+            "f2e1", "f2f1", "f2g1", "f2e2", "f2g2", "f2e3", "f2f3", "f2g3", "f2i2",
+        ],
+    );
+    let castle = find(&mut pos, "f2i2");
+    pos.make(castle);
+    assert_eq!(piece(&pos, "i2"), Some('K'));
+    assert_eq!(piece(&pos, "h2"), Some('R'));
+    assert_eq!(piece(&pos, "k2"), None);
+    assert_eq!(piece(&pos, "f2"), None);
+    assert_eq!(pos.fen().split(' ').nth(2), Some("-"), "{}", pos.fen());
+
+    // Control: with the Black Rook on a12 instead (it attacks the a-file and rank 12 only),
+    // both castlings are legal.
+    let mut pos = position(
+        &rs,
+        &[
+            ("f2", 'K'),
+            ("b2", 'R'),
+            ("k2", 'R'),
+            ("a12", 'r'),
+            ("f12", 'k'),
+        ],
+        "w KQ - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "f2",
+        &[
+            "f2e1", "f2f1", "f2g1", "f2e2", "f2g2", "f2e3", "f2f3", "f2g3", "f2i2", "f2c2",
+        ],
+    );
+    let castle = find(&mut pos, "f2c2");
+    pos.make(castle);
+    assert_eq!(piece(&pos, "c2"), Some('K'));
+    assert_eq!(piece(&pos, "d2"), Some('R'));
+    assert_eq!(piece(&pos, "b2"), None);
+}
+
+#[test]
+fn perfect12_no_castling_out_of_check() {
+    // White K f2, Rooks b2 and k2 (rights KQ), Black Rook f11 checking down the f-file,
+    // Black King f12.
+    //   steps: f1 and f3 on the f-file -> out (f1 is seen once the King has left f2);
+    //          e1 g1 e2 g2 e3 g3 -> in.
+    //   castling either way: the King is in check -> out.
+    let rs = rules("perfect12");
+    let mut pos = position(
+        &rs,
+        &[
+            ("f2", 'K'),
+            ("b2", 'R'),
+            ("k2", 'R'),
+            ("f11", 'r'),
+            ("f12", 'k'),
+        ],
+        "w KQ - 0 1",
+    );
+    assert!(pos.in_check());
+    check_moves(
+        &mut pos,
+        "f2",
+        &["f2e1", "f2g1", "f2e2", "f2g2", "f2e3", "f2g3"],
+    );
+}
+
+#[test]
+fn lions_and_unicorns_castles_with_the_close_rooks() {
+    // Lions and Unicorns (10x8): King f1, Rooks b1 and i1; f1-h1 with i1-g1, f1-d1 with b1-e1.
+    // White K f1, Rooks b1 i1 (rights KQ), Black King f8; nothing attacks rank 1 or 2.
+    //   steps e1 g1 e2 f2 g2 -> in.
+    //   f1-h1: g1 h1 empty between King and Rook, f1 g1 h1 safe -> in.
+    //   f1-d1: c1 d1 e1 empty, f1 e1 d1 safe -> in.
+    let rs = rules("lions-and-unicorns");
+    let pieces = [("f1", 'K'), ("b1", 'R'), ("i1", 'R'), ("f8", 'k')];
+    let mut pos = position(&rs, &pieces, "w KQ - 0 1");
+    check_moves(
+        &mut pos,
+        "f1",
+        &["f1e1", "f1g1", "f1e2", "f1f2", "f1g2", "f1h1", "f1d1"],
+    );
+
+    let short = find(&mut pos, "f1h1");
+    assert_eq!(short.kind, MoveKind::Castle);
+    pos.make(short);
+    assert_eq!(piece(&pos, "h1"), Some('K'));
+    assert_eq!(piece(&pos, "g1"), Some('R'));
+    assert_eq!(piece(&pos, "i1"), None);
+    assert_eq!(piece(&pos, "f1"), None);
+    pos.unmake();
+
+    let long = find(&mut pos, "f1d1");
+    assert_eq!(long.kind, MoveKind::Castle);
+    pos.make(long);
+    assert_eq!(piece(&pos, "d1"), Some('K'));
+    assert_eq!(piece(&pos, "e1"), Some('R'));
+    assert_eq!(piece(&pos, "b1"), None);
+    assert_eq!(piece(&pos, "f1"), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 14. Metamachy setups
+// ---------------------------------------------------------------------------------------------
+
+fn permutations(s: &str) -> Vec<String> {
+    if s.len() <= 1 {
+        return vec![s.to_string()];
+    }
+    let mut out = Vec::new();
+    for (i, c) in s.chars().enumerate() {
+        let rest: String = s
+            .chars()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, c)| c)
+            .collect();
+        for p in permutations(&rest) {
+            out.push(format!("{c}{p}"));
+        }
+    }
+    out
+}
+
+/// The letters standing on f1 g1 f2 g2 (White) and f12 g12 f11 g11 (Black).
+fn setup_squares(pos: &Position) -> (String, String) {
+    let white: String = ["f1", "g1", "f2", "g2"]
+        .iter()
+        .map(|s| piece(pos, s).unwrap_or('.'))
+        .collect();
+    let black: String = ["f12", "g12", "f11", "g11"]
+        .iter()
+        .map(|s| piece(pos, s).unwrap_or('.'))
+        .collect();
+    (white, black)
+}
+
+#[test]
+fn metamachy_all_24_setups_load() {
+    let v = Variant::load("metamachy").unwrap();
+    let perms = permutations("KQLG");
+    assert_eq!(perms.len(), 24);
+    for p in &perms {
+        let rs = Ruleset::new(&v, Some(p)).unwrap_or_else(|e| panic!("setup {p}: {e}"));
+        let pos = Position::start(&rs);
+        let (white, black) = setup_squares(&pos);
+        assert_eq!(&white, p, "setup {p}: White on f1 g1 f2 g2");
+        assert_eq!(
+            black,
+            p.to_ascii_lowercase(),
+            "setup {p}: Black on f12 g12 f11 g11"
+        );
+        // The rest of the two back ranks is untouched: the default has Q K on f1 g1 and
+        // L G on f2 g2, everything else is the same.
+        assert_eq!(piece(&pos, "e1"), None);
+        assert_eq!(piece(&pos, "h1"), None);
+        assert_eq!(piece(&pos, "e2"), Some('I'));
+        assert_eq!(piece(&pos, "h2"), Some('I'));
+    }
+
+    // Numbered setups 1..12 load; each puts the King on the f-file, and they are all different.
+    let mut seen = BTreeSet::new();
+    for n in 1..=12 {
+        let rs = Ruleset::new(&v, Some(&n.to_string()))
+            .unwrap_or_else(|e| panic!("setup number {n}: {e}"));
+        let pos = Position::start(&rs);
+        let (white, black) = setup_squares(&pos);
+        assert!(
+            piece(&pos, "f1") == Some('K') || piece(&pos, "f2") == Some('K'),
+            "setup {n}: {white}"
+        );
+        assert_eq!(black, white.to_ascii_lowercase());
+        assert!(seen.insert(white.clone()), "setup {n} repeats {white}");
+    }
+
+    for bad in ["KQLL", "13", "XYZW", "0", "KQL", "KQLGK"] {
+        assert!(
+            Ruleset::new(&v, Some(bad)).is_err(),
+            "setup {bad:?} must be refused"
+        );
+    }
+}
+
+#[test]
+fn show_places_a_setup_on_the_same_files() {
+    // Default start: rank 1 "CM3QK3MC", rank 2 "ERNBILGIBNRE". Setup KQLG: K f1, Q g1, L f2,
+    // G g2; Black mirrored across the middle on the same files. Setup number 1 is GLKQ.
+    let cases = [
+        (
+            "KQLG",
+            "cm3kq3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3KQ3MC",
+        ),
+        (
+            "GLKQ",
+            "cm3gl3mc/ernbikqibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBIKQIBNRE/CM3GL3MC",
+        ),
+        (
+            "1",
+            "cm3gl3mc/ernbikqibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBIKQIBNRE/CM3GL3MC",
+        ),
+    ];
+    for (setup, want) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+            .args(["show", "--variant", "metamachy", "--setup", setup])
+            .output()
+            .expect("run polymachy");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "show --setup {setup}: {out:?}");
+        let last = stdout.lines().last().unwrap_or("");
+        assert_eq!(
+            last.split(' ').next(),
+            Some(want),
+            "show --setup {setup}:\n{stdout}"
+        );
+    }
+
+    for bad in ["KQLL", "13", "XYZW"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+            .args(["show", "--variant", "metamachy", "--setup", bad])
+            .output()
+            .expect("run polymachy");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "show --setup {bad}: {out:?}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
