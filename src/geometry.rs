@@ -39,7 +39,11 @@ impl Color {
     /// The colour with index `i & 1`.
     #[inline]
     pub fn from_index(i: usize) -> Color {
-        if i & 1 == 0 { Color::White } else { Color::Black }
+        if i & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     /// "white" or "black".
@@ -115,7 +119,10 @@ impl Geometry {
 
     /// The name of `sq`, such as `e4` or `l12`.
     pub fn name(&self, sq: Square) -> SquareName {
-        SquareName { file: self.file(sq), rank: self.rank(sq) }
+        SquareName {
+            file: self.file(sq),
+            rank: self.rank(sq),
+        }
     }
 
     /// Parses a square name such as `a1` or `p16`; `None` when malformed or off the board.

@@ -4,12 +4,15 @@ use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
-use crate::tables::{CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, Probe, ProbeKind, Tables};
+use crate::tables::{
+    CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, Probe, ProbeKind, Tables,
+};
 
 #[inline]
 fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
     let cs = &t.conds[start as usize..start as usize + len as usize];
-    cs.iter().all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
+    cs.iter()
+        .all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
 }
 
 /// Whether `sq` is attacked by a piece of `by` on `board`.
@@ -20,10 +23,20 @@ pub fn attacked_on(t: &Tables, board: &[Code; 256], sq: Square, by: Color) -> bo
 /// Whether, after a move that emptied `vacated` and filled `filled`, a piece of `by` attacks
 /// `sq` — given that none did before. Only the probes those squares can switch on are tried.
 #[inline]
-pub fn attacked_after(t: &Tables, board: &[Code; 256], sq: Square, by: Color, vacated: &[Square], filled: Square) -> bool {
+pub fn attacked_after(
+    t: &Tables,
+    board: &[Code; 256],
+    sq: Square,
+    by: Color,
+    vacated: &[Square],
+    filled: Square,
+) -> bool {
     let probes = t.probes_at(by, sq);
     let hit = |i: &u16| probe_hits(t, board, &probes[*i as usize]);
-    vacated.iter().any(|&s| t.probes_vacated(by, sq, s).iter().any(hit)) || t.probes_filled(by, sq, filled).iter().any(hit)
+    vacated
+        .iter()
+        .any(|&s| t.probes_vacated(by, sq, s).iter().any(hit))
+        || t.probes_filled(by, sq, filled).iter().any(hit)
 }
 
 /// Whether one probe finds an attacker.
@@ -81,7 +94,12 @@ pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
                     let c = board[t.squares[oi] as usize];
                     if c != EMPTY
                         && p.mask >> c & 1 != 0
-                        && conds_hold(t, board, p.cond_start + (i as u32) * p.cond_len as u32, p.cond_len)
+                        && conds_hold(
+                            t,
+                            board,
+                            p.cond_start + (i as u32) * p.cond_len as u32,
+                            p.cond_len,
+                        )
                     {
                         return true;
                     }

@@ -61,13 +61,23 @@ impl Move {
     /// A plain move from `from` to `to`.
     #[inline]
     pub fn new(from: Square, to: Square) -> Move {
-        Move { from, to, promo: 0, kind: MoveKind::Normal, aux: 0 }
+        Move {
+            from,
+            to,
+            promo: 0,
+            kind: MoveKind::Normal,
+            aux: 0,
+        }
     }
 
     /// The piece kind this move promotes to.
     #[inline]
     pub fn promotion(&self) -> Option<usize> {
-        if self.promo == 0 { None } else { Some(self.promo as usize - 1) }
+        if self.promo == 0 {
+            None
+        } else {
+            Some(self.promo as usize - 1)
+        }
     }
 }
 
@@ -81,7 +91,9 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list with room for a typical large-variant position.
     pub fn new() -> MoveList {
-        MoveList { moves: Vec::with_capacity(512) }
+        MoveList {
+            moves: Vec::with_capacity(512),
+        }
     }
 
     #[inline]

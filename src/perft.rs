@@ -57,7 +57,11 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(crate::moves::Move, u64)> 
     list.iter()
         .map(|&mv| {
             pos.make(mv);
-            let n = if depth <= 1 { 1 } else { p.count(pos, depth - 1) };
+            let n = if depth <= 1 {
+                1
+            } else {
+                p.count(pos, depth - 1)
+            };
             pos.unmake();
             (mv, n)
         })

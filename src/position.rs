@@ -103,7 +103,9 @@ impl Position {
         let mut problems = Vec::new();
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
-            return Err(FenError { problems: vec!["empty FEN".into()] });
+            return Err(FenError {
+                problems: vec!["empty FEN".into()],
+            });
         }
         let mut p = Position::start(rules);
         p.board = [EMPTY; 256];
@@ -120,33 +122,34 @@ impl Position {
                 Color::White
             }
         };
-        if let Some(&r) = fields.get(2) {
-            if r != "-" {
-                for c in r.chars() {
-                    let bits = rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
-                    match bits {
-                        Some(b) => p.rights |= b,
-                        None => problems.push(format!("rights: `{c}` means nothing in {}", rules.variant.title)),
-                    }
+        if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
+            for c in r.chars() {
+                let bits = rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
+                match bits {
+                    Some(b) => p.rights |= b,
+                    None => problems.push(format!(
+                        "rights: `{c}` means nothing in {}",
+                        rules.variant.title
+                    )),
                 }
             }
         }
-        if let Some(&e) = fields.get(3) {
-            if e != "-" {
-                match g.parse_square(e) {
-                    Some(sq) => {
-                        // The piece that passed `sq` stands one rank further, seen from its side.
-                        let dir: i32 = if p.side == Color::White { -1 } else { 1 };
-                        match g.offset(sq, 0, dir) {
-                            Some(v) if p.board[v as usize] != EMPTY && color_of(p.board[v as usize]) != p.side && p.board[sq as usize] == EMPTY => {
-                                p.ep = Some(sq);
-                                p.ep_victim = v;
-                            }
-                            _ => problems.push(format!("en-passant square {e}: no piece of the side that just moved stands beyond it, or it is occupied")),
+        if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
+            match g.parse_square(e) {
+                Some(sq) => {
+                    // The piece that passed `sq` stands one rank further, seen from its side.
+                    let dir: i32 = if p.side == Color::White { -1 } else { 1 };
+                    match g.offset(sq, 0, dir) {
+                        Some(v) if p.board[v as usize] != EMPTY && color_of(p.board[v as usize]) != p.side && p.board[sq as usize] == EMPTY => {
+                            p.ep = Some(sq);
+                            p.ep_victim = v;
                         }
+                        _ => problems.push(format!("en-passant square {e}: no piece of the side that just moved stands beyond it, or it is occupied")),
                     }
-                    None => problems.push(format!("en-passant square `{e}` is not a square of this board")),
                 }
+                None => problems.push(format!(
+                    "en-passant square `{e}` is not a square of this board"
+                )),
             }
         }
         if let Some(&h) = fields.get(4) {
@@ -173,10 +176,17 @@ impl Position {
                 }
             }
             if problems.is_empty() && p.royal_in_check(p.side.flip()) {
-                problems.push(format!("the side not to move ({}) is in check", p.side.flip().name()));
+                problems.push(format!(
+                    "the side not to move ({}) is in check",
+                    p.side.flip().name()
+                ));
             }
         }
-        if problems.is_empty() { Ok(p) } else { Err(FenError { problems }) }
+        if problems.is_empty() {
+            Ok(p)
+        } else {
+            Err(FenError { problems })
+        }
     }
 
     /// Recomputes the hash and royal squares from scratch.
@@ -242,7 +252,11 @@ impl Position {
                 s.push('/');
             }
         }
-        s.push_str(if self.side == Color::White { " w " } else { " b " });
+        s.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         let mut rights = String::new();
         for h in &rs.hooks {
             h.write_rights(rs, self.rights, &mut rights);
@@ -307,7 +321,11 @@ impl Position {
 
     /// The square of `color`'s royal piece, when it has exactly one.
     pub fn royal_square(&self, color: Color) -> Option<Square> {
-        if self.royal_count[color.index()] == 1 { Some(self.royal[color.index()]) } else { None }
+        if self.royal_count[color.index()] == 1 {
+            Some(self.royal[color.index()])
+        } else {
+            None
+        }
     }
 
     /// Whether `color`'s royal piece (any of them) is attacked.
@@ -319,7 +337,10 @@ impl Position {
                 let size = self.rules.geometry.size();
                 (0..size).any(|s| {
                     let c = self.board[s];
-                    c != EMPTY && color_of(c) == color && self.rules.is_royal(c) && self.attacked(s as Square, color.flip())
+                    c != EMPTY
+                        && color_of(c) == color
+                        && self.rules.is_royal(c)
+                        && self.attacked(s as Square, color.flip())
                 })
             }
         }
@@ -386,7 +407,9 @@ impl Position {
         if rs.is_royal(placed) {
             self.royal[self.side.index()] = mv.to;
         }
-        let clears = rs.square_clears[mv.from as usize] | rs.square_clears[cap_sq as usize] | rs.code_clears[moved as usize];
+        let clears = rs.square_clears[mv.from as usize]
+            | rs.square_clears[cap_sq as usize]
+            | rs.code_clears[moved as usize];
         let lost = self.rights & clears;
         if lost != 0 {
             for b in 0..16 {
@@ -495,8 +518,16 @@ impl Position {
         let size = rs.geometry.size();
         let moved = self.board[mv.from as usize];
         let royal_moves = rs.is_royal(moved);
-        let king = if royal_moves { mv.to } else { self.royal[me.index()] };
-        let victim = if mv.kind == MoveKind::EnPassant { self.ep_victim } else { mv.to };
+        let king = if royal_moves {
+            mv.to
+        } else {
+            self.royal[me.index()]
+        };
+        let victim = if mv.kind == MoveKind::EnPassant {
+            self.ep_victim
+        } else {
+            mv.to
+        };
         let enemy = me.flip();
         if !checked && !royal_moves {
             let sens = &rs.tables.sensitive[enemy.index() * size + king as usize];

@@ -79,8 +79,10 @@ impl Ruleset {
             .collect();
         let betzas: Vec<_> = variant.pieces.iter().map(|p| p.betza.clone()).collect();
         let start_ref = &start;
-        let tables = Tables::build(g, &betzas, &|kind, color, sq| start_ref[sq as usize] == code(kind, color))
-            .map_err(|(k, e)| format!("{}: {}", variant.pieces[k].name, e.message))?;
+        let tables = Tables::build(g, &betzas, &|kind, color, sq| {
+            start_ref[sq as usize] == code(kind, color)
+        })
+        .map_err(|(k, e)| format!("{}: {}", variant.pieces[k].name, e.message))?;
         let irreversible = (0..variant.pieces.len())
             .map(|k| {
                 // A piece whose every non-capturing move goes forward cannot undo a move.
@@ -121,7 +123,11 @@ impl Ruleset {
             castlings: Vec::new(),
             promo_zone: [SquareSet::default(); 2],
             promo_optional: false,
-            promo_choices: variant.pieces.iter().map(|p| p.promotes_to.clone()).collect(),
+            promo_choices: variant
+                .pieces
+                .iter()
+                .map(|p| p.promotes_to.clone())
+                .collect(),
             royal: variant.pieces.iter().map(|p| p.royal).collect(),
             irreversible,
             draws: Draws::default(),
@@ -132,12 +138,18 @@ impl Ruleset {
         };
         let mut hooks: Vec<Box<dyn Rule>> = variant.rules.clone();
         for (i, h) in hooks.iter_mut().enumerate() {
-            h.configure(&mut rs, i as u8).map_err(|e| format!("rule {}: {e}", h.name()))?;
+            h.configure(&mut rs, i as u8)
+                .map_err(|e| format!("rule {}: {e}", h.name()))?;
             if let Some(d) = h.draws() {
                 rs.draws = d;
             }
         }
-        rs.generating = hooks.iter().enumerate().filter(|(_, h)| h.adds_moves()).map(|(i, _)| i as u8).collect();
+        rs.generating = hooks
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.adds_moves())
+            .map(|(i, _)| i as u8)
+            .collect();
         rs.hooks = hooks;
         Ok(Arc::new(rs))
     }
@@ -155,13 +167,24 @@ impl Ruleset {
     /// The letter of a piece code as written in FEN.
     pub fn letter(&self, c: Code) -> char {
         let l = self.variant.pieces[crate::moves::kind_of(c)].letter;
-        if crate::moves::color_of(c) == Color::White { l } else { l.to_ascii_lowercase() }
+        if crate::moves::color_of(c) == Color::White {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
     }
 
     /// The piece code for a FEN letter.
     pub fn code_of_letter(&self, c: char) -> Option<Code> {
         let k = self.variant.kind_by_letter(c)?;
-        Some(code(k, if c.is_ascii_uppercase() { Color::White } else { Color::Black }))
+        Some(code(
+            k,
+            if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            },
+        ))
     }
 
     /// The royal kinds.

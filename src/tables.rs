@@ -129,7 +129,16 @@ pub struct CompileError {
 }
 
 /// The 8 directions in 45° steps clockwise from forward.
-const DIR8: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+const DIR8: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
 
 fn dir_index(dx: i32, dy: i32) -> Option<usize> {
     DIR8.iter().position(|&d| d == (dx.signum(), dy.signum()))
@@ -288,8 +297,16 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
         let m = &leg.mods;
         // Directions of this leg: absolute for leg 0, relative turns otherwise.
         let mut next: Vec<State> = Vec::new();
-        let mut moves: Vec<((i32, i32), usize, Option<u32>, &State)> = Vec::new();
-        let root = State { pos: (0, 0), dir: 0, range: range0, conds: vec![], bend_empty: None };
+        // (step, direction index, range, the state it leaves from)
+        type LegMove<'s> = ((i32, i32), usize, Option<u32>, &'s State);
+        let mut moves: Vec<LegMove> = Vec::new();
+        let root = State {
+            pos: (0, 0),
+            dir: 0,
+            range: range0,
+            conds: vec![],
+            bend_empty: None,
+        };
         if li == 0 {
             for &(dx, dy) in &vecs {
                 let d = dir_index(dx as i32, dy as i32).ok_or("bad direction")?;
@@ -297,7 +314,11 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
             }
         } else {
             let turns: Vec<usize> = if leg.dirs.is_empty() {
-                if eightfold { vec![0, 1, 2, 3, 5, 6, 7] } else { vec![0, 2, 6] }
+                if eightfold {
+                    vec![0, 1, 2, 3, 5, 6, 7]
+                } else {
+                    vec![0, 2, 6]
+                }
             } else {
                 dirs::directions(Atom::K, &leg.dirs)
                     .map_err(|e| e.to_string())?
@@ -317,7 +338,9 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
             if last {
                 let flags = final_flags(m)?;
                 if m.n > 0 || m.j > 0 {
-                    return Err("n and j are not supported on the last leg of a multi-leg move".into());
+                    return Err(
+                        "n and j are not supported on the last leg of a multi-leg move".into(),
+                    );
                 }
                 let leap = range == Some(1);
                 if leap {
@@ -342,8 +365,12 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
                     }
                     let bend_empty = st.bend_empty.ok_or("internal: bend state")?;
                     // Conditions other than the bend itself stay as walk conditions.
-                    let conds: Vec<_> =
-                        st.conds.iter().copied().filter(|&(x, y, _)| (x, y) != st.pos).collect();
+                    let conds: Vec<_> = st
+                        .conds
+                        .iter()
+                        .copied()
+                        .filter(|&(x, y, _)| (x, y) != st.pos)
+                        .collect();
                     out.push(Walk {
                         conds,
                         start: st.pos,
@@ -357,7 +384,9 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
                 }
             } else {
                 if m.c || m.d || m.e {
-                    return Err("capturing on a non-final leg (locust moves) is not supported".into());
+                    return Err(
+                        "capturing on a non-final leg (locust moves) is not supported".into(),
+                    );
                 }
                 // Condition on the square this leg reaches.
                 let cond = if m.p && m.m {
@@ -411,7 +440,11 @@ fn lame_path(atom: Atom, dx: i32, dy: i32) -> Result<Vec<(i32, i32)>, String> {
     }
     if atom == Atom::N {
         // The orthogonal neighbour on the long axis (the Xiangqi horse).
-        return Ok(if ax > ay { vec![(dx.signum(), 0)] } else { vec![(0, dy.signum())] });
+        return Ok(if ax > ay {
+            vec![(dx.signum(), 0)]
+        } else {
+            vec![(0, dy.signum())]
+        });
     }
     Err(format!(
         "n (lame) on {} is ambiguous; write the path with legs (e.g. mafsW)",
@@ -450,13 +483,21 @@ impl Tables {
     /// emptying `square` can turn into an attack.
     #[inline]
     pub fn probes_vacated(&self, color: Color, target: Square, square: Square) -> &[u16] {
-        Self::csr(&self.vacate_index, &self.vacate, self.csr_slot(color, target, square))
+        Self::csr(
+            &self.vacate_index,
+            &self.vacate,
+            self.csr_slot(color, target, square),
+        )
     }
 
     /// The same for filling `square`.
     #[inline]
     pub fn probes_filled(&self, color: Color, target: Square, square: Square) -> &[u16] {
-        Self::csr(&self.fill_index, &self.fill, self.csr_slot(color, target, square))
+        Self::csr(
+            &self.fill_index,
+            &self.fill,
+            self.csr_slot(color, target, square),
+        )
     }
 
     #[inline]
@@ -467,7 +508,11 @@ impl Tables {
 
     #[inline]
     fn csr<'a>(index: &[u32], list: &'a [u16], i: usize) -> &'a [u16] {
-        let end = if i + 1 < index.len() { index[i + 1] } else { list.len() as u32 };
+        let end = if i + 1 < index.len() {
+            index[i + 1]
+        } else {
+            list.len() as u32
+        };
         &list[index[i] as usize..end as usize]
     }
 
@@ -488,15 +533,25 @@ impl Tables {
     ) -> Result<Tables, (usize, CompileError)> {
         assert!(pieces.len() <= MAX_KINDS);
         let size = geometry.size();
-        let mut t = Tables { geometry: Some(geometry), ..Default::default() };
+        let mut t = Tables {
+            geometry: Some(geometry),
+            ..Default::default()
+        };
         t.index = vec![(0, 0); pieces.len() * 2 * size];
         // Walks per kind and component.
         let mut walks: Vec<Vec<(usize, bool, Walk)>> = Vec::new();
         for (kind, b) in pieces.iter().enumerate() {
             let mut list = Vec::new();
             for (ci, c) in b.components.iter().enumerate() {
-                let ws = component_walks(c)
-                    .map_err(|message| (kind, CompileError { component: ci, message }))?;
+                let ws = component_walks(c).map_err(|message| {
+                    (
+                        kind,
+                        CompileError {
+                            component: ci,
+                            message,
+                        },
+                    )
+                })?;
                 let initial = c.legs[0].mods.initial;
                 for w in ws {
                     list.push((ci, initial, w));
@@ -531,7 +586,10 @@ impl Tables {
         let mut conds = Vec::with_capacity(w.conds.len());
         for &(x, y, occ) in &w.conds {
             match off((x, y)) {
-                Some(s) => conds.push(Cond { sq: s, occupied: occ }),
+                Some(s) => conds.push(Cond {
+                    sq: s,
+                    occupied: occ,
+                }),
                 None => return,
             }
         }
@@ -568,7 +626,10 @@ impl Tables {
             }
             // A bent rider whose bend must be empty: the bend is a condition.
             if w.start != (0, 0) && w.bend_empty == Some(true) {
-                conds.push(Cond { sq: start, occupied: false });
+                conds.push(Cond {
+                    sq: start,
+                    occupied: false,
+                });
             }
         }
         let e = Entry {
@@ -596,9 +657,20 @@ impl Tables {
         type Rel = Vec<(i32, i32, bool)>;
         #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
         enum Key {
-            Leap { origin: Square, conds: Vec<(Square, bool)> },
-            Ray { step: (i32, i32), hop: u8 },
-            Bent { step: (i32, i32), delta: (i32, i32), any: bool, rel: Rel },
+            Leap {
+                origin: Square,
+                conds: Vec<(Square, bool)>,
+            },
+            Ray {
+                step: (i32, i32),
+                hop: u8,
+            },
+            Bent {
+                step: (i32, i32),
+                delta: (i32, i32),
+                any: bool,
+                rel: Rel,
+            },
         }
         let size = g.size();
         // Per colour and target: key -> attackers by distance (distance, code mask).
@@ -621,7 +693,10 @@ impl Tables {
                                 origin: sq,
                                 conds: conds.iter().map(|c| (c.sq, c.occupied)).collect(),
                             };
-                            map[base + dests[0] as usize].entry(key).or_default().push((1, bit));
+                            map[base + dests[0] as usize]
+                                .entry(key)
+                                .or_default()
+                                .push((1, bit));
                             continue;
                         }
                         let step = (e.dx as i32, e.dy as i32);
@@ -642,12 +717,26 @@ impl Tables {
                             let rel = conds
                                 .iter()
                                 .filter(|c| Some(c.sq) != bend)
-                                .map(|c| (g.file(c.sq) as i32 - ox, g.rank(c.sq) as i32 - oy, c.occupied))
+                                .map(|c| {
+                                    (
+                                        g.file(c.sq) as i32 - ox,
+                                        g.rank(c.sq) as i32 - oy,
+                                        c.occupied,
+                                    )
+                                })
                                 .collect();
-                            Key::Bent { step, delta, any, rel }
+                            Key::Bent {
+                                step,
+                                delta,
+                                any,
+                                rel,
+                            }
                         };
                         for (k, &d) in dests.iter().enumerate() {
-                            map[base + d as usize].entry(key.clone()).or_default().push((k as u32 + 1, bit));
+                            map[base + d as usize]
+                                .entry(key.clone())
+                                .or_default()
+                                .push((k as u32 + 1, bit));
                         }
                     }
                 }
@@ -663,7 +752,8 @@ impl Tables {
                         Key::Leap { origin, conds } => {
                             let mask = by_dist.iter().fold(0, |a, &(_, m)| a | m);
                             let cond_start = self.conds.len() as u32;
-                            self.conds.extend(conds.iter().map(|&(sq, occupied)| Cond { sq, occupied }));
+                            self.conds
+                                .extend(conds.iter().map(|&(sq, occupied)| Cond { sq, occupied }));
                             self.probes.push(Probe {
                                 kind: ProbeKind::Leap,
                                 mask,
@@ -705,7 +795,12 @@ impl Tables {
                                 });
                             }
                         }
-                        Key::Bent { step, delta, any, rel } => {
+                        Key::Bent {
+                            step,
+                            delta,
+                            any,
+                            rel,
+                        } => {
                             for (maxr, mask) in range_classes(&by_dist) {
                                 let mut bends = Vec::new();
                                 let mut cur = tsq;
@@ -770,11 +865,15 @@ impl Tables {
                                 set.insert(sq(k));
                             }
                         }
-                        for c in &self.conds[p.cond_start as usize..p.cond_start as usize + p.cond_len as usize * p.sq_len as usize] {
+                        for c in &self.conds[p.cond_start as usize
+                            ..p.cond_start as usize + p.cond_len as usize * p.sq_len as usize]
+                        {
                             set.insert(c.sq);
                         }
                     } else {
-                        for c in &self.conds[p.cond_start as usize..p.cond_start as usize + p.cond_len as usize] {
+                        for c in &self.conds
+                            [p.cond_start as usize..p.cond_start as usize + p.cond_len as usize]
+                        {
                             set.insert(c.sq);
                         }
                     }
@@ -852,7 +951,12 @@ fn range_classes(by_dist: &[(u32, u128)]) -> Vec<(u32, u128)> {
     while rest != 0 {
         let bit = rest & rest.wrapping_neg();
         rest &= !bit;
-        let maxd = by_dist.iter().filter(|(_, m)| m & bit != 0).map(|(d, _)| *d).max().unwrap_or(0);
+        let maxd = by_dist
+            .iter()
+            .filter(|(_, m)| m & bit != 0)
+            .map(|(d, _)| *d)
+            .max()
+            .unwrap_or(0);
         *max_of.entry(maxd).or_default() |= bit;
     }
     max_of.into_iter().collect()

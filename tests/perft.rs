@@ -25,11 +25,19 @@ fn parse(text: &str) -> Vec<Case> {
         }
         let (key, rest) = line.split_once(' ').expect("malformed perft line");
         match key {
-            "id" => cases.push(Case { id: rest.to_string(), fen: String::new(), depths: vec![] }),
+            "id" => cases.push(Case {
+                id: rest.to_string(),
+                fen: String::new(),
+                depths: vec![],
+            }),
             "fen" => cases.last_mut().expect("fen before id").fen = rest.to_string(),
             "perft" => {
                 let (d, n) = rest.split_once(' ').expect("perft DEPTH NODES");
-                cases.last_mut().expect("perft before id").depths.push((d.parse().unwrap(), n.parse().unwrap()));
+                cases
+                    .last_mut()
+                    .expect("perft before id")
+                    .depths
+                    .push((d.parse().unwrap(), n.parse().unwrap()));
             }
             _ => panic!("unknown key {key}"),
         }
@@ -47,7 +55,8 @@ fn run(variant: &str, deep: bool) {
     let mut failures = Vec::new();
     let mut ran = 0;
     for case in parse(&text) {
-        let mut pos = Position::from_fen(&rules, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let mut pos =
+            Position::from_fen(&rules, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, expected) in &case.depths {
             if (expected > SHALLOW_LIMIT) != deep {
                 continue;
@@ -55,11 +64,19 @@ fn run(variant: &str, deep: bool) {
             ran += 1;
             let got = Perft::new().count(&mut pos, depth);
             if got != expected {
-                failures.push(format!("{} depth {depth}: got {got}, expected {expected}", case.id));
+                failures.push(format!(
+                    "{} depth {depth}: got {got}, expected {expected}",
+                    case.id
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "{variant}: {} of {ran} disagree:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{variant}: {} of {ran} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     if !deep {
         assert!(ran > 0, "{variant}: no case ran");
     }
@@ -80,7 +97,11 @@ macro_rules! perft_file {
 }
 
 perft_file!(chess, chess_deep, "chess");
-perft_file!(lions_and_unicorns, lions_and_unicorns_deep, "lions-and-unicorns");
+perft_file!(
+    lions_and_unicorns,
+    lions_and_unicorns_deep,
+    "lions-and-unicorns"
+);
 perft_file!(metamachy, metamachy_deep, "metamachy");
 perft_file!(perfect12, perfect12_deep, "perfect12");
 perft_file!(shako, shako_deep, "shako");
@@ -94,7 +115,10 @@ fn the_runner_reports_a_wrong_number() {
     let rules = Ruleset::new(&v, None).unwrap();
     let mut pos = Position::start(&rules);
     assert_ne!(Perft::new().count(&mut pos, 2), 401);
-    assert_eq!(parse("id x\nfen 8/8/8/8/8/8/8/8 w - - 0 1\nperft 1 5\n")[0].depths, vec![(1, 5)]);
+    assert_eq!(
+        parse("id x\nfen 8/8/8/8/8/8/8/8 w - - 0 1\nperft 1 5\n")[0].depths,
+        vec![(1, 5)]
+    );
 }
 
 /// Mirror-image Metamachy setups (f and g files swapped) must give equal counts; all 24 load.

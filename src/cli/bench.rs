@@ -24,7 +24,12 @@ pub struct BenchArgs {
 }
 
 /// The standard benchmark: (variant, depth) from the start position.
-pub const SUITE: &[(&str, u32)] = &[("chess", 6), ("lions-and-unicorns", 5), ("metamachy", 4), ("terachess2", 3)];
+pub const SUITE: &[(&str, u32)] = &[
+    ("chess", 6),
+    ("lions-and-unicorns", 5),
+    ("metamachy", 4),
+    ("terachess2", 3),
+];
 
 pub fn run(a: BenchArgs) -> Result<(), UserError> {
     let owned;
@@ -35,7 +40,10 @@ pub fn run(a: BenchArgs) -> Result<(), UserError> {
         }
         None => SUITE,
     };
-    println!("{:<22} {:>5} {:>14} {:>9} {:>14}", "variant", "depth", "nodes", "seconds", "nodes/s");
+    println!(
+        "{:<22} {:>5} {:>14} {:>9} {:>14}",
+        "variant", "depth", "nodes", "seconds", "nodes/s"
+    );
     let mut total_nodes = 0u64;
     let mut total_secs = 0f64;
     for &(name, depth) in suite {
@@ -60,10 +68,24 @@ pub fn run(a: BenchArgs) -> Result<(), UserError> {
         }
         total_nodes += nodes;
         total_secs += best;
-        println!("{:<22} {:>5} {:>14} {:>9.3} {:>14.0}", name, depth, nodes, best, nodes as f64 / best.max(1e-9));
+        println!(
+            "{:<22} {:>5} {:>14} {:>9.3} {:>14.0}",
+            name,
+            depth,
+            nodes,
+            best,
+            nodes as f64 / best.max(1e-9)
+        );
     }
     if suite.len() > 1 {
-        println!("{:<22} {:>5} {:>14} {:>9.3} {:>14.0}", "total", "", total_nodes, total_secs, total_nodes as f64 / total_secs.max(1e-9));
+        println!(
+            "{:<22} {:>5} {:>14} {:>9.3} {:>14.0}",
+            "total",
+            "",
+            total_nodes,
+            total_secs,
+            total_nodes as f64 / total_secs.max(1e-9)
+        );
     }
     Ok(())
 }

@@ -114,7 +114,12 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), UserError> {
     match cli.command {
-        Command::Perft { v, depth, fen, divide } => {
+        Command::Perft {
+            v,
+            depth,
+            fen,
+            divide,
+        } => {
             let rules = load_rules(&v)?;
             let mut pos = load_position(&rules, fen.as_deref())?;
             let start = std::time::Instant::now();
@@ -131,7 +136,12 @@ fn run(cli: Cli) -> Result<(), UserError> {
                     break;
                 }
                 if progress {
-                    eprint!("\r[{}/{}] {}    ", i + 1, list.len(), notation::coord(&rules, mv));
+                    eprint!(
+                        "\r[{}/{}] {}    ",
+                        i + 1,
+                        list.len(),
+                        notation::coord(&rules, mv)
+                    );
                 }
                 pos.make(mv);
                 let n = perft.count(&mut pos, depth - 1);
@@ -145,14 +155,21 @@ fn run(cli: Cli) -> Result<(), UserError> {
                 eprint!("\r{:40}\r", "");
             }
             let secs = start.elapsed().as_secs_f64();
-            eprintln!("{:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+            eprintln!(
+                "{:.3} s, {:.0} nodes/s",
+                secs,
+                total as f64 / secs.max(1e-9)
+            );
             println!("Nodes searched: {total}");
             Ok(())
         }
         Command::Show { v, fen, ascii } => {
             let rules = load_rules(&v)?;
             let pos = load_position(&rules, fen.as_deref())?;
-            print!("{}", crate::cli::notation::draw(&pos, None, ascii || !color_ok()));
+            print!(
+                "{}",
+                crate::cli::notation::draw(&pos, None, ascii || !color_ok())
+            );
             println!("{}", pos.fen());
             Ok(())
         }

@@ -33,9 +33,24 @@ pub fn draw(pos: &Position, last: Option<Move>, ascii: bool) -> String {
                 out.push(if marked { ']' } else { ' ' });
             } else {
                 let dark = (f + r) % 2 == 0;
-                let bg = if marked { "43" } else if dark { "100" } else { "47" };
-                let fg = if c == 0 { "90" } else if color_of(c) == Color::White { "97;1" } else { "30;1" };
-                out.push_str(&format!("\x1b[{bg};{fg}m {} \x1b[0m", ch.to_ascii_uppercase()));
+                let bg = if marked {
+                    "43"
+                } else if dark {
+                    "100"
+                } else {
+                    "47"
+                };
+                let fg = if c == 0 {
+                    "90"
+                } else if color_of(c) == Color::White {
+                    "97;1"
+                } else {
+                    "30;1"
+                };
+                out.push_str(&format!(
+                    "\x1b[{bg};{fg}m {} \x1b[0m",
+                    ch.to_ascii_uppercase()
+                ));
             }
         }
         out.push('\n');

@@ -57,10 +57,18 @@ impl CastlingRule {
         };
         if partner.is_none() {
             let span = p.span.clone();
-            p.error(span, "castling needs a partner piece", Some("add `partner = \"R\"` naming the rook's letter".into()));
+            p.error(
+                span,
+                "castling needs a partner piece",
+                Some("add `partner = \"R\"` naming the rook's letter".into()),
+            );
             return None;
         }
-        Some(CastlingRule { distance, partner, mine: Vec::new() })
+        Some(CastlingRule {
+            distance,
+            partner,
+            mine: Vec::new(),
+        })
     }
 }
 
@@ -80,9 +88,15 @@ impl Rule for CastlingRule {
         let partner = self.partner.ok_or("no partner piece")?;
         let first = rs.claim_rights(4)?;
         for color in [Color::White, Color::Black] {
-            let king = g.squares()
-                .find(|&s| rs.is_royal(rs.start[s as usize]) && crate::moves::color_of(rs.start[s as usize]) == color)
-                .ok_or_else(|| format!("{} has no royal piece in the start position", color.name()))?;
+            let king = g
+                .squares()
+                .find(|&s| {
+                    rs.is_royal(rs.start[s as usize])
+                        && crate::moves::color_of(rs.start[s as usize]) == color
+                })
+                .ok_or_else(|| {
+                    format!("{} has no royal piece in the start position", color.name())
+                })?;
             let kcode = rs.start[king as usize];
             let rank = g.rank(king);
             let kf = g.file(king) as i32;
@@ -104,12 +118,22 @@ impl Rule for CastlingRule {
                 }
                 let king_to = g.square(kt as u8, rank);
                 let rook_to = g.square((kt - dir) as u8, rank);
-                let bit = 1u16 << (first + color.index() as u16 * 2 + if king_side { 0 } else { 1 });
+                let bit =
+                    1u16 << (first + color.index() as u16 * 2 + if king_side { 0 } else { 1 });
                 rs.square_clears[king as usize] |= bit;
                 rs.square_clears[rook_from as usize] |= bit;
                 rs.code_clears[kcode as usize] |= bit;
                 self.mine.push(rs.castlings.len());
-                rs.castlings.push(Castling { color, king_from: king, king_to, rook_from, rook_to, right: bit, hook: index, king_side });
+                rs.castlings.push(Castling {
+                    color,
+                    king_from: king,
+                    king_to,
+                    rook_from,
+                    rook_to,
+                    right: bit,
+                    hook: index,
+                    king_side,
+                });
             }
         }
         Ok(())
@@ -120,7 +144,11 @@ impl Rule for CastlingRule {
     }
 
     fn parse_right(&self, rs: &Ruleset, c: char) -> Option<u16> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let king_side = match c.to_ascii_uppercase() {
             'K' => true,
             'Q' => false,
@@ -136,11 +164,17 @@ impl Rule for CastlingRule {
     fn write_rights(&self, rs: &Ruleset, rights: u16, out: &mut String) {
         for color in [Color::White, Color::Black] {
             for king_side in [true, false] {
-                if let Some(c) = self.mine.iter().map(|&i| &rs.castlings[i]).find(|c| c.color == color && c.king_side == king_side) {
-                    if rights & c.right != 0 {
-                        let l = if king_side { 'K' } else { 'Q' };
-                        out.push(if color == Color::White { l } else { l.to_ascii_lowercase() });
-                    }
+                let held =
+                    self.mine.iter().map(|&i| &rs.castlings[i]).any(|c| {
+                        c.color == color && c.king_side == king_side && rights & c.right != 0
+                    });
+                if held {
+                    let l = if king_side { 'K' } else { 'Q' };
+                    out.push(if color == Color::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    });
                 }
             }
         }
@@ -156,15 +190,29 @@ impl Rule for CastlingRule {
             }
             let king = pos.piece_at(c.king_from);
             let rook = pos.piece_at(c.rook_from);
-            if !rs.is_royal(king) || crate::moves::color_of(king) != c.color || Some(crate::moves::kind_of(rook)) != self.partner || rook == 0 || crate::moves::color_of(rook) != c.color {
+            if !rs.is_royal(king)
+                || crate::moves::color_of(king) != c.color
+                || Some(crate::moves::kind_of(rook)) != self.partner
+                || rook == 0
+                || crate::moves::color_of(rook) != c.color
+            {
                 continue;
             }
-            let (lo, hi) = (g.file(c.king_from).min(g.file(c.rook_from)), g.file(c.king_from).max(g.file(c.rook_from)));
+            let (lo, hi) = (
+                g.file(c.king_from).min(g.file(c.rook_from)),
+                g.file(c.king_from).max(g.file(c.rook_from)),
+            );
             let rank = g.rank(c.king_from);
             let between_empty = (lo + 1..hi).all(|f| pos.piece_at(g.square(f, rank)) == 0);
             let free = |s: Square| s == c.king_from || s == c.rook_from || pos.piece_at(s) == 0;
             if between_empty && free(c.king_to) && free(c.rook_to) {
-                out.push(Move { from: c.king_from, to: c.king_to, promo: 0, kind: MoveKind::Castle, aux: i as u8 });
+                out.push(Move {
+                    from: c.king_from,
+                    to: c.king_to,
+                    promo: 0,
+                    kind: MoveKind::Castle,
+                    aux: i as u8,
+                });
             }
         }
     }

@@ -34,7 +34,11 @@ pub struct Draws {
 
 impl Default for Draws {
     fn default() -> Self {
-        Draws { stalemate: Stalemate::Draw, repetition: 3, move_limit: 50 }
+        Draws {
+            stalemate: Stalemate::Draw,
+            repetition: 3,
+            move_limit: 50,
+        }
     }
 }
 
@@ -52,7 +56,11 @@ impl DrawRule {
                 "win" => Stalemate::Win,
                 "loss" => Stalemate::Loss,
                 _ => {
-                    p.error(span, format!("`rules.draw.stalemate` is \"{s}\""), Some("use \"draw\", \"win\" or \"loss\"".into()));
+                    p.error(
+                        span,
+                        format!("`rules.draw.stalemate` is \"{s}\""),
+                        Some("use \"draw\", \"win\" or \"loss\"".into()),
+                    );
                     Stalemate::Draw
                 }
             };

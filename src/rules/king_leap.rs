@@ -69,7 +69,11 @@ impl Rule for KingLeapRule {
     fn start_rights(&self, rs: &Ruleset) -> u16 {
         let mut r = 0;
         for c in [Color::White, Color::Black] {
-            if rs.start.iter().any(|&p| rs.is_royal(p) && crate::moves::color_of(p) == c) {
+            if rs
+                .start
+                .iter()
+                .any(|&p| rs.is_royal(p) && crate::moves::color_of(p) == c)
+            {
                 r |= self.bit(c);
             }
         }
@@ -98,17 +102,23 @@ impl Rule for KingLeapRule {
         if pos.rights() & self.bit(side) == 0 {
             return;
         }
-        let Some(from) = pos.royal_square(side) else { return };
+        let Some(from) = pos.royal_square(side) else {
+            return;
+        };
         let g = pos.rules().geometry;
         for dy in -2i32..=2 {
             for dx in -2i32..=2 {
                 if dx.abs().max(dy.abs()) != 2 {
                     continue;
                 }
-                if let Some(to) = g.offset(from, dx, dy) {
-                    if pos.piece_at(to) == 0 {
-                        out.push(Move { from, to, promo: 0, kind: MoveKind::Hook, aux: index });
-                    }
+                if let Some(to) = g.offset(from, dx, dy).filter(|&to| pos.piece_at(to) == 0) {
+                    out.push(Move {
+                        from,
+                        to,
+                        promo: 0,
+                        kind: MoveKind::Hook,
+                        aux: index,
+                    });
                 }
             }
         }

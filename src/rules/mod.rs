@@ -82,7 +82,12 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
 
     /// Rearranges the start position for a setup choice (`None` = the default).
     /// Returns Ok(false) when this hook has nothing to do with setups.
-    fn setup(&self, _variant: &Variant, _choice: Option<&str>, _placement: &mut Vec<Option<(usize, crate::geometry::Color)>>) -> Result<bool, String> {
+    fn setup(
+        &self,
+        _variant: &Variant,
+        _choice: Option<&str>,
+        _placement: &mut Vec<Option<(usize, crate::geometry::Color)>>,
+    ) -> Result<bool, String> {
         Ok(false)
     }
 
@@ -105,12 +110,30 @@ impl Clone for Box<dyn Rule> {
 
 /// Every hook a variant file can name, with a one-line description.
 pub const REGISTRY: &[(&str, &str)] = &[
-    ("castling", "the king moves toward a partner piece, which jumps to its other side"),
-    ("king-leap", "the royal piece's one-time leap to a free square at distance two"),
-    ("en-passant", "who may capture en passant and who may be captured"),
-    ("promotion", "promotion zone and whether promotion is compulsory"),
-    ("promotion-by-move", "pieces that promote only by some of their moves"),
-    ("setup-choice", "a choice among arrangements of some pieces in the start position"),
+    (
+        "castling",
+        "the king moves toward a partner piece, which jumps to its other side",
+    ),
+    (
+        "king-leap",
+        "the royal piece's one-time leap to a free square at distance two",
+    ),
+    (
+        "en-passant",
+        "who may capture en passant and who may be captured",
+    ),
+    (
+        "promotion",
+        "promotion zone and whether promotion is compulsory",
+    ),
+    (
+        "promotion-by-move",
+        "pieces that promote only by some of their moves",
+    ),
+    (
+        "setup-choice",
+        "a choice among arrangements of some pieces in the start position",
+    ),
     ("draw", "stalemate, repetition and the move-count rule"),
 ];
 
@@ -124,7 +147,9 @@ pub fn build(name: &str, params: &mut Params<'_, '_>, variant: &Variant) -> Opti
         "promotion-by-move" => {
             PromotionByMoveRule::build(params, variant).map(|r| Box::new(r) as Box<dyn Rule>)
         }
-        "setup-choice" => SetupChoiceRule::build(params, variant).map(|r| Box::new(r) as Box<dyn Rule>),
+        "setup-choice" => {
+            SetupChoiceRule::build(params, variant).map(|r| Box::new(r) as Box<dyn Rule>)
+        }
         "draw" => DrawRule::build(params, variant).map(|r| Box::new(r) as Box<dyn Rule>),
         _ => None,
     }

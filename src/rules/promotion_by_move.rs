@@ -25,13 +25,25 @@ impl PromotionByMoveRule {
     pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionByMoveRule> {
         let mut pieces = Vec::new();
         for (key, kspan, val) in p.all() {
-            let kind = key.chars().next().filter(|_| key.chars().count() == 1).and_then(|c| v.kind_by_letter(c));
+            let kind = key
+                .chars()
+                .next()
+                .filter(|_| key.chars().count() == 1)
+                .and_then(|c| v.kind_by_letter(c));
             let Some(kind) = kind else {
-                p.error(kspan.clone(), format!("`rules.promotion-by-move.{key}`: no piece has the letter `{key}`"), Some(crate::variant::params_letter_hint(v)));
+                p.error(
+                    kspan.clone(),
+                    format!("`rules.promotion-by-move.{key}`: no piece has the letter `{key}`"),
+                    Some(crate::variant::params_letter_hint(v)),
+                );
                 continue;
             };
             let Val::Str(text) = &val.val else {
-                p.error(val.span.clone(), "expected the XBetza of the promoting moves, as a string", None);
+                p.error(
+                    val.span.clone(),
+                    "expected the XBetza of the promoting moves, as a string",
+                    None,
+                );
                 continue;
             };
             let parsed = match notation::parse(text) {
@@ -48,7 +60,14 @@ impl PromotionByMoveRule {
                     Some(i) => idx.push(i),
                     None => p.error(
                         val.span.clone(),
-                        format!("`{}` is not one of {}'s moves (`{}`)", notation::Betza { components: vec![c.clone()] }, v.pieces[kind].name, v.pieces[kind].betza_text),
+                        format!(
+                            "`{}` is not one of {}'s moves (`{}`)",
+                            notation::Betza {
+                                components: vec![c.clone()]
+                            },
+                            v.pieces[kind].name,
+                            v.pieces[kind].betza_text
+                        ),
                         Some("name components exactly as the piece's betza writes them".into()),
                     ),
                 }

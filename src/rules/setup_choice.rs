@@ -39,7 +39,11 @@ impl SetupChoiceRule {
         }
         let Some((default, dspan)) = p.string("default") else {
             let span = p.span.clone();
-            p.error(span, "`rules.setup-choice` needs `default`", Some("the letters on `squares` in the default setup".into()));
+            p.error(
+                span,
+                "`rules.setup-choice` needs `default`",
+                Some("the letters on `squares` in the default setup".into()),
+            );
             return None;
         };
         let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
@@ -49,19 +53,39 @@ impl SetupChoiceRule {
             return None;
         }
         if default.chars().count() != squares.len() {
-            p.error(dspan.clone(), format!("`default` has {} letters for {} squares", default.chars().count(), squares.len()), None);
+            p.error(
+                dspan.clone(),
+                format!(
+                    "`default` has {} letters for {} squares",
+                    default.chars().count(),
+                    squares.len()
+                ),
+                None,
+            );
         }
         for c in default.chars() {
             if v.kind_by_letter(c).is_none() {
-                p.error(dspan.clone(), format!("no piece has the letter '{c}'"), Some(crate::variant::params_letter_hint(v)));
+                p.error(
+                    dspan.clone(),
+                    format!("no piece has the letter '{c}'"),
+                    Some(crate::variant::params_letter_hint(v)),
+                );
             }
         }
         for (n, span) in &numbered {
             if sorted(n) != sorted(&default) {
-                p.error(span.clone(), format!("setup `{n}` is not an arrangement of `{default}`"), None);
+                p.error(
+                    span.clone(),
+                    format!("setup `{n}` is not an arrangement of `{default}`"),
+                    None,
+                );
             }
         }
-        Some(SetupChoiceRule { squares, default, numbered: numbered.into_iter().map(|x| x.0).collect() })
+        Some(SetupChoiceRule {
+            squares,
+            default,
+            numbered: numbered.into_iter().map(|x| x.0).collect(),
+        })
     }
 
     /// The letters of a choice: a number from `numbered`, or letters.
@@ -71,7 +95,12 @@ impl SetupChoiceRule {
                 .numbered
                 .get(n.wrapping_sub(1))
                 .cloned()
-                .ok_or_else(|| format!("setup number {n} does not exist (1 to {})", self.numbered.len()));
+                .ok_or_else(|| {
+                    format!(
+                        "setup number {n} does not exist (1 to {})",
+                        self.numbered.len()
+                    )
+                });
         }
         if sorted(choice) != sorted(&self.default) || choice.chars().count() != self.squares.len() {
             return Err(format!(
@@ -91,14 +120,21 @@ impl super::Rule for SetupChoiceRule {
         Box::new(self.clone())
     }
 
-    fn setup(&self, v: &Variant, choice: Option<&str>, placement: &mut Vec<Option<(usize, Color)>>) -> Result<bool, String> {
+    fn setup(
+        &self,
+        v: &Variant,
+        choice: Option<&str>,
+        placement: &mut Vec<Option<(usize, Color)>>,
+    ) -> Result<bool, String> {
         let letters = match choice {
             Some(c) => self.resolve(c)?,
             None => self.default.clone(),
         };
         let g = Geometry::new(v.files, v.ranks);
         for (&sq, c) in self.squares.iter().zip(letters.chars()) {
-            let k = v.kind_by_letter(c).ok_or_else(|| format!("no piece has the letter '{c}'"))?;
+            let k = v
+                .kind_by_letter(c)
+                .ok_or_else(|| format!("no piece has the letter '{c}'"))?;
             placement[sq as usize] = Some((k, Color::White));
             placement[g.mirror_rank(sq) as usize] = Some((k, Color::Black));
         }

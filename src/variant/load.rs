@@ -11,7 +11,10 @@ use crate::tables::Tables;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("metamachy", include_str!("../../variants/metamachy.toml")),
     ("chess", include_str!("../../variants/chess.toml")),
-    ("lions-and-unicorns", include_str!("../../variants/lions-and-unicorns.toml")),
+    (
+        "lions-and-unicorns",
+        include_str!("../../variants/lions-and-unicorns.toml"),
+    ),
     ("perfect12", include_str!("../../variants/perfect12.toml")),
     ("terachess2", include_str!("../../variants/terachess2.toml")),
     ("terachess1", include_str!("../../variants/terachess1.toml")),
@@ -33,7 +36,8 @@ impl VariantError {
 }
 
 pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
-    if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\') {
+    if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\')
+    {
         let text = std::fs::read_to_string(name_or_path)
             .map_err(|e| VariantError::one(format!("{name_or_path}: cannot read the file: {e}")))?;
         let mut v = from_toml(&text, name_or_path)?;
@@ -83,7 +87,9 @@ fn convert(v: &toml::Spanned<toml::de::DeValue<'_>>) -> SVal {
 }
 
 fn convert_table(t: &toml::de::DeTable<'_>) -> Vec<(String, Span, SVal)> {
-    t.iter().map(|(k, v)| (k.get_ref().to_string(), k.span(), convert(v))).collect()
+    t.iter()
+        .map(|(k, v)| (k.get_ref().to_string(), k.span(), convert(v)))
+        .collect()
 }
 
 /// Line and column (both 1-based, column in characters) of a byte offset.
@@ -91,7 +97,12 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -114,9 +125,17 @@ fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
 fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
     // Skip the opening quote (one for basic/literal strings, three for multi-line ones).
     let raw = &text[span.clone()];
-    let q = if raw.starts_with("\"\"\"") || raw.starts_with("'''") { 3 } else { 1 };
+    let q = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+        3
+    } else {
+        1
+    };
     let body = &raw[q.min(raw.len())..];
-    let idx = body.char_indices().nth(col.saturating_sub(1)).map(|(i, _)| i).unwrap_or(0);
+    let idx = body
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
     span.start + q + idx
 }
 
@@ -149,7 +168,11 @@ pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantErro
     }
 }
 
-fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Diag>) -> Option<Variant> {
+fn read_variant(
+    text: &str,
+    entries: &[(String, Span, SVal)],
+    diags: &mut Vec<Diag>,
+) -> Option<Variant> {
     let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v) = {
         let mut top = Params::new("variant", 0..0, entries, diags);
         let title = top.string("name").map(|s| s.0);
@@ -162,21 +185,41 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
         let pieces_v = top.get("piece").cloned();
         let rules_v = top.table("rules");
         top.finish();
-        (title, id, description, files_v, ranks_v, start, pieces_v, rules_v)
+        (
+            title,
+            id,
+            description,
+            files_v,
+            ranks_v,
+            start,
+            pieces_v,
+            rules_v,
+        )
     };
 
     let mut ok = true;
     if title.is_none() {
-        diags.push(Diag { span: 0..0, message: "missing `name`".into(), hint: Some("add `name = \"My Variant\"` at the top".into()) });
+        diags.push(Diag {
+            span: 0..0,
+            message: "missing `name`".into(),
+            hint: Some("add `name = \"My Variant\"` at the top".into()),
+        });
         ok = false;
     }
     let side = |v: Option<SVal>, key: &str, diags: &mut Vec<Diag>| -> Option<u8> {
         match v {
             None => {
-                diags.push(Diag { span: 0..0, message: format!("missing `{key}`"), hint: Some(format!("add `{key} = 8` (1 to {MAX_SIDE})")) });
+                diags.push(Diag {
+                    span: 0..0,
+                    message: format!("missing `{key}`"),
+                    hint: Some(format!("add `{key} = 8` (1 to {MAX_SIDE})")),
+                });
                 None
             }
-            Some(SVal { val: Val::Int(n), span }) => {
+            Some(SVal {
+                val: Val::Int(n),
+                span,
+            }) => {
                 if (1..=MAX_SIDE as i64).contains(&n) {
                     Some(n as u8)
                 } else {
@@ -189,7 +232,11 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
                 }
             }
             Some(v) => {
-                diags.push(Diag { span: v.span, message: format!("`{key}` must be an integer, found {}", v.val.type_name()), hint: None });
+                diags.push(Diag {
+                    span: v.span,
+                    message: format!("`{key}` must be an integer, found {}", v.val.type_name()),
+                    hint: None,
+                });
                 None
             }
         }
@@ -203,13 +250,24 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
     let mut promo_raw: Vec<Option<(String, Span)>> = Vec::new();
     match &pieces_v {
         None => {
-            diags.push(Diag { span: 0..0, message: "no pieces: the file has no `[[piece]]` table".into(), hint: Some("add `[[piece]]` tables with name, letter and betza".into()) });
+            diags.push(Diag {
+                span: 0..0,
+                message: "no pieces: the file has no `[[piece]]` table".into(),
+                hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
+            });
             ok = false;
         }
-        Some(SVal { val: Val::Array(items), .. }) => {
+        Some(SVal {
+            val: Val::Array(items),
+            ..
+        }) => {
             for (i, it) in items.iter().enumerate() {
                 let Val::Table(t) = &it.val else {
-                    diags.push(Diag { span: it.span.clone(), message: "each `[[piece]]` must be a table".into(), hint: None });
+                    diags.push(Diag {
+                        span: it.span.clone(),
+                        message: "each `[[piece]]` must be a table".into(),
+                        hint: None,
+                    });
                     continue;
                 };
                 let mut p = Params::new(&format!("piece[{}]", i + 1), it.span.clone(), t, diags);
@@ -223,7 +281,11 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
                 let name = match name {
                     Some(n) => n.0,
                     None => {
-                        diags.push(Diag { span: it.span.clone(), message: format!("piece {} has no `name`", i + 1), hint: None });
+                        diags.push(Diag {
+                            span: it.span.clone(),
+                            message: format!("piece {} has no `name`", i + 1),
+                            hint: None,
+                        });
                         continue;
                     }
                 };
@@ -235,7 +297,10 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
                                 if let Some(prev) = pieces.iter().find(|q| q.letter == c) {
                                     diags.push(Diag {
                                         span,
-                                        message: format!("letter '{c}' is used twice: by {} and by {name}", prev.name),
+                                        message: format!(
+                                            "letter '{c}' is used twice: by {} and by {name}",
+                                            prev.name
+                                        ),
                                         hint: Some("every piece needs its own letter".into()),
                                     });
                                 }
@@ -248,7 +313,11 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
                         }
                     }
                     None => {
-                        diags.push(Diag { span: it.span.clone(), message: format!("piece {name} has no `letter`"), hint: Some("add `letter = \"X\"`".into()) });
+                        diags.push(Diag {
+                            span: it.span.clone(),
+                            message: format!("piece {name} has no `letter`"),
+                            hint: Some("add `letter = \"X\"`".into()),
+                        });
                         '?'
                     }
                 };
@@ -257,26 +326,53 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
                         Ok(ast) => (b, ast),
                         Err(e) => {
                             let at = offset_in_string(text, &span, e.column);
-                            diags.push(Diag { span: at..at + 1, message: format!("bad notation for {name}: {}", e.message), hint: e.hint.clone() });
+                            diags.push(Diag {
+                                span: at..at + 1,
+                                message: format!("bad notation for {name}: {}", e.message),
+                                hint: e.hint.clone(),
+                            });
                             (b, Default::default())
                         }
                     },
                     None => {
-                        diags.push(Diag { span: it.span.clone(), message: format!("piece {name} has no `betza`"), hint: Some("add its movement in XBetza, e.g. betza = \"N\"".into()) });
+                        diags.push(Diag {
+                            span: it.span.clone(),
+                            message: format!("piece {name} has no `betza`"),
+                            hint: Some("add its movement in XBetza, e.g. betza = \"N\"".into()),
+                        });
                         (String::new(), Default::default())
                     }
                 };
-                pieces.push(PieceDef { name, letter, betza_text, betza: parsed, value: value.map(|v| v as i32), royal, promotes_to: vec![] });
+                pieces.push(PieceDef {
+                    name,
+                    letter,
+                    betza_text,
+                    betza: parsed,
+                    value: value.map(|v| v as i32),
+                    royal,
+                    promotes_to: vec![],
+                });
                 piece_spans.push(it.span.clone());
                 promo_raw.push(promo);
             }
         }
         Some(v) => {
-            diags.push(Diag { span: v.span.clone(), message: "`piece` must be an array of tables (`[[piece]]`)".into(), hint: None });
+            diags.push(Diag {
+                span: v.span.clone(),
+                message: "`piece` must be an array of tables (`[[piece]]`)".into(),
+                hint: None,
+            });
         }
     }
     if pieces.len() > MAX_KINDS {
-        diags.push(Diag { span: 0..0, message: format!("{} piece types: at most {MAX_KINDS} are supported", pieces.len()), hint: None });
+        diags.push(Diag {
+            span: 0..0,
+            message: format!(
+                "{} piece types: at most {MAX_KINDS} are supported",
+                pieces.len()
+            ),
+            hint: None,
+        });
         ok = false;
     }
     if !pieces.is_empty() && !pieces.iter().any(|p| p.royal) {
@@ -292,10 +388,17 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
             if p.betza.components.is_empty() {
                 continue;
             }
-            if let Err((_, e)) = Tables::build(crate::geometry::Geometry::new(f, r), std::slice::from_ref(&p.betza), &|_, _, _| true) {
+            if let Err((_, e)) = Tables::build(
+                crate::geometry::Geometry::new(f, r),
+                std::slice::from_ref(&p.betza),
+                &|_, _, _| true,
+            ) {
                 diags.push(Diag {
                     span: piece_spans[i].clone(),
-                    message: format!("the movement of {} (`{}`) cannot be compiled: {}", p.name, p.betza_text, e.message),
+                    message: format!(
+                        "the movement of {} (`{}`) cannot be compiled: {}",
+                        p.name, p.betza_text, e.message
+                    ),
                     hint: None,
                 });
             }
@@ -324,7 +427,10 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
                         let at = offset_in_string(text, &span, j + 1);
                         diags.push(Diag {
                             span: at..at + 1,
-                            message: format!("{} promotes to '{c}', but no piece has that letter", variant.pieces[i].name),
+                            message: format!(
+                                "{} promotes to '{c}', but no piece has that letter",
+                                variant.pieces[i].name
+                            ),
                             hint: Some(letter_hint(&variant)),
                         });
                     }
@@ -335,17 +441,19 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
     }
     // Start position.
     match (start, files, ranks) {
-        (Some((s, span)), Some(f), Some(r)) => {
-            match parse_placement(&variant, &s, f, r) {
-                Ok(p) => variant.placement = p,
-                Err(errs) => {
-                    for (col, msg, hint) in errs {
-                        let at = offset_in_string(text, &span, col);
-                        diags.push(Diag { span: at..at + 1, message: format!("start position: {msg}"), hint });
-                    }
+        (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
+            Ok(p) => variant.placement = p,
+            Err(errs) => {
+                for (col, msg, hint) in errs {
+                    let at = offset_in_string(text, &span, col);
+                    diags.push(Diag {
+                        span: at..at + 1,
+                        message: format!("start position: {msg}"),
+                        hint,
+                    });
                 }
             }
-        }
+        },
         (None, _, _) => {
             diags.push(Diag { span: 0..0, message: "missing `start`".into(), hint: Some("add the start position as FEN placement, e.g. start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"".into()) });
         }
@@ -355,12 +463,20 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
     if let Some((rules, _)) = rules_v {
         for (name, kspan, v) in rules {
             let Val::Table(t) = &v.val else {
-                diags.push(Diag { span: v.span.clone(), message: format!("`rules.{name}` must be a table"), hint: Some(format!("write `[rules.{name}]` on a line of its own")) });
+                diags.push(Diag {
+                    span: v.span.clone(),
+                    message: format!("`rules.{name}` must be a table"),
+                    hint: Some(format!("write `[rules.{name}]` on a line of its own")),
+                });
                 continue;
             };
             if !crate::rules::REGISTRY.iter().any(|(n, _)| n == name) {
                 let names: Vec<&str> = crate::rules::REGISTRY.iter().map(|(n, _)| *n).collect();
-                diags.push(Diag { span: kspan.clone(), message: format!("unknown rule `{name}`"), hint: Some(format!("the rules are {}", names.join(", "))) });
+                diags.push(Diag {
+                    span: kspan.clone(),
+                    message: format!("unknown rule `{name}`"),
+                    hint: Some(format!("the rules are {}", names.join(", "))),
+                });
                 continue;
             }
             let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
@@ -377,18 +493,28 @@ fn read_variant(text: &str, entries: &[(String, Span, SVal)], diags: &mut Vec<Di
     Some(variant)
 }
 
-/// Parses a FEN placement against a variant's letters. Errors: (1-based column, message, hint).
+/// A start position: `placement[rank * files + file]`.
+pub type Placement = Vec<Option<(usize, Color)>>;
+
+/// A problem in a FEN placement: 1-based column, message, hint.
+pub type PlacementError = (usize, String, Option<String>);
+
+/// Parses a FEN placement against a variant's letters.
 pub fn parse_placement(
     v: &Variant,
     s: &str,
     files: u8,
     ranks: u8,
-) -> Result<Vec<Option<(usize, Color)>>, Vec<(usize, String, Option<String>)>> {
+) -> Result<Placement, Vec<PlacementError>> {
     let mut out = vec![None; files as usize * ranks as usize];
     let mut errs = Vec::new();
     let rows: Vec<&str> = s.split('/').collect();
     if rows.len() != ranks as usize {
-        errs.push((1, format!("{} ranks given, the board has {ranks}", rows.len()), Some("ranks are separated by '/', the top rank first".into())));
+        errs.push((
+            1,
+            format!("{} ranks given, the board has {ranks}", rows.len()),
+            Some("ranks are separated by '/', the top rank first".into()),
+        ));
         return Err(errs);
     }
     let mut col = 1;
@@ -413,21 +539,42 @@ pub fn parse_placement(
                 match v.kind_by_letter(c) {
                     Some(k) => {
                         if file < files as usize {
-                            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                            let color = if c.is_ascii_uppercase() {
+                                Color::White
+                            } else {
+                                Color::Black
+                            };
                             out[rank * files as usize + file] = Some((k, color));
                         }
                     }
-                    None => errs.push((col + j, format!("no piece has the letter '{c}'"), Some(letter_hint(v)))),
+                    None => errs.push((
+                        col + j,
+                        format!("no piece has the letter '{c}'"),
+                        Some(letter_hint(v)),
+                    )),
                 }
                 file += 1;
             } else {
-                errs.push((col + j, format!("unexpected '{c}'"), Some("use piece letters, digits for empty squares and '/' between ranks".into())));
+                errs.push((
+                    col + j,
+                    format!("unexpected '{c}'"),
+                    Some(
+                        "use piece letters, digits for empty squares and '/' between ranks".into(),
+                    ),
+                ));
                 file += 1;
             }
             j += 1;
         }
         if file != files as usize {
-            errs.push((col, format!("rank {} has {file} squares, the board has {files} files", rank + 1), None));
+            errs.push((
+                col,
+                format!(
+                    "rank {} has {file} squares, the board has {files} files",
+                    rank + 1
+                ),
+                None,
+            ));
         }
         col += chars.len() + 1;
     }

@@ -84,7 +84,11 @@ impl Variant {
                             empty = 0;
                         }
                         let l = self.pieces[k].letter;
-                        s.push(if c == Color::White { l } else { l.to_ascii_lowercase() });
+                        s.push(if c == Color::White {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        });
                     }
                 }
             }
@@ -100,10 +104,16 @@ impl Variant {
 }
 
 /// Parses a FEN placement into piece codes for a compiled ruleset; errors are sentences.
-pub fn parse_placement_codes(rs: &crate::ruleset::Ruleset, s: &str) -> Result<Vec<crate::moves::Code>, Vec<String>> {
+pub fn parse_placement_codes(
+    rs: &crate::ruleset::Ruleset,
+    s: &str,
+) -> Result<Vec<crate::moves::Code>, Vec<String>> {
     let v = &rs.variant;
     match load::parse_placement(v, s, v.files, v.ranks) {
-        Ok(p) => Ok(p.iter().map(|x| x.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0)).collect()),
+        Ok(p) => Ok(p
+            .iter()
+            .map(|x| x.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0))
+            .collect()),
         Err(es) => Err(es
             .into_iter()
             .map(|(col, m, h)| match h {

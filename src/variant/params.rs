@@ -6,6 +6,9 @@ use crate::variant::Variant;
 /// A byte range in the variant file.
 pub type Span = std::ops::Range<usize>;
 
+/// The entries of a TOML table: key, key span, value.
+pub type Entries = [(String, Span, SVal)];
+
 /// A TOML value with its span.
 #[derive(Clone, Debug)]
 pub struct SVal {
@@ -61,13 +64,29 @@ pub struct Params<'a, 'd> {
 }
 
 impl<'a, 'd> Params<'a, 'd> {
-    pub fn new(path: &str, span: Span, entries: &'a [(String, Span, SVal)], diags: &'d mut Vec<Diag>) -> Params<'a, 'd> {
-        Params { path: path.to_string(), span, entries, used: vec![false; entries.len()], known: Vec::new(), diags }
+    pub fn new(
+        path: &str,
+        span: Span,
+        entries: &'a [(String, Span, SVal)],
+        diags: &'d mut Vec<Diag>,
+    ) -> Params<'a, 'd> {
+        Params {
+            path: path.to_string(),
+            span,
+            entries,
+            used: vec![false; entries.len()],
+            known: Vec::new(),
+            diags,
+        }
     }
 
     /// Records a problem.
     pub fn error(&mut self, span: Span, message: impl Into<String>, hint: Option<String>) {
-        self.diags.push(Diag { span, message: message.into(), hint });
+        self.diags.push(Diag {
+            span,
+            message: message.into(),
+            hint,
+        });
     }
 
     /// The value of `key`, if present.
@@ -79,7 +98,11 @@ impl<'a, 'd> Params<'a, 'd> {
     }
 
     fn wrong_type(&mut self, key: &str, v: &SVal, want: &str) {
-        let msg = format!("`{}.{key}` must be {want}, found {}", self.path, v.val.type_name());
+        let msg = format!(
+            "`{}.{key}` must be {want}, found {}",
+            self.path,
+            v.val.type_name()
+        );
         self.error(v.span.clone(), msg, None);
     }
 
@@ -101,7 +124,10 @@ impl<'a, 'd> Params<'a, 'd> {
         match v.val {
             Val::Int(n) if (lo..=hi).contains(&n) => Some(n),
             Val::Int(n) => {
-                let msg = format!("`{}.{key}` is {n}, expected a whole number from {lo} to {hi}", self.path);
+                let msg = format!(
+                    "`{}.{key}` is {n}, expected a whole number from {lo} to {hi}",
+                    self.path
+                );
                 self.error(v.span.clone(), msg, None);
                 None
             }
@@ -167,7 +193,7 @@ impl<'a, 'd> Params<'a, 'd> {
     }
 
     /// A sub-table parameter.
-    pub fn table(&mut self, key: &'static str) -> Option<(&'a [(String, Span, SVal)], Span)> {
+    pub fn table(&mut self, key: &'static str) -> Option<(&'a Entries, Span)> {
         let v = self.get(key)?;
         match &v.val {
             Val::Table(t) => Some((t.as_slice(), v.span.clone())),
