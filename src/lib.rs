@@ -6,13 +6,17 @@
 //! and the command line.
 
 pub mod cli;
+pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod ruleset;
+pub mod search;
 pub mod tables;
+pub mod testing;
 pub mod variant;

@@ -570,6 +570,7 @@ impl Tables {
                         }
                         t.lay(geometry, sq, sgn, *ci, w);
                     }
+                    t.drop_redundant(first as usize);
                     let n = t.entries.len() as u32 - first;
                     let slot = t.slot(kind, color, sq);
                     t.index[slot] = (first, n as u16);
@@ -578,6 +579,46 @@ impl Tables {
         }
         t.build_probes(geometry, pieces.len());
         Ok(t)
+    }
+
+    /// Removes the entries from `first` on that another entry of the same square already
+    /// covers, so that overlapping components (`KW`, `RW`, `R4R`) never list a move twice:
+    /// an entry is dropped when another with the same conditions and kind (leap, slide, hop)
+    /// reaches every square it reaches, stops where it stops, and allows at least its modes.
+    fn drop_redundant(&mut self, first: usize) {
+        const MODES: u16 = MOVE | CAPTURE | EP;
+        let mut i = first;
+        while i < self.entries.len() {
+            let a = self.entries[i];
+            let covered = (first..self.entries.len()).any(|j| {
+                if j == i {
+                    return false;
+                }
+                let b = self.entries[j];
+                if a.flags & !MODES != b.flags & !MODES && !(a.flags & LEAP != 0 && b.flags & (LEAP | HOP | GRASS) == 0) {
+                    return false;
+                }
+                if a.flags & MODES & !(b.flags & MODES) != 0 || (a.flags & MAKES_EP != 0 && a.ep != b.ep) {
+                    return false;
+                }
+                if self.conds_of(&a) != self.conds_of(&b) {
+                    return false;
+                }
+                let (da, db) = (self.squares_of(&a), self.squares_of(&b));
+                if a.flags & LEAP != 0 && b.flags & LEAP == 0 {
+                    // A plain leap onto the first square of a plain slide from the origin.
+                    return a.cond_len == 0 && (b.bx, b.by) == (0, 0) && db.first() == da.first()
+                        && a.flags & !(MODES | LEAP) == b.flags & !MODES;
+                }
+                // Same kind: a prefix of the other's squares (equal entries: keep the first).
+                da.len() <= db.len() && db.starts_with(da) && (da.len() < db.len() || a.flags & MODES != b.flags & MODES || j < i)
+            });
+            if covered {
+                self.entries.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// Lays one walk from `sq` into the tables (if it fits on the board).

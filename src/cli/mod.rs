@@ -11,14 +11,16 @@ use crate::ruleset::Ruleset;
 use crate::variant::Variant;
 
 pub mod bench;
+pub mod check;
 pub mod notation;
 pub mod play;
 
 #[derive(Parser, Debug)]
 #[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
 pub struct Cli {
+    /// Without a command, Polymachy waits for a GUI's first line (`uci` or `xboard`)
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// Which variant and setup.
@@ -61,10 +63,23 @@ pub enum Command {
     },
     /// List the built-in variants
     Variants,
+    /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
+    Uci {
+        #[command(flatten)]
+        v: VariantArgs,
+    },
+    /// Speak CECP v2 (XBoard/WinBoard) on standard input and output
+    #[command(alias = "cecp")]
+    Xboard {
+        #[command(flatten)]
+        v: VariantArgs,
+    },
     /// Measure perft speed (nodes per second) on the shipped variants
     Bench(bench::BenchArgs),
     /// Play a game in the terminal (default: Metamachy, you play White)
     Play(play::PlayArgs),
+    /// Property-test a variant: check the engine's invariants over random games
+    Check(check::CheckArgs),
     /// Search a position and print the best move
     #[command(alias = "analyze")]
     Analyse(play::AnalyseArgs),
@@ -113,7 +128,27 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), UserError> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        use clap::CommandFactory;
+        if !std::io::IsTerminal::is_terminal(&std::io::stdin())
+            && crate::protocol::autodetect("metamachy", None).map_err(UserError)?
+        {
+            return Ok(());
+        }
+        let _ = Cli::command().print_help();
+        return Err(UserError("no command given (try `polymachy play`, or `polymachy --help`)".into()));
+    };
+    match command {
+        Command::Uci { v } => {
+            let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
+            let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
+            crate::protocol::uci::run(lines, out, &v.variant, v.setup.as_deref()).map_err(UserError)
+        }
+        Command::Xboard { v } => {
+            let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
+            let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
+            crate::protocol::xboard::run(lines, out, &v.variant, v.setup.as_deref()).map_err(UserError)
+        }
         Command::Perft {
             v,
             depth,
@@ -176,6 +211,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Play(a) => play::run_play(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
+        Command::Check(a) => check::run_check(a),
         Command::Variants => {
             for (name, _) in crate::variant::BUILTIN {
                 let v = Variant::load(name)?;

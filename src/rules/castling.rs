@@ -180,6 +180,10 @@ impl Rule for CastlingRule {
         }
     }
 
+    fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
+        rs.royal[kind].then(|| format!("O{}", self.distance))
+    }
+
     fn generate(&self, pos: &Position, _index: u8, out: &mut MoveList) {
         let rs = pos.rules();
         let g = rs.geometry;

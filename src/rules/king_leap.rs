@@ -97,6 +97,10 @@ impl Rule for KingLeapRule {
         }
     }
 
+    fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
+        rs.royal[kind].then(|| "imAimDimN".to_string())
+    }
+
     fn generate(&self, pos: &Position, index: u8, out: &mut MoveList) {
         let side = pos.side();
         if pos.rights() & self.bit(side) == 0 {

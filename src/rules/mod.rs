@@ -96,6 +96,12 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         Vec::new()
     }
 
+    /// XBetza that a GUI should add to a piece's movement to show this rule's moves (for
+    /// XBoard's `piece` command), when the rule gives that piece moves.
+    fn notation_hint(&self, _rs: &Ruleset, _kind: usize) -> Option<String> {
+        None
+    }
+
     /// Draw rules, when this hook states them.
     fn draws(&self) -> Option<Draws> {
         None

@@ -1,0 +1,1085 @@
+//! A game record over a [`Position`]: the moves played, how the game ended, moves as text and
+//! PGN files.
+//!
+//! **Results.** A side with no legal move is checkmated when its royal piece is attacked,
+//! otherwise stalemated, and the variant's `draws.stalemate` says what that means. The same
+//! position (same side to move, rights and en-passant square) occurring `draws.repetition`
+//! times draws, and so does `draws.move_limit` moves by each side without a capture, a
+//! promotion or an irreversible move. Checkmate takes precedence over the move-count rule.
+//!
+//! **Moves as text.** Moves are read in coordinate notation (`e2e4`, `a10a12`, `e11e12q`) or in
+//! a SAN-like form: a piece's letter, an optional origin file, rank or square, an optional
+//! `x`, the destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`). The most
+//! numerous promoting piece of the start position (the pawn) may omit its letter (`e4`,
+//! `exd5`). Castling is `O-O` (toward the higher files) or `O-O-O`. Written moves use the same
+//! form with a `+` for check and `#` for mate.
+//!
+//! **PGN.** Saved games carry the seven standard tags, `Variant` (the variant's id),
+//! `VariantMen` (each piece's letter and XBetza), `SetupChoice` when a setup choice was made,
+//! `SetUp` and `FEN` when the game did not start from the default position, then the moves and
+//! the result.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::geometry::{Color, Geometry, Square};
+use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
+use crate::position::Position;
+use crate::rules::Stalemate;
+use crate::ruleset::Ruleset;
+
+/// Who won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The win of `c`.
+    pub fn win_for(c: Color) -> GameResult {
+        match c {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    MoveLimit,
+}
+
+/// A finished game's result and the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub result: GameResult,
+    pub reason: Termination,
+}
+
+impl fmt::Display for Outcome {
+    /// A sentence such as "Checkmate: White wins." or "Draw by repetition.".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = match self.result {
+            GameResult::WhiteWins => "White wins",
+            GameResult::BlackWins => "Black wins",
+            GameResult::Draw => "draw",
+        };
+        match (self.reason, self.result) {
+            (Termination::Checkmate, _) => write!(f, "Checkmate: {who}."),
+            (Termination::Stalemate, GameResult::Draw) => write!(f, "Stalemate: draw."),
+            (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
+            (Termination::Repetition, _) => write!(f, "Draw by repetition."),
+            (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
+        }
+    }
+}
+
+/// How the game stands in `pos` given its history: `None` while it goes on.
+pub fn outcome(pos: &mut Position) -> Option<Outcome> {
+    let rules = pos.rules().clone();
+    let d = rules.draws;
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let side = pos.side();
+    if list.is_empty() {
+        if pos.in_check() {
+            return Some(Outcome {
+                result: GameResult::win_for(side.flip()),
+                reason: Termination::Checkmate,
+            });
+        }
+        let result = match d.stalemate {
+            Stalemate::Draw => GameResult::Draw,
+            Stalemate::Win => GameResult::win_for(side),
+            Stalemate::Loss => GameResult::win_for(side.flip()),
+        };
+        return Some(Outcome {
+            result,
+            reason: Termination::Stalemate,
+        });
+    }
+    if d.repetition > 0 {
+        let h = pos.hash();
+        let seen = 1 + pos.history_hashes().filter(|&x| x == h).count() as u32;
+        if seen >= d.repetition {
+            return Some(Outcome {
+                result: GameResult::Draw,
+                reason: Termination::Repetition,
+            });
+        }
+    }
+    if d.move_limit > 0 && pos.halfmove_clock() >= 2 * d.move_limit {
+        return Some(Outcome {
+            result: GameResult::Draw,
+            reason: Termination::MoveLimit,
+        });
+    }
+    None
+}
+
+/// Why a move was refused: a sentence for the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MoveError(pub String);
+
+/// The kind written without its letter: the promoting, non-royal kind with the most pieces in
+/// the start position.
+pub fn pawn_kind(rules: &Ruleset) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for k in 0..rules.variant.pieces.len() {
+        if rules.promo_choices[k].is_empty() || rules.royal[k] {
+            continue;
+        }
+        let n = rules
+            .start
+            .iter()
+            .filter(|&&c| c != EMPTY && kind_of(c) == k)
+            .count();
+        if n > 0 && best.is_none_or(|(_, m)| n > m) {
+            best = Some((k, n));
+        }
+    }
+    best.map(|(k, _)| k)
+}
+
+fn is_capture(pos: &Position, mv: Move) -> bool {
+    if mv.kind == MoveKind::EnPassant {
+        return true;
+    }
+    let c = pos.piece_at(mv.to);
+    mv.kind != MoveKind::Castle && c != EMPTY && color_of(c) != pos.side()
+}
+
+/// The rank of `sq` as written (1-based).
+fn rank_text(g: Geometry, sq: Square) -> String {
+    (g.rank(sq) + 1).to_string()
+}
+
+/// The move in coordinate notation (`e2e4`, `e7e8q`).
+pub fn coord(rules: &Ruleset, mv: Move) -> String {
+    crate::cli::notation::coord(rules, mv)
+}
+
+/// The move in the SAN-like form, with `+` or `#`. `mv` must be legal in `pos`.
+pub fn san(pos: &mut Position, mv: Move) -> String {
+    let rules = pos.rules().clone();
+    let g = rules.geometry;
+    let mut s = String::new();
+    if mv.kind == MoveKind::Castle {
+        let king_side = rules
+            .castlings
+            .get(mv.aux as usize)
+            .is_some_and(|c| c.king_side);
+        s.push_str(if king_side { "O-O" } else { "O-O-O" });
+    } else {
+        let pc = pos.piece_at(mv.from);
+        let kind = kind_of(pc);
+        let capture = is_capture(pos, mv);
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        let others: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                m.to == mv.to
+                    && m.from != mv.from
+                    && m.promo == mv.promo
+                    && pos.piece_at(m.from) == pc
+            })
+            .collect();
+        let is_pawn = pawn_kind(&rules) == Some(kind);
+        if !is_pawn {
+            s.push(rules.variant.pieces[kind].letter);
+        }
+        let same_file = others.iter().any(|m| g.file(m.from) == g.file(mv.from));
+        let same_rank = others.iter().any(|m| g.rank(m.from) == g.rank(mv.from));
+        let file = Geometry::file_char(g.file(mv.from));
+        if is_pawn && capture {
+            s.push(file);
+            if same_file {
+                s.push_str(&rank_text(g, mv.from));
+            }
+        } else if !others.is_empty() {
+            if !same_file {
+                s.push(file);
+            } else if !same_rank {
+                s.push_str(&rank_text(g, mv.from));
+            } else {
+                s.push_str(&g.name(mv.from).to_string());
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+        s.push_str(&g.name(mv.to).to_string());
+        if let Some(k) = mv.promotion() {
+            s.push('=');
+            s.push(rules.variant.pieces[k].letter);
+        }
+    }
+    pos.make(mv);
+    if pos.in_check() {
+        let mut replies = MoveList::new();
+        pos.legal_moves(&mut replies);
+        s.push(if replies.is_empty() { '#' } else { '+' });
+    }
+    pos.unmake();
+    s
+}
+
+/// A square reference in a written move: a file, a rank, or both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct SquareRef {
+    file: Option<u8>,
+    rank: Option<u8>,
+}
+
+/// Splits `body` (no piece letter, no promotion) into square references.
+fn square_refs(body: &str) -> Option<Vec<SquareRef>> {
+    let b = body.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let mut r = SquareRef::default();
+        if b[i].is_ascii_lowercase() {
+            r.file = Some(b[i] - b'a');
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i > start {
+            let n: u32 = body[start..i].parse().ok()?;
+            if n == 0 || n > 16 {
+                return None;
+            }
+            r.rank = Some((n - 1) as u8);
+        }
+        if r == SquareRef::default() {
+            return None;
+        }
+        out.push(r);
+    }
+    Some(out)
+}
+
+fn piece_name(rules: &Ruleset, kind: usize) -> &str {
+    &rules.variant.pieces[kind].name
+}
+
+/// Reads a move typed by a user or found in a file; explains what is wrong when it is not a
+/// legal move of `pos`.
+pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
+    let rules = pos.rules().clone();
+    let g = rules.geometry;
+    let shown = text.trim();
+    let t = shown.trim_end_matches(['+', '#', '!', '?']);
+    if t.is_empty() {
+        return Err(MoveError("no move given".into()));
+    }
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    let royal_name = rules
+        .variant
+        .pieces
+        .iter()
+        .find(|p| p.royal)
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| "royal piece".into());
+
+    // Castling.
+    let upper = t.to_ascii_uppercase().replace('0', "O");
+    if upper == "O-O" || upper == "O-O-O" {
+        let king_side = upper == "O-O";
+        let found = legal.iter().copied().find(|m| {
+            m.kind == MoveKind::Castle
+                && rules
+                    .castlings
+                    .get(m.aux as usize)
+                    .is_some_and(|c| c.king_side == king_side)
+        });
+        return found
+            .ok_or_else(|| MoveError(format!("{shown}: castling that way is not possible now")));
+    }
+
+    let hint = "write a move as e2e4 (from and to squares) or like Nf3, exd5, e8=Q";
+    let unreadable = || MoveError(format!("cannot read `{shown}` as a move: {hint}"));
+    let mut rest = t;
+    // Piece letter.
+    let mut kind: Option<usize> = None;
+    if let Some(c) = rest.chars().next()
+        && c.is_ascii_uppercase()
+    {
+        match rules.variant.kind_by_letter(c) {
+            Some(k) => {
+                kind = Some(k);
+                rest = &rest[1..];
+            }
+            None => {
+                return Err(MoveError(format!(
+                    "{shown}: no piece has the letter {c} (the pieces are {})",
+                    rules
+                        .variant
+                        .pieces
+                        .iter()
+                        .map(|p| format!("{} {}", p.letter, p.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+    }
+    // Promotion.
+    let mut promo: Option<usize> = None;
+    let promo_letter = |c: char| -> Result<usize, MoveError> {
+        rules.variant.kind_by_letter(c).ok_or_else(|| {
+            MoveError(format!(
+                "{shown}: no piece has the letter {}",
+                c.to_ascii_uppercase()
+            ))
+        })
+    };
+    if let Some(inner) = rest.strip_suffix(')') {
+        let (body, p) = inner.rsplit_once('(').ok_or_else(unreadable)?;
+        let mut cs = p.chars();
+        let (Some(c), None) = (cs.next(), cs.next()) else {
+            return Err(unreadable());
+        };
+        promo = Some(promo_letter(c)?);
+        rest = body;
+    } else if let Some((body, p)) = rest.rsplit_once('=') {
+        let mut cs = p.chars();
+        let (Some(c), None) = (cs.next(), cs.next()) else {
+            return Err(unreadable());
+        };
+        promo = Some(promo_letter(c)?);
+        rest = body;
+    } else {
+        let b = rest.as_bytes();
+        if b.len() >= 3 && b[b.len() - 1].is_ascii_alphabetic() && b[b.len() - 2].is_ascii_digit() {
+            promo = Some(promo_letter(b[b.len() - 1] as char)?);
+            rest = &rest[..rest.len() - 1];
+        }
+    }
+    let body: String = rest
+        .chars()
+        .filter(|&c| !matches!(c, 'x' | ':' | '-'))
+        .collect();
+    let refs = square_refs(&body).ok_or_else(unreadable)?;
+    let (origin, dest) = match refs.as_slice() {
+        [d] => (SquareRef::default(), *d),
+        [o, d] => (*o, *d),
+        _ => return Err(unreadable()),
+    };
+    let (Some(df), Some(dr)) = (dest.file, dest.rank) else {
+        return Err(unreadable());
+    };
+    if df >= g.files || dr >= g.ranks {
+        return Err(MoveError(format!(
+            "{shown}: the board has no square {}{}",
+            (b'a' + df) as char,
+            dr + 1
+        )));
+    }
+    let to = g.square(df, dr);
+    let from_sq = match (origin.file, origin.rank) {
+        (Some(f), Some(r)) if f < g.files && r < g.ranks => Some(g.square(f, r)),
+        (Some(f), Some(r)) => {
+            return Err(MoveError(format!(
+                "{shown}: the board has no square {}{}",
+                (b'a' + f) as char,
+                r + 1
+            )));
+        }
+        _ => None,
+    };
+    // Without a letter and without a full origin square, the move is the pawn's.
+    let pawn = pawn_kind(&rules);
+    let want_kind = match (kind, from_sq) {
+        (Some(k), _) => Some(k),
+        (None, Some(_)) => None,
+        (None, None) => pawn,
+    };
+    let matches = |m: &Move, pos: &Position| -> bool {
+        m.to == to
+            && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
+            && origin.file.is_none_or(|f| g.file(m.from) == f)
+            && origin.rank.is_none_or(|r| g.rank(m.from) == r)
+            && promo.is_none_or(|p| m.promotion() == Some(p))
+    };
+    let mut cands: Vec<Move> = Vec::new();
+    for m in legal.iter() {
+        if matches(m, pos)
+            && !cands
+                .iter()
+                .any(|c| c.from == m.from && c.to == m.to && c.promo == m.promo)
+        {
+            cands.push(*m);
+        }
+    }
+    if cands.len() > 1 && promo.is_none() {
+        let plain: Vec<Move> = cands.iter().copied().filter(|m| m.promo == 0).collect();
+        if plain.len() == 1 {
+            cands = plain;
+        }
+    }
+    match cands.len() {
+        1 => return Ok(cands[0]),
+        0 => {}
+        _ => {
+            let list: Vec<String> = cands.iter().map(|&m| coord(&rules, m)).collect();
+            let all_promos = cands
+                .iter()
+                .all(|m| m.promo != 0 && m.from == cands[0].from);
+            let how = if all_promos {
+                " (add the piece to promote to, e.g. =Q)"
+            } else {
+                ""
+            };
+            return Err(MoveError(format!(
+                "ambiguous: {shown} could be {}{how}",
+                join_or(&list)
+            )));
+        }
+    }
+    // No legal move matches: say why.
+    let mut pseudo = MoveList::new();
+    pos.pseudo_legal_moves(&mut pseudo);
+    if pseudo.iter().any(|m| matches(m, pos)) {
+        let castle = pseudo
+            .iter()
+            .any(|m| matches(m, pos) && matches!(m.kind, MoveKind::Castle | MoveKind::Hook));
+        return Err(MoveError(if pos.in_check() {
+            format!(
+                "{shown}: illegal, your {royal_name} is in check and this move does not end the check"
+            )
+        } else if castle {
+            format!(
+                "{shown}: illegal, the rule of this move forbids it here (e.g. it would pass an attacked square)"
+            )
+        } else {
+            format!("{shown}: illegal, it would leave your {royal_name} in check")
+        }));
+    }
+    let side = pos.side();
+    let to_name = g.name(to).to_string();
+    if let Some(f) = from_sq {
+        let c = pos.piece_at(f);
+        let f_name = g.name(f).to_string();
+        if c == EMPTY {
+            return Err(MoveError(format!("{shown}: there is no piece on {f_name}")));
+        }
+        let name = piece_name(&rules, kind_of(c));
+        if color_of(c) != side {
+            return Err(MoveError(format!(
+                "{shown}: the {name} on {f_name} is {}'s, and it is {}'s turn",
+                color_of(c).name(),
+                side.name()
+            )));
+        }
+        if let Some(k) = want_kind
+            && k != kind_of(c)
+        {
+            return Err(MoveError(format!(
+                "{shown}: the piece on {f_name} is a {name}, not a {}",
+                piece_name(&rules, k)
+            )));
+        }
+        if let Some(p) = promo
+            && pseudo.iter().any(|m| m.from == f && m.to == to)
+        {
+            return Err(MoveError(format!(
+                "{shown}: the {name} cannot become a {} there",
+                piece_name(&rules, p)
+            )));
+        }
+        return Err(MoveError(format!(
+            "{shown}: the {name} on {f_name} cannot move to {to_name}"
+        )));
+    }
+    let who = match want_kind {
+        Some(k) => piece_name(&rules, k).to_string(),
+        None => "piece".to_string(),
+    };
+    let mut msg = format!("{shown}: no {who} of yours can move to {to_name}");
+    if kind.is_none() && pawn.is_some() && origin == SquareRef::default() && promo.is_none() {
+        let example = rules
+            .variant
+            .pieces
+            .iter()
+            .enumerate()
+            .find(|(k, p)| Some(*k) != pawn && !p.royal);
+        if let Some((_, p)) = example {
+            msg.push_str(&format!(
+                " (other pieces need their letter, e.g. {}{to_name} for a {})",
+                p.letter, p.name
+            ));
+        }
+    }
+    Err(MoveError(msg))
+}
+
+fn join_or(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+/// A problem in a PGN file, with its line (from 1).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct PgnError {
+    pub line: usize,
+    pub message: String,
+}
+
+fn pgn_err(line: usize, message: impl Into<String>) -> PgnError {
+    PgnError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// A PGN game as read, before its moves are checked.
+#[derive(Clone, Debug, Default)]
+pub struct PgnRecord {
+    /// (name, value, line).
+    pub tags: Vec<(String, String, usize)>,
+    /// (move text, line, move number with dots as written before it, e.g. `12.` or `12...`).
+    pub moves: Vec<(String, usize, String)>,
+    /// The result token, if any.
+    pub result: Option<String>,
+}
+
+impl PgnRecord {
+    /// A tag's value and line.
+    pub fn tag(&self, name: &str) -> Option<(&str, usize)> {
+        self.tags
+            .iter()
+            .find(|t| t.0 == name)
+            .map(|t| (t.1.as_str(), t.2))
+    }
+}
+
+/// Reads the first game of a PGN text: tags and movetext (comments, variations and numeric
+/// annotations are skipped).
+pub fn parse_pgn(text: &str) -> Result<PgnRecord, PgnError> {
+    let mut rec = PgnRecord::default();
+    let mut in_moves = false;
+    let mut comment_depth_line: Option<usize> = None; // inside { }, started on this line
+    let mut variation: Vec<usize> = Vec::new(); // lines where open ( are
+    let mut number = String::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let l = raw.trim();
+        if comment_depth_line.is_none() && variation.is_empty() {
+            if l.starts_with('%') {
+                continue;
+            }
+            if l.starts_with('[') {
+                if in_moves {
+                    // The next game's tags: stop.
+                    break;
+                }
+                rec.tags.push(parse_tag(l, line)?);
+                continue;
+            }
+        }
+        if l.is_empty() && comment_depth_line.is_none() {
+            continue;
+        }
+        in_moves = true;
+        let chars: Vec<char> = l.chars().collect();
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            if comment_depth_line.is_some() {
+                if c == '}' {
+                    comment_depth_line = None;
+                }
+                j += 1;
+                continue;
+            }
+            match c {
+                '{' => {
+                    comment_depth_line = Some(line);
+                    j += 1;
+                }
+                ';' => break,
+                '(' => {
+                    variation.push(line);
+                    j += 1;
+                }
+                ')' => {
+                    if variation.pop().is_none() {
+                        return Err(pgn_err(line, "`)` closes no variation"));
+                    }
+                    j += 1;
+                }
+                c if c.is_whitespace() => j += 1,
+                _ => {
+                    let start = j;
+                    while j < chars.len()
+                        && !chars[j].is_whitespace()
+                        && !matches!(chars[j], '{' | '(' | ')' | ';')
+                    {
+                        j += 1;
+                    }
+                    let tok: String = chars[start..j].iter().collect();
+                    if !variation.is_empty() {
+                        continue;
+                    }
+                    if matches!(tok.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+                        rec.result = Some(tok);
+                        return finish(rec, comment_depth_line, &variation);
+                    }
+                    if tok.starts_with('$') {
+                        continue;
+                    }
+                    // Move numbers, possibly glued to the move: `12.`, `12...`, `12.Nf3`.
+                    let digits = tok.chars().take_while(|c| c.is_ascii_digit()).count();
+                    let mut mv = tok.as_str();
+                    if digits > 0 && tok[digits..].starts_with('.') {
+                        let dots = tok[digits..].chars().take_while(|&c| c == '.').count();
+                        number = tok[..digits + dots].to_string();
+                        mv = &tok[digits + dots..];
+                    }
+                    if !mv.is_empty() {
+                        rec.moves.push((mv.to_string(), line, number.clone()));
+                    }
+                }
+            }
+        }
+    }
+    finish(rec, comment_depth_line, &variation)
+}
+
+fn finish(
+    rec: PgnRecord,
+    comment: Option<usize>,
+    variation: &[usize],
+) -> Result<PgnRecord, PgnError> {
+    if let Some(l) = comment {
+        return Err(pgn_err(l, "the comment `{` opened here is never closed"));
+    }
+    if let Some(&l) = variation.first() {
+        return Err(pgn_err(l, "the variation `(` opened here is never closed"));
+    }
+    Ok(rec)
+}
+
+fn parse_tag(l: &str, line: usize) -> Result<(String, String, usize), PgnError> {
+    let bad = || {
+        pgn_err(
+            line,
+            format!("malformed tag `{l}`: expected [Name \"value\"]"),
+        )
+    };
+    let inner = l
+        .strip_prefix('[')
+        .and_then(|s| s.trim_end().strip_suffix(']'))
+        .ok_or_else(bad)?;
+    let inner = inner.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace).ok_or_else(bad)?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(bad());
+    }
+    let rest = rest.trim();
+    let body = rest
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .ok_or_else(bad)?;
+    let mut value = String::new();
+    let mut esc = false;
+    for c in body.chars() {
+        if esc {
+            value.push(c);
+            esc = false;
+        } else if c == '\\' {
+            esc = true;
+        } else if c == '"' {
+            return Err(bad());
+        } else {
+            value.push(c);
+        }
+    }
+    Ok((name.to_string(), value, line))
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The `VariantMen` value: `letter:XBetza` for each piece, separated by `;`.
+pub fn variant_men(rules: &Ruleset) -> String {
+    rules
+        .variant
+        .pieces
+        .iter()
+        .map(|p| format!("{}:{}", p.letter, p.betza_text))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut days = secs / 86_400;
+    let leap = |y: u64| (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
+    let mut year = 1970;
+    loop {
+        let n = if leap(year) { 366 } else { 365 };
+        if days < n {
+            break;
+        }
+        days -= n;
+        year += 1;
+    }
+    let lengths = [
+        31,
+        if leap(year) { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    let mut month = 0;
+    while days >= lengths[month] {
+        days -= lengths[month];
+        month += 1;
+    }
+    format!("{year:04}.{:02}.{:02}", month + 1, days + 1)
+}
+
+/// A game: where it started and the moves played since.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Ruleset>,
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    /// Tags written to PGN (names of the players, event...), in addition to the ones derived
+    /// from the game.
+    pub tags: Vec<(String, String)>,
+}
+
+impl Game {
+    /// A game from the start position of `rules`.
+    pub fn new(rules: &Arc<Ruleset>) -> Game {
+        Game::from_position(Position::start(rules))
+    }
+
+    /// A game from `pos` (its own history is kept for repetitions, but not written).
+    pub fn from_position(pos: Position) -> Game {
+        let rules = pos.rules().clone();
+        Game {
+            rules,
+            start: pos.snapshot(),
+            pos,
+            moves: Vec::new(),
+            tags: Vec::new(),
+        }
+    }
+
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The position the game started from.
+    pub fn start_position(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.moves.last().copied()
+    }
+
+    /// The legal moves of the current position.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut l = MoveList::new();
+        self.pos.legal_moves(&mut l);
+        l.as_slice().to_vec()
+    }
+
+    /// Plays a move after checking that it is legal.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.legal_moves().contains(&mv) {
+            return Err(MoveError(format!(
+                "{} is not a legal move here",
+                coord(&self.rules, mv)
+            )));
+        }
+        self.pos.make(mv);
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Reads a move (see [`parse_move`]) and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = parse_move(&mut self.pos, text)?;
+        self.pos.make(mv);
+        self.moves.push(mv);
+        Ok(mv)
+    }
+
+    /// Reads a move without playing it.
+    pub fn parse(&mut self, text: &str) -> Result<Move, MoveError> {
+        parse_move(&mut self.pos, text)
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.pos.unmake();
+        Some(mv)
+    }
+
+    /// The SAN-like text of `mv` in the current position.
+    pub fn san(&mut self, mv: Move) -> String {
+        san(&mut self.pos, mv)
+    }
+
+    /// The moves played, as SAN-like text.
+    pub fn san_moves(&self) -> Vec<String> {
+        let mut p = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let s = san(&mut p, m);
+                p.make(m);
+                s
+            })
+            .collect()
+    }
+
+    /// How the game ended, if it did.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        outcome(&mut self.pos)
+    }
+
+    /// Whether the game started from the variant's default start position.
+    pub fn default_start(&self) -> bool {
+        let rules = &self.rules;
+        if rules.setup.is_some() {
+            return false;
+        }
+        let default = Position::start(rules);
+        self.start.fen() == default.fen()
+    }
+
+    /// The game as PGN.
+    pub fn to_pgn(&mut self) -> String {
+        let outcome = self.outcome();
+        let result = outcome.map(|o| o.result.pgn()).unwrap_or("*");
+        let get = |name: &str, default: &str| -> String {
+            self.tags
+                .iter()
+                .find(|t| t.0 == name)
+                .map(|t| t.1.clone())
+                .unwrap_or_else(|| default.to_string())
+        };
+        let mut tags: Vec<(String, String)> = vec![
+            ("Event".into(), get("Event", "Polymachy game")),
+            ("Site".into(), get("Site", "?")),
+            ("Date".into(), get("Date", &today())),
+            ("Round".into(), get("Round", "-")),
+            ("White".into(), get("White", "?")),
+            ("Black".into(), get("Black", "?")),
+            ("Result".into(), result.to_string()),
+            ("Variant".into(), self.rules.variant.id.clone()),
+            ("VariantMen".into(), variant_men(&self.rules)),
+        ];
+        if let Some(s) = &self.rules.setup {
+            tags.push(("SetupChoice".into(), s.clone()));
+        }
+        if !self.default_start() {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), self.start.fen()));
+        }
+        if outcome.is_some() {
+            tags.push(("Termination".into(), "normal".into()));
+        }
+        for (k, v) in &self.tags {
+            if !tags.iter().any(|t| &t.0 == k) && k != "SetUp" && k != "FEN" {
+                tags.push((k.clone(), v.clone()));
+            }
+        }
+        let mut out = String::new();
+        for (k, v) in &tags {
+            out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+        }
+        out.push('\n');
+        // Movetext, wrapped before 80 columns.
+        let mut words: Vec<String> = Vec::new();
+        let sans = self.san_moves();
+        let mut number = self.start.fullmove_number();
+        let mut side = self.start.side();
+        for (i, s) in sans.iter().enumerate() {
+            if side == Color::White {
+                words.push(format!("{number}."));
+            } else if i == 0 {
+                words.push(format!("{number}..."));
+            }
+            words.push(s.clone());
+            if side == Color::Black {
+                number += 1;
+            }
+            side = side.flip();
+        }
+        if let Some(o) = outcome {
+            words.push(format!("{{{o}}}"));
+        }
+        words.push(result.to_string());
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
+    /// Replays a PGN record under `rules`, checking every move.
+    pub fn from_record(rules: &Arc<Ruleset>, rec: &PgnRecord) -> Result<Game, PgnError> {
+        if let Some((men, line)) = rec.tag("VariantMen") {
+            let ours = variant_men(rules);
+            if men.replace(' ', "") != ours {
+                return Err(pgn_err(
+                    line,
+                    format!(
+                        "the pieces of this game ({men}) are not those of {} ({ours})",
+                        rules.variant.title
+                    ),
+                ));
+            }
+        }
+        let pos = match rec.tag("FEN") {
+            Some((fen, line)) => {
+                Position::from_fen(rules, fen).map_err(|e| pgn_err(line, e.to_string()))?
+            }
+            None => Position::start(rules),
+        };
+        let mut game = Game::from_position(pos);
+        for (name, value, _) in &rec.tags {
+            if matches!(
+                name.as_str(),
+                "Event" | "Site" | "Date" | "Round" | "White" | "Black"
+            ) {
+                game.tags.push((name.clone(), value.clone()));
+            }
+        }
+        for (i, (text, line, number)) in rec.moves.iter().enumerate() {
+            if let Some(o) = game.outcome() {
+                return Err(pgn_err(
+                    *line,
+                    format!("move {text}: the game is already over ({o})"),
+                ));
+            }
+            let label = if number.is_empty() {
+                format!("move {}", i + 1)
+            } else {
+                format!("move {number} {text}")
+            };
+            game.play_text(text)
+                .map_err(|e| pgn_err(*line, format!("{label}: {e}")))?;
+        }
+        Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> Arc<Ruleset> {
+        let v = crate::variant::Variant::load("chess").unwrap();
+        Ruleset::new(&v, None).unwrap()
+    }
+
+    #[test]
+    fn square_refs_read_files_ranks_and_squares() {
+        assert_eq!(
+            square_refs("e4").unwrap(),
+            vec![SquareRef {
+                file: Some(4),
+                rank: Some(3)
+            }]
+        );
+        assert_eq!(square_refs("a10a12").unwrap().len(), 2);
+        assert_eq!(
+            square_refs("1d2").unwrap()[0],
+            SquareRef {
+                file: None,
+                rank: Some(0)
+            }
+        );
+        assert!(square_refs("e").is_some());
+        assert!(square_refs("E4").is_none());
+    }
+
+    #[test]
+    fn san_round_trip_in_the_opening() {
+        let rs = chess();
+        let mut p = Position::start(&rs);
+        let mut l = MoveList::new();
+        p.legal_moves(&mut l);
+        for &m in l.iter() {
+            let s = san(&mut p, m);
+            assert_eq!(parse_move(&mut p, &s), Ok(m), "{s}");
+            let c = coord(&rs, m);
+            assert_eq!(parse_move(&mut p, &c), Ok(m), "{c}");
+        }
+    }
+
+    #[test]
+    fn dates_are_formatted() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}

@@ -1,0 +1,162 @@
+//! Engine protocols for graphical interfaces: UCI (with Fairy-Stockfish's `UCI_Variant`
+//! conventions) and CECP v2 (XBoard/WinBoard, with engine-defined variants).
+//!
+//! Both run the search on a background thread so that `stop`, `isready`, `?` and `ping`
+//! are answered while the engine thinks. Output goes through one shared writer, a line at a
+//! time.
+
+pub mod uci;
+pub mod xboard;
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::cli::notation::coord;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::search::{Info, Limits, SearchResult, Searcher};
+use crate::variant::Variant;
+
+/// A line-oriented output shared by the protocol loop and the search thread.
+#[derive(Clone)]
+pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line and flushes.
+    pub fn line(&self, s: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{s}");
+            let _ = w.flush();
+        }
+    }
+}
+
+/// The game state of a protocol session and its searcher (away on a thread while searching).
+pub struct Engine {
+    pub variant: Variant,
+    pub rules: Arc<Ruleset>,
+    pub pos: Position,
+    pub hash_mb: usize,
+    searcher: Option<Searcher>,
+    thread: Option<JoinHandle<Searcher>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Engine {
+    /// An engine for a built-in variant name or a `.toml` path, with a setup choice.
+    pub fn new(variant: &str, setup: Option<&str>, hash_mb: usize) -> Result<Engine, String> {
+        let v = Variant::load(variant).map_err(|e| e.to_string())?;
+        Engine::with_variant(v, setup, hash_mb)
+    }
+
+    /// An engine for a loaded variant.
+    pub fn with_variant(v: Variant, setup: Option<&str>, hash_mb: usize) -> Result<Engine, String> {
+        let rules = Ruleset::new(&v, setup)?;
+        let pos = Position::start(&rules);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut searcher = Searcher::new(&rules, hash_mb);
+        searcher.set_stop_flag(stop.clone());
+        Ok(Engine { variant: v, rules, pos, hash_mb, searcher: Some(searcher), thread: None, stop })
+    }
+
+    /// Stops a running search (its result is still reported) and waits for it.
+    pub fn stop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.wait();
+    }
+
+    /// Waits for a running search to finish.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.thread.take() {
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    let mut s = Searcher::new(&self.rules, self.hash_mb);
+                    s.set_stop_flag(self.stop.clone());
+                    self.searcher = Some(s);
+                }
+            }
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.thread.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Clears the hash table and history (a new game).
+    pub fn new_game(&mut self) {
+        self.stop();
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+
+    /// Resizes the hash table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.stop();
+        self.hash_mb = mb;
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_hash_size(mb);
+        }
+    }
+
+    /// The legal move written `text` in coordinate notation.
+    pub fn find_move(&mut self, text: &str) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list.iter().copied().find(|&m| coord(&self.rules, m) == text)
+    }
+
+    /// Starts searching the current position on a thread. `on_info` sees each finished
+    /// iteration, `on_done` the result.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        mut on_info: impl FnMut(&Arc<Ruleset>, &Info) + Send + 'static,
+        on_done: impl FnOnce(&Arc<Ruleset>, &SearchResult) + Send + 'static,
+    ) {
+        self.stop();
+        self.stop.store(false, Ordering::Relaxed);
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
+        searcher.set_stop_flag(self.stop.clone());
+        let mut pos = self.pos.clone();
+        let rules = self.rules.clone();
+        self.thread = Some(std::thread::spawn(move || {
+            let r = searcher.search(&mut pos, &limits, |info| on_info(&rules, info));
+            on_done(&rules, &r);
+            searcher
+        }));
+    }
+}
+
+/// Waits for the first command and runs the protocol it names (`uci` or `xboard`).
+/// Returns false when the input named neither.
+pub fn autodetect(variant: &str, setup: Option<&str>) -> Result<bool, String> {
+    use std::io::BufRead;
+    let stdin = std::io::stdin();
+    let mut first = String::new();
+    loop {
+        first.clear();
+        if stdin.lock().read_line(&mut first).map_err(|e| e.to_string())? == 0 {
+            return Ok(false);
+        }
+        if !first.trim().is_empty() {
+            break;
+        }
+    }
+    let out = Out::new(Box::new(std::io::stdout()));
+    let lines = std::iter::once(first.clone()).chain(stdin.lock().lines().map_while(Result::ok));
+    match first.split_whitespace().next() {
+        Some("uci") => uci::run(lines, out, variant, setup).map(|_| true),
+        Some("xboard") => xboard::run(lines, out, variant, setup).map(|_| true),
+        _ => Ok(false),
+    }
+}

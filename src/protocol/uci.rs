@@ -1,0 +1,203 @@
+//! UCI, with Fairy-Stockfish's conventions for variants: the `UCI_Variant` option selects the
+//! game, `VariantPath` loads a variant file (here a Polymachy `.toml` file, which becomes the
+//! current variant), and moves are in coordinate notation (`a10a12`, promotions `e11e12q`).
+//! Polymachy adds a `Setup` option (a setup choice, as `--setup`).
+
+use std::time::Duration;
+
+use super::{Engine, Out};
+use crate::search::{Clock, Limits};
+use crate::variant::{BUILTIN, Variant};
+
+const DEFAULT_HASH: usize = 64;
+
+/// Runs a UCI session over `lines` until `quit` or the end of input.
+pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: Option<&str>) -> Result<(), String> {
+    let mut eng = Engine::new(variant, setup, DEFAULT_HASH)?;
+    let mut variant_name = eng.variant.id.clone();
+    let mut setup_choice = setup.map(|s| s.to_string());
+    // Whether the running search has no limit (it must be stopped at the end of input).
+    let mut unbounded = false;
+    for line in lines {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { continue };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => {
+                out.line(&format!("id name Polymachy {}", env!("CARGO_PKG_VERSION")));
+                out.line("id author the Polymachy developers");
+                let vars: Vec<String> = BUILTIN.iter().map(|(n, _)| format!("var {n}")).collect();
+                out.line(&format!("option name UCI_Variant type combo default {variant_name} {}", vars.join(" ")));
+                out.line("option name VariantPath type string default <empty>");
+                out.line("option name Setup type string default <empty>");
+                out.line(&format!("option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"));
+                out.line("uciok");
+            }
+            "isready" => out.line("readyok"),
+            "debug" | "register" | "ponderhit" => {}
+            "ucinewgame" => eng.new_game(),
+            "setoption" => {
+                eng.stop();
+                let (name, value) = parse_setoption(&rest);
+                let result = match name.to_ascii_lowercase().as_str() {
+                    "uci_variant" => {
+                        variant_name = value.clone();
+                        switch(&mut eng, Variant::load(&value).map_err(|e| e.to_string()), setup_choice.as_deref())
+                    }
+                    "variantpath" => {
+                        if value.is_empty() || value == "<empty>" {
+                            Ok(())
+                        } else {
+                            let r = switch(&mut eng, Variant::load(&value).map_err(|e| e.to_string()), setup_choice.as_deref());
+                            if r.is_ok() {
+                                variant_name = eng.variant.id.clone();
+                            }
+                            r
+                        }
+                    }
+                    "setup" => {
+                        setup_choice = if value.is_empty() || value == "<empty>" { None } else { Some(value.clone()) };
+                        let v = eng.variant.clone();
+                        switch(&mut eng, Ok(v), setup_choice.as_deref())
+                    }
+                    "hash" => match value.parse::<usize>() {
+                        Ok(mb) if (1..=4096).contains(&mb) => {
+                            eng.set_hash(mb);
+                            Ok(())
+                        }
+                        _ => Err(format!("Hash must be a number from 1 to 4096, got `{value}`")),
+                    },
+                    _ => Err(format!("unknown option `{name}`")),
+                };
+                if let Err(e) = result {
+                    out.line(&format!("info string error: {}", e.replace('\n', " | ")));
+                }
+            }
+            "position" => {
+                eng.stop();
+                if let Err(e) = position(&mut eng, &rest) {
+                    out.line(&format!("info string error: {e}"));
+                }
+            }
+            "go" => {
+                let limits = parse_go(&rest, eng.pos.side() == crate::geometry::Color::White);
+                unbounded = limits == Limits::default();
+                let o1 = out.clone();
+                let o2 = out.clone();
+                eng.go(
+                    limits,
+                    move |rules, info| {
+                        let pv: Vec<String> = info.pv.iter().map(|&m| crate::cli::notation::coord(rules, m)).collect();
+                        o1.line(&format!(
+                            "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                            info.depth,
+                            info.seldepth,
+                            info.score.uci(),
+                            info.nodes,
+                            info.nps(),
+                            info.elapsed.as_millis(),
+                            pv.join(" ")
+                        ));
+                    },
+                    move |rules, r| match r.best {
+                        Some(m) => o2.line(&format!("bestmove {}", crate::cli::notation::coord(rules, m))),
+                        None => o2.line("bestmove 0000"),
+                    },
+                );
+            }
+            "stop" => eng.stop(),
+            "quit" => {
+                eng.stop();
+                return Ok(());
+            }
+            // Polymachy extension for people at the console.
+            "d" => out.line(&format!("{}\nFen: {}", crate::cli::notation::draw(&eng.pos, None, true), eng.pos.fen())),
+            _ => out.line(&format!("info string unknown command: {line}")),
+        }
+    }
+    // End of input: a bounded search may finish and report its move.
+    if unbounded {
+        eng.stop();
+    } else {
+        eng.wait();
+    }
+    Ok(())
+}
+
+fn switch(eng: &mut Engine, v: Result<Variant, String>, setup: Option<&str>) -> Result<(), String> {
+    let v = v?;
+    let hash = eng.hash_mb;
+    *eng = Engine::with_variant(v, setup, hash)?;
+    Ok(())
+}
+
+/// `name X Y value Z W` → ("X Y", "Z W").
+fn parse_setoption(words: &[&str]) -> (String, String) {
+    let mut name = Vec::new();
+    let mut value = Vec::new();
+    let mut in_value = false;
+    for &w in words.iter().skip_while(|w| **w == "name").skip(0) {
+        if w == "value" && !in_value {
+            in_value = true;
+            continue;
+        }
+        if in_value {
+            value.push(w);
+        } else if w != "name" {
+            name.push(w);
+        }
+    }
+    (name.join(" "), value.join(" "))
+}
+
+/// `position startpos|fen FEN [moves ...]`.
+fn position(eng: &mut Engine, words: &[&str]) -> Result<(), String> {
+    let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+    let pos = match words.first() {
+        Some(&"startpos") => crate::position::Position::start(&eng.rules),
+        Some(&"fen") => {
+            let fen = words[1..moves_at].join(" ");
+            crate::position::Position::from_fen(&eng.rules, &fen).map_err(|e| e.to_string())?
+        }
+        _ => return Err("expected `position startpos` or `position fen FEN`".into()),
+    };
+    eng.pos = pos;
+    for m in words.iter().skip(moves_at + 1) {
+        match eng.find_move(m) {
+            Some(mv) => eng.pos.make(mv),
+            None => return Err(format!("illegal move `{m}` in position {}", eng.pos.fen())),
+        }
+    }
+    Ok(())
+}
+
+/// The limits of a `go` command.
+fn parse_go(words: &[&str], white: bool) -> Limits {
+    let mut l = Limits::default();
+    let num = |i: usize| words.get(i + 1).and_then(|s| s.parse::<i64>().ok()).map(|n| n.max(0) as u64);
+    let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, 0, 0, None);
+    let mut infinite = false;
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "depth" => l.depth = num(i).map(|n| n.clamp(1, 90) as u32),
+            "nodes" => l.nodes = num(i),
+            "movetime" => l.movetime = num(i).map(Duration::from_millis),
+            "wtime" => wtime = num(i),
+            "btime" => btime = num(i),
+            "winc" => winc = num(i).unwrap_or(0),
+            "binc" => binc = num(i).unwrap_or(0),
+            "movestogo" => mtg = num(i).map(|n| n as u32),
+            "infinite" => infinite = true,
+            _ => {}
+        }
+    }
+    let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
+    if let Some(t) = time {
+        l.clock = Some(Clock { remaining: Duration::from_millis(t), increment: Duration::from_millis(inc), moves_to_go: mtg });
+    }
+    if infinite {
+        l = Limits::default();
+    }
+    l
+}

@@ -1,0 +1,518 @@
+//! Static evaluation, built once per ruleset from the variant's data.
+//!
+//! Every term is read off the compiled move tables, never off piece names or letters:
+//!
+//! - **Material**: the value the variant file gives, or, for a piece without one, a value
+//!   derived from its movement ([`derived_value`]): the expected number of squares it reaches
+//!   from an average square of a board where each square is occupied with some probability,
+//!   mapped to centipawns by a curve fitted to the FIDE pieces. Royal pieces have no material
+//!   value.
+//! - **Centralisation**: per square, how many more squares the piece reaches on an empty board
+//!   from there than on average.
+//! - **Pawn advance**: pieces that promote ("pawn-like") gain as they approach the promotion
+//!   zone, more so in the endgame.
+//! - **Mobility**: the squares each piece reaches in the actual position, against its expected
+//!   number.
+//! - **King shelter**: friendly pieces on the squares a royal piece could step to, in the
+//!   middlegame; in the endgame royal pieces centralise instead.
+//!
+//! Middlegame and endgame weights are blended by the non-pawn material left on the board.
+
+use crate::geometry::{Color, Square};
+use crate::moves::{Code, EMPTY, code, color_of, kind_of};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::tables::{CAPTURE, Entry, GRASS, HOP, LEAP, MOVE};
+
+/// Probability that a square is occupied, in the model used for derived values.
+const DENSITY: f64 = 0.3;
+/// The phase scale: 256 = full middlegame, 0 = bare endgame.
+const PHASE_MAX: i32 = 256;
+/// Bonus for the side to move.
+const TEMPO: i32 = 12;
+
+/// Mobility weight in the middlegame and the endgame: centipawns per reachable square for a
+/// piece reaching 6.25 squares on an empty board on average; pieces reaching more squares get
+/// less per square (in proportion to the square root).
+const MOB_MG: i32 = 3;
+const MOB_EG: i32 = 3;
+/// How far the mobility and shelter terms may move the score, for lazy evaluation.
+pub const LAZY_MARGIN: i32 = 220;
+/// Centralisation weight per standard deviation-like unit.
+const CENTRE_MG: f64 = 9.0;
+const CENTRE_EG: f64 = 6.0;
+/// Royal centralisation in the endgame.
+const ROYAL_CENTRE_EG: f64 = 14.0;
+/// Royal advance penalty per rank in the middlegame.
+const ROYAL_ADVANCE_MG: f64 = 20.0;
+/// Shelter: per friendly piece next to the royal piece, and extra for a pawn-like one ahead.
+const SHELTER: i32 = 5;
+const SHELTER_PAWN: i32 = 12;
+
+/// The expected mobility of one table entry in the density model, accumulated into `reach`
+/// (per destination square, the probability of reaching it: unions over entries).
+fn entry_reach(tables: &crate::tables::Tables, e: &Entry, p: f64, reach: &mut [f64]) {
+    let mut pc = 1.0;
+    for c in tables.conds_of(e) {
+        pc *= if c.occupied { p } else { 1.0 - p };
+    }
+    let m = if e.flags & MOVE != 0 { 1.0 } else { 0.0 };
+    let c = if e.flags & CAPTURE != 0 { 1.0 } else { 0.0 };
+    let land = (1.0 - p) * m + p * c;
+    if land == 0.0 {
+        return;
+    }
+    let dests = tables.squares_of(e);
+    for (k, &d) in dests.iter().enumerate() {
+        let before = if e.flags & LEAP != 0 {
+            1.0
+        } else if e.flags & HOP != 0 {
+            // Exactly one screen among the k squares before.
+            if k == 0 {
+                0.0
+            } else {
+                k as f64 * p * (1.0 - p).powi(k as i32 - 1)
+            }
+        } else if e.flags & GRASS != 0 {
+            // The square just before is the screen, everything before it empty.
+            if k == 0 {
+                0.0
+            } else {
+                p * (1.0 - p).powi(k as i32 - 1)
+            }
+        } else {
+            (1.0 - p).powi(k as i32)
+        };
+        let q = pc * before * land;
+        let r = &mut reach[d as usize];
+        *r = 1.0 - (1.0 - *r) * (1.0 - q);
+    }
+}
+
+/// Expected squares reached by `kind` (as White) from `sq` with occupation density `p`.
+fn mobility_at(rules: &Ruleset, kind: usize, sq: Square, p: f64, buf: &mut [f64]) -> f64 {
+    buf.iter_mut().for_each(|x| *x = 0.0);
+    for e in rules.tables.entries_at(kind, Color::White, sq) {
+        entry_reach(&rules.tables, e, p, buf);
+    }
+    buf.iter().sum()
+}
+
+/// Average of [`mobility_at`] over every square of the board.
+fn average_mobility(rules: &Ruleset, kind: usize, p: f64) -> f64 {
+    let size = rules.geometry.size();
+    let mut buf = vec![0.0; size];
+    let total: f64 = (0..size)
+        .map(|s| mobility_at(rules, kind, s as Square, p, &mut buf))
+        .sum();
+    total / size as f64
+}
+
+/// A value in centipawns derived from a piece's movement: `54 m + 0.94 m²` where `m` is its
+/// average expected mobility at density 0.3, times `(64 / squares)^0.4`. The curve puts the
+/// FIDE knight near 310, the rook near 500 and the queen near 940 on an 8×8 board; the board
+/// factor accounts for a pawn's worth growing with the board (on 12×12 it puts the Metamachy
+/// knight near 260, the rook near 440 and the queen near 880).
+pub fn derived_value(rules: &Ruleset, kind: usize) -> i32 {
+    let m = average_mobility(rules, kind, DENSITY);
+    let board = (64.0 / rules.geometry.size() as f64).powf(0.4);
+    ((54.0 * m + 0.94 * m * m) * board).round() as i32
+}
+
+/// The evaluator of one ruleset.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    size: usize,
+    nkinds: usize,
+    /// Per kind: material value (0 for royal pieces).
+    pub values: Vec<i32>,
+    /// Per kind: value for move ordering (royal pieces count as very valuable).
+    pub order_values: Vec<i32>,
+    /// Per kind: whether it promotes.
+    pub pawnlike: Vec<bool>,
+    royal: Vec<bool>,
+    /// Per `code * size + sq`: material and square terms, middlegame and endgame, from the
+    /// owner's point of view.
+    psq_mg: Vec<i32>,
+    psq_eg: Vec<i32>,
+    /// Per kind: expected mobility (subtracted from the actual count), in 1/16 squares.
+    mob_expect: Vec<i32>,
+    /// Per kind: whether dynamic mobility is counted.
+    mob_on: Vec<bool>,
+    /// Per kind: mobility weight in 1/16 of the base weight.
+    mob_weight: Vec<i32>,
+    /// Per kind: contribution to the game phase.
+    phase_weight: Vec<i32>,
+    phase_total: i32,
+}
+
+impl Evaluator {
+    /// Builds the evaluator: values, square tables and weights, all from `rules`.
+    pub fn new(rules: &Ruleset) -> Evaluator {
+        let g = rules.geometry;
+        let size = g.size();
+        let pieces = &rules.variant.pieces;
+        let nkinds = pieces.len();
+        let royal: Vec<bool> = pieces.iter().map(|p| p.royal).collect();
+        let pawnlike: Vec<bool> = (0..nkinds)
+            .map(|k| !rules.promo_choices[k].is_empty() && !royal[k])
+            .collect();
+        let values: Vec<i32> = (0..nkinds)
+            .map(|k| {
+                if royal[k] {
+                    0
+                } else {
+                    pieces[k]
+                        .value
+                        .unwrap_or_else(|| derived_value(rules, k))
+                        .max(0)
+                }
+            })
+            .collect();
+        let max_value = values.iter().copied().max().unwrap_or(100).max(100);
+        let order_values: Vec<i32> = (0..nkinds)
+            .map(|k| {
+                if royal[k] {
+                    max_value * 2 + 100
+                } else {
+                    values[k]
+                }
+            })
+            .collect();
+
+        // Empty-board mobility per kind and square (for centralisation), and its average.
+        let mut buf = vec![0.0; size];
+        let mut empty_mob = vec![vec![0.0; size]; nkinds];
+        let mut empty_avg = vec![0.0; nkinds];
+        for (k, row) in empty_mob.iter_mut().enumerate() {
+            for (sq, m) in row.iter_mut().enumerate() {
+                *m = mobility_at(rules, k, sq as Square, 0.0, &mut buf);
+            }
+            empty_avg[k] = row.iter().sum::<f64>() / size as f64;
+        }
+        // Expected mobility in play, at the model density.
+        let mob_expect: Vec<i32> = (0..nkinds)
+            .map(|k| (average_mobility(rules, k, DENSITY) * 16.0).round() as i32)
+            .collect();
+        let mob_on: Vec<bool> = (0..nkinds).map(|k| !royal[k] && !pawnlike[k]).collect();
+        let mob_weight: Vec<i32> = (0..nkinds)
+            .map(|k| (16.0 * 2.5 / empty_avg[k].max(1.0).sqrt()).round() as i32)
+            .collect();
+
+        // Promotion zone distance: for White, the lowest rank of the zone.
+        let zone_rank_white = (0..size as Square)
+            .filter(|&s| rules.promo_zone[0].contains(s))
+            .map(|s| g.rank(s))
+            .min()
+            .unwrap_or(g.ranks - 1);
+        // Start rank of each pawn-like kind (as White): the lowest rank it stands on at start.
+        let start_rank: Vec<u8> = (0..nkinds)
+            .map(|k| {
+                (0..size as Square)
+                    .filter(|&s| rules.start[s as usize] == code(k, Color::White))
+                    .map(|s| g.rank(s))
+                    .min()
+                    .unwrap_or(0)
+            })
+            .collect();
+        // What promoting gains, per pawn-like kind.
+        let promo_gain: Vec<i32> = (0..nkinds)
+            .map(|k| {
+                let best = rules.promo_choices[k]
+                    .iter()
+                    .map(|&t| values[t])
+                    .max()
+                    .unwrap_or(0);
+                (best - values[k]).max(0)
+            })
+            .collect();
+
+        let mut psq_mg = vec![0; 256 * size];
+        let mut psq_eg = vec![0; 256 * size];
+        let centre_file = (g.files as f64 - 1.0) / 2.0;
+        let centre_rank = (g.ranks as f64 - 1.0) / 2.0;
+        let max_dist = centre_file.max(centre_rank).max(1.0);
+        for k in 0..nkinds {
+            for color in [Color::White, Color::Black] {
+                let c = code(k, color) as usize;
+                for sq in 0..size as Square {
+                    // The square as seen from White: Black's pieces use the mirrored rank.
+                    let wsq = if color == Color::White {
+                        sq
+                    } else {
+                        g.mirror_rank(sq)
+                    };
+                    let rank = g.rank(wsq) as i32;
+                    let (mut mg, mut eg) = (values[k] as f64, values[k] as f64);
+                    let spread = empty_avg[k].max(1.0).sqrt();
+                    let centre = (empty_mob[k][wsq as usize] - empty_avg[k]) / spread;
+                    if royal[k] {
+                        // Stay home in the middlegame; come to the centre in the endgame.
+                        mg -= ROYAL_ADVANCE_MG * rank.min(3) as f64;
+                        let df = (g.file(wsq) as f64 - centre_file).abs();
+                        let dr = (g.rank(wsq) as f64 - centre_rank).abs();
+                        let d = df.max(dr) / max_dist;
+                        eg += ROYAL_CENTRE_EG
+                            * (1.0 - 2.0 * d)
+                            * (g.files.max(g.ranks) as f64 / 8.0).sqrt();
+                    } else {
+                        mg += CENTRE_MG * centre;
+                        eg += CENTRE_EG * centre;
+                    }
+                    if pawnlike[k] {
+                        let from = start_rank[k] as i32;
+                        let to = zone_rank_white as i32;
+                        if to > from && rank > from {
+                            let t = ((rank - from) as f64 / (to - from) as f64).min(1.0);
+                            let gain = promo_gain[k] as f64;
+                            mg += 0.04 * gain * t * t + 4.0 * t;
+                            eg += 0.18 * gain * t * t + 10.0 * t;
+                        }
+                    }
+                    psq_mg[c * size + sq as usize] = mg.round() as i32;
+                    psq_eg[c * size + sq as usize] = eg.round() as i32;
+                }
+            }
+        }
+
+        let phase_weight: Vec<i32> = (0..nkinds)
+            .map(|k| {
+                if royal[k] || pawnlike[k] {
+                    0
+                } else {
+                    values[k]
+                }
+            })
+            .collect();
+        let phase_total = rules
+            .start
+            .iter()
+            .filter(|&&c| c != EMPTY)
+            .map(|&c| phase_weight[kind_of(c)])
+            .sum::<i32>()
+            .max(1);
+
+        Evaluator {
+            size,
+            nkinds,
+            values,
+            order_values,
+            pawnlike,
+            royal,
+            psq_mg,
+            psq_eg,
+            mob_expect,
+            mob_on,
+            mob_weight,
+            phase_weight,
+            phase_total,
+        }
+    }
+
+    /// The material value of a piece code (0 for empty squares and royal pieces).
+    #[inline]
+    pub fn value_of(&self, c: Code) -> i32 {
+        if c == EMPTY {
+            0
+        } else {
+            self.values[kind_of(c)]
+        }
+    }
+
+    /// The number of piece kinds.
+    pub fn kinds(&self) -> usize {
+        self.nkinds
+    }
+
+    /// The game phase of a position: 256 at full material, 0 with no non-pawn pieces.
+    pub fn phase(&self, pos: &Position) -> i32 {
+        let board = pos.board();
+        let mut m = 0;
+        for &c in &board[..self.size] {
+            if c != EMPTY {
+                m += self.phase_weight[kind_of(c)];
+            }
+        }
+        (m * PHASE_MAX / self.phase_total).min(PHASE_MAX)
+    }
+
+    /// The evaluation of `pos` in centipawns from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.eval_inner(pos, true)
+    }
+
+    /// A cheaper evaluation without the mobility and shelter terms (which rarely move the
+    /// score by more than [`LAZY_MARGIN`]).
+    pub fn evaluate_fast(&self, pos: &Position) -> i32 {
+        self.eval_inner(pos, false)
+    }
+
+    fn eval_inner(&self, pos: &Position, full: bool) -> i32 {
+        let rules = pos.rules();
+        let t = &rules.tables;
+        let g = rules.geometry;
+        let board = pos.board();
+        let mut mg = [0i32; 2];
+        let mut eg = [0i32; 2];
+        let mut material = [0i32; 2];
+        let mut pawns = [0i32; 2];
+        let mut phase_m = 0;
+        let mut mob = [0i32; 2];
+        for sq in 0..self.size {
+            let c = board[sq];
+            if c == EMPTY {
+                continue;
+            }
+            let col = color_of(c);
+            let ci = col.index();
+            let k = kind_of(c);
+            let idx = c as usize * self.size + sq;
+            mg[ci] += self.psq_mg[idx];
+            eg[ci] += self.psq_eg[idx];
+            phase_m += self.phase_weight[k];
+            if self.pawnlike[k] {
+                pawns[ci] += 1;
+            } else {
+                material[ci] += self.values[k];
+            }
+            if !full {
+                continue;
+            }
+            if self.mob_on[k] {
+                let mut n = 0i32;
+                for e in t.entries_at(k, col, sq as Square) {
+                    n += reach_count(t, board, e, col);
+                }
+                mob[ci] += (n * 16 - self.mob_expect[k]) * self.mob_weight[k];
+            } else if self.royal[k] {
+                // Shelter: friendly pieces on the squares the royal piece could step to.
+                let mut s = 0;
+                for e in t.entries_at(k, col, sq as Square) {
+                    if e.flags & LEAP == 0 {
+                        continue;
+                    }
+                    let d = t.squares_of(e)[0];
+                    let o = board[d as usize];
+                    if o != EMPTY && color_of(o) == col {
+                        s += SHELTER;
+                        let ahead = if col == Color::White {
+                            g.rank(d) > g.rank(sq as Square)
+                        } else {
+                            g.rank(d) < g.rank(sq as Square)
+                        };
+                        if ahead && self.pawnlike[kind_of(o)] {
+                            s += SHELTER_PAWN;
+                        }
+                    }
+                }
+                mg[ci] += s;
+            }
+        }
+        for ci in 0..2 {
+            mg[ci] += mob[ci] * MOB_MG / (16 * 16);
+            eg[ci] += mob[ci] * MOB_EG / (16 * 16);
+        }
+        let phase = (phase_m * PHASE_MAX / self.phase_total).min(PHASE_MAX);
+        let mgs = mg[0] - mg[1];
+        let egs = eg[0] - eg[1];
+        let mut score = (mgs * phase + egs * (PHASE_MAX - phase)) / PHASE_MAX;
+        // A side without pawn-like pieces and with little extra material rarely wins.
+        let strong = if score > 0 { 0 } else { 1 };
+        if pawns[strong] == 0 && material[strong] - material[1 - strong] < 350 {
+            score /= 4;
+        }
+        let s = if pos.side() == Color::White {
+            score
+        } else {
+            -score
+        };
+        s + TEMPO
+    }
+}
+
+/// How many squares one entry reaches in the position (empty or enemy-occupied).
+#[inline]
+fn reach_count(t: &crate::tables::Tables, board: &[Code; 256], e: &Entry, col: Color) -> i32 {
+    for c in t.conds_of(e) {
+        if (board[c.sq as usize] != EMPTY) != c.occupied {
+            return 0;
+        }
+    }
+    let dests = t.squares_of(e);
+    let can_move = e.flags & MOVE != 0;
+    let can_cap = e.flags & CAPTURE != 0;
+    if e.flags & LEAP != 0 {
+        let o = board[dests[0] as usize];
+        return if o == EMPTY {
+            can_move as i32
+        } else {
+            (can_cap && color_of(o) != col) as i32
+        };
+    }
+    let mut n = 0;
+    if e.flags & (HOP | GRASS) == 0 {
+        for &d in dests {
+            let o = board[d as usize];
+            if o == EMPTY {
+                n += can_move as i32;
+            } else {
+                n += (can_cap && color_of(o) != col) as i32;
+                break;
+            }
+        }
+    } else {
+        // Hoppers: count the squares before the screen for their plain moves only if the
+        // entry also moves without a screen, which hop entries never do; count captures
+        // beyond the screen.
+        let mut screen = false;
+        for &d in dests {
+            let o = board[d as usize];
+            if !screen {
+                if o != EMPTY {
+                    screen = true;
+                }
+                continue;
+            }
+            if o == EMPTY {
+                n += can_move as i32;
+                if e.flags & GRASS != 0 {
+                    break;
+                }
+            } else {
+                n += (can_cap && color_of(o) != col) as i32;
+                break;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> std::sync::Arc<Ruleset> {
+        let v = crate::variant::Variant::load("chess").unwrap();
+        Ruleset::new(&v, None).unwrap()
+    }
+
+    #[test]
+    fn derived_values_of_fide_pieces_are_close_to_the_usual_ones() {
+        let rs = chess();
+        let by = |l: char| derived_value(&rs, rs.variant.kind_by_letter(l).unwrap());
+        let (n, b, r, q) = (by('N'), by('B'), by('R'), by('Q'));
+        assert!((250..=370).contains(&n), "knight {n}");
+        assert!((250..=400).contains(&b), "bishop {b}");
+        assert!((430..=580).contains(&r), "rook {r}");
+        assert!((800..=1050).contains(&q), "queen {q}");
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let rs = chess();
+        let e = Evaluator::new(&rs);
+        let p = Position::start(&rs);
+        assert_eq!(e.evaluate(&p), TEMPO);
+        assert_eq!(e.phase(&p), PHASE_MAX);
+    }
+}

@@ -1,0 +1,995 @@
+//! The engine: iterative deepening principal variation search over any variant.
+//!
+//! - alpha-beta with a principal variation (null-window) search, aspiration windows and a
+//!   transposition table on the position's Zobrist hash;
+//! - quiescence search on captures and promotions (and on check evasions near the horizon);
+//! - move ordering: hash move, captures by victim then attacker value (MVV-LVA), killers,
+//!   history;
+//! - check extension, late move reductions, futility and late move pruning;
+//! - draw detection as the variant states it: repetition, the move-count rule, stalemate
+//!   (which may also win or lose).
+//!
+//! The evaluation ([`eval::Evaluator`]) is built from the variant's data alone. A search can be
+//! stopped at any moment through its stop flag and then returns the best move found so far,
+//! always a legal one when one exists. The searcher keeps one move list and one score buffer
+//! per ply, so the search itself allocates nothing once warmed up.
+
+pub mod eval;
+pub mod selfplay;
+pub mod time;
+pub mod tt;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
+use crate::position::Position;
+use crate::rules::Stalemate;
+use crate::ruleset::Ruleset;
+
+pub use eval::Evaluator;
+pub use time::{Clock, Limits};
+pub use tt::{Bound, TranspositionTable};
+
+/// The deepest ply the search reaches (extensions and quiescence included).
+pub const MAX_PLY: usize = 96;
+/// The score of a mate on the board (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+/// Larger than any score.
+pub const INF: i32 = 31_000;
+
+const SCORE_HASH: i32 = 2_000_000_000;
+const SCORE_CAPTURE: i32 = 1_000_000;
+const SCORE_KILLER: i32 = 900_000;
+const SCORE_BAD_CAPTURE: i32 = -1_000_000;
+const HISTORY_MAX: i32 = 400_000;
+/// Entries of the evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
+/// Stored instead of a static evaluation for positions in check.
+const NO_EVAL: i16 = i16::MIN;
+
+/// A score as reported: centipawns, or a mate in some moves (negative: being mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Mate in this many moves (of the side to move); negative when it is mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-((MATE + s + 1) / 2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+
+    /// In UCI style: `cp 35` or `mate -2`.
+    pub fn uci(&self) -> String {
+        match self {
+            Score::Cp(c) => format!("cp {c}"),
+            Score::Mate(m) => format!("mate {m}"),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+0.35`, `-1.20`, `#3` (mates in 3), `#-2` (is mated in 2).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(c) => {
+                let sign = if c < 0 { '-' } else { '+' };
+                write!(f, "{sign}{}.{:02}", c.abs() / 100, c.abs() % 100)
+            }
+            Score::Mate(m) => write!(f, "#{m}"),
+        }
+    }
+}
+
+/// What a finished iteration found.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The principal variation, best move first.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.elapsed)
+    }
+}
+
+fn nps(nodes: u64, t: Duration) -> u64 {
+    (nodes as f64 / t.as_secs_f64().max(1e-6)) as u64
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the position has no legal move.
+    pub best: Option<Move>,
+    pub score: Score,
+    /// The last finished iteration (0 when none finished).
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.elapsed)
+    }
+}
+
+/// Per-ply state, reused from one node to the next.
+#[derive(Clone, Debug, Default)]
+struct Ply {
+    moves: MoveList,
+    scores: Vec<i32>,
+    killers: [Move; 2],
+}
+
+/// The search engine of one ruleset. Keep one per game: its hash table and history carry
+/// over from move to move.
+pub struct Searcher {
+    rules: Arc<Ruleset>,
+    eval: Evaluator,
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    plies: Vec<Ply>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Quiet move history by `code * 256 + to`.
+    history: Vec<i32>,
+    /// Recent static evaluations: (hash, score).
+    eval_cache: Vec<(u64, i32)>,
+    lmr: [[u8; 64]; 64],
+    root_moves: Vec<Move>,
+    root_scores: Vec<i32>,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    start: Instant,
+    hard: Option<Instant>,
+    node_limit: u64,
+    root_depth: i32,
+    /// Best root move of the current iteration, once one is proved better than alpha.
+    iter_best: Option<Move>,
+}
+
+/// Moves that take something or promote.
+#[inline]
+fn is_tactical(pos: &Position, mv: Move) -> bool {
+    mv.promo != 0 || mv.kind == MoveKind::EnPassant || is_capture(pos, mv)
+}
+
+#[inline]
+fn is_capture(pos: &Position, mv: Move) -> bool {
+    if mv.kind == MoveKind::EnPassant {
+        return true;
+    }
+    let c = pos.piece_at(mv.to);
+    c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Castle
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl Searcher {
+    /// A searcher for `rules` with a hash table of `hash_mb` megabytes.
+    pub fn new(rules: &Arc<Ruleset>, hash_mb: usize) -> Searcher {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            rules: rules.clone(),
+            eval: Evaluator::new(rules),
+            tt: TranspositionTable::new(hash_mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            plies: (0..=MAX_PLY + 1)
+                .map(|_| Ply {
+                    moves: MoveList::new(),
+                    scores: Vec::with_capacity(512),
+                    killers: [Move::default(); 2],
+                })
+                .collect(),
+            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            history: vec![0; 256 * 256],
+            eval_cache: vec![(0, 0); EVAL_CACHE],
+            lmr,
+            root_moves: Vec::with_capacity(512),
+            root_scores: Vec::with_capacity(512),
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            start: Instant::now(),
+            hard: None,
+            node_limit: u64::MAX,
+            root_depth: 0,
+            iter_best: None,
+        }
+    }
+
+    /// The flag that stops a running search: raise it from another thread, and lower it
+    /// before the next search (a search started with it raised returns at once, with a legal
+    /// move).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Uses `flag` as the stop flag from now on.
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
+    }
+
+    /// The static evaluation of `pos` (side to move's view).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.eval.evaluate(pos)
+    }
+
+    /// Forgets the hash table and history (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        for p in &mut self.plies {
+            p.killers = [Move::default(); 2];
+        }
+    }
+
+    /// Resizes the hash table (its content is lost).
+    pub fn set_hash_size(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Searches `pos` within `limits`, calling `on_iter` after each finished iteration.
+    /// The position is restored before returning.
+    pub fn search(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
+        mut on_iter: impl FnMut(&Info),
+    ) -> SearchResult {
+        self.start = Instant::now();
+        let (soft, hard) = limits.budget();
+        self.hard = hard.map(|h| self.start + h);
+        let soft = soft.map(|s| self.start + s);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.tt.new_search();
+        for h in &mut self.history {
+            *h /= 4;
+        }
+        for p in &mut self.plies {
+            p.killers = [Move::default(); 2];
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8) as i32;
+
+        // Root moves, legal, ordered: hash move, then as inner nodes order them.
+        let mut list = std::mem::take(&mut self.plies[0].moves);
+        pos.legal_moves(&mut list);
+        let tt_move = self.tt.probe(pos.hash()).map(|e| e.mv).unwrap_or_default();
+        let mut scores = std::mem::take(&mut self.plies[0].scores);
+        self.score_moves(pos, &list, &mut scores, tt_move, 0);
+        let mut order: Vec<(i32, Move)> =
+            scores.iter().copied().zip(list.iter().copied()).collect();
+        order.sort_by_key(|x| std::cmp::Reverse(x.0));
+        self.plies[0].moves = list;
+        self.plies[0].scores = scores;
+        self.root_moves.clear();
+        self.root_moves.extend(order.iter().map(|x| x.1));
+        self.root_scores.clear();
+        self.root_scores.resize(self.root_moves.len(), -INF);
+
+        let mut result = SearchResult {
+            best: self.root_moves.first().copied(),
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: self.root_moves.first().copied().into_iter().collect(),
+        };
+        if self.root_moves.is_empty() {
+            let s = if pos.in_check() {
+                -MATE
+            } else {
+                self.stalemate_score(0)
+            };
+            result.score = Score::from_internal(s);
+            result.pv.clear();
+            return result;
+        }
+
+        let mut prev: i32 = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            self.iter_best = None;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.root(pos, depth, alpha, beta);
+                if self.aborted {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta += delta;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if self.aborted {
+                // A move proved better in the unfinished iteration is still the better choice.
+                if let Some(m) = self.iter_best {
+                    result.best = Some(m);
+                    if self.pv_len[0] > 0 && self.pv[0][0] == m {
+                        result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                    } else {
+                        result.pv = vec![m];
+                    }
+                }
+                break;
+            }
+            prev = score;
+            // Stable reordering: this iteration's best first, then by score.
+            let mut order: Vec<(i32, Move)> = self
+                .root_scores
+                .iter()
+                .copied()
+                .zip(self.root_moves.iter().copied())
+                .collect();
+            let best_mv = self.pv[0][0];
+            order.sort_by_key(|x| std::cmp::Reverse((x.1 == best_mv, x.0)));
+            for (i, (s, m)) in order.into_iter().enumerate() {
+                self.root_moves[i] = m;
+                self.root_scores[i] = s;
+            }
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0].max(1)].to_vec();
+            result.best = Some(pv[0]);
+            result.pv = pv.clone();
+            result.score = Score::from_internal(score);
+            result.depth = depth as u32;
+            result.seldepth = self.seldepth as u32;
+            let info = Info {
+                depth: depth as u32,
+                seldepth: self.seldepth as u32,
+                score: result.score,
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv,
+            };
+            on_iter(&info);
+            if self.root_moves.len() == 1 && limits.timed() {
+                break;
+            }
+            if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 2 {
+                break;
+            }
+            if soft.is_some_and(|s| Instant::now() >= s) || self.nodes >= self.node_limit {
+                break;
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = self.start.elapsed();
+        result.seldepth = result.seldepth.max(self.seldepth as u32);
+        result
+    }
+
+    /// The score of the side to move when it is stalemated at `ply`.
+    fn stalemate_score(&self, ply: usize) -> i32 {
+        match self.rules.draws.stalemate {
+            Stalemate::Draw => 0,
+            Stalemate::Win => MATE - ply as i32,
+            Stalemate::Loss => -MATE + ply as i32,
+        }
+    }
+
+    /// Whether the position `ply` plies below the root is drawn by the move-count rule or by
+    /// repetition. A repetition inside the search tree counts at once (the side that repeated
+    /// could repeat again); positions from before the root count toward the variant's number.
+    #[inline]
+    fn is_draw(&self, pos: &Position, ply: usize) -> bool {
+        let d = &self.rules.draws;
+        let hm = pos.halfmove_clock();
+        if d.move_limit > 0 && hm >= 2 * d.move_limit {
+            return true;
+        }
+        if d.repetition > 0 && hm >= 4 {
+            let h = pos.hash();
+            let mut seen = 1;
+            for (i, x) in pos
+                .history_hashes()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .take(hm as usize / 2)
+                .enumerate()
+            {
+                if x == h {
+                    if 2 * (i + 1) <= ply {
+                        return true;
+                    }
+                    seen += 1;
+                    if seen >= d.repetition {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Checks the stop flag, the node limit and the clock.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed)
+            || self.nodes >= self.node_limit
+            || (self.nodes & 1023 == 0 && self.hard.is_some_and(|h| Instant::now() >= h))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Gives each move an ordering score.
+    fn score_moves(
+        &self,
+        pos: &Position,
+        list: &MoveList,
+        scores: &mut Vec<i32>,
+        tt_move: Move,
+        ply: usize,
+    ) {
+        scores.clear();
+        let killers = self.plies[ply].killers;
+        let opp = pos.side().flip();
+        for &mv in list.iter() {
+            let s = if mv == tt_move {
+                SCORE_HASH
+            } else if is_tactical(pos, mv) {
+                let attacker = self.eval.order_values[kind_of(pos.piece_at(mv.from))];
+                let victim = if mv.kind == MoveKind::EnPassant {
+                    self.eval
+                        .values
+                        .iter()
+                        .copied()
+                        .filter(|&v| v > 0)
+                        .min()
+                        .unwrap_or(100)
+                } else {
+                    self.eval.value_of(pos.piece_at(mv.to))
+                };
+                let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
+                let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
+                if promo == 0 && attacker > victim + 50 && pos.attacked(mv.to, opp) {
+                    SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
+                } else {
+                    s
+                }
+            } else if mv == killers[0] {
+                SCORE_KILLER
+            } else if mv == killers[1] {
+                SCORE_KILLER - 1
+            } else {
+                self.history[pos.piece_at(mv.from) as usize * 256 + mv.to as usize]
+            };
+            scores.push(s);
+        }
+    }
+
+    /// Moves the best-scored move from `i..` to `i` and returns it.
+    #[inline]
+    fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+        let ms = moves.as_mut_slice();
+        let mut best = i;
+        for j in i + 1..ms.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        ms.swap(i, best);
+        scores.swap(i, best);
+        ms[i]
+    }
+
+    /// Makes `mv` if it is legal; returns whether it was made.
+    #[inline]
+    fn make_legal(pos: &mut Position, mv: Move) -> bool {
+        if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
+            if !pos.is_legal(mv) {
+                return false;
+            }
+            pos.make(mv);
+            return true;
+        }
+        let me = pos.side();
+        pos.make(mv);
+        if pos.royal_in_check(me) {
+            pos.unmake();
+            return false;
+        }
+        true
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let n = self.pv_len[ply + 1].min(MAX_PLY);
+        head[ply][0] = mv;
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// The root: legal moves only, in the order kept between iterations.
+    fn root(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INF;
+        self.pv_len[0] = 0;
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i];
+            pos.make(mv);
+            self.nodes += 1;
+            let check = pos.in_check();
+            let nd = depth - 1 + check as i32;
+            let score = if i == 0 {
+                -self.negamax(pos, nd, -beta, -alpha, 1)
+            } else {
+                let mut s = -self.negamax(pos, nd, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(pos, nd, -beta, -alpha, 1);
+                }
+                s
+            };
+            pos.unmake();
+            if self.aborted {
+                return best;
+            }
+            self.root_scores[i] = score;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.iter_best = Some(mv);
+                    self.update_pv(0, mv);
+                    if score >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.should_stop() {
+            return 0;
+        }
+        if self.is_draw(pos, ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = pos.in_check();
+        if depth <= 0 && !in_check {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        depth = depth.max(1);
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+
+        let mut tt_move = Move::default();
+        let mut static_eval = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            static_eval = (e.eval != NO_EVAL).then_some(e.eval as i32);
+            let s = from_tt(e.score as i32, ply);
+            if !pv_node && e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let eval = if in_check {
+            -INF
+        } else {
+            static_eval.unwrap_or_else(|| self.cached_eval(pos))
+        };
+
+        // Reverse futility: far above beta near the horizon.
+        if !pv_node
+            && !in_check
+            && depth <= 4
+            && beta.abs() < MATE_BOUND
+            && eval - 110 * depth >= beta
+        {
+            return eval;
+        }
+        // Without a hash move, deep nodes are searched a ply shallower.
+        if depth >= 6 && tt_move == Move::default() {
+            depth -= 1;
+        }
+
+        let mut moves = std::mem::take(&mut self.plies[ply].moves);
+        let mut scores = std::mem::take(&mut self.plies[ply].scores);
+        pos.pseudo_legal_moves(&mut moves);
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::default();
+        let mut legal = 0;
+        let mut quiets_seen = 0;
+        let extend_ok = (ply as i32) < 2 * self.root_depth;
+        let may_prune = !pv_node && !in_check && depth <= 3;
+        let mut i = 0;
+        while i < moves.len() {
+            let mv = Self::pick(&mut moves, &mut scores, i);
+            i += 1;
+            let tactical = is_tactical(pos, mv);
+            let piece = pos.piece_at(mv.from);
+            if !tactical {
+                quiets_seen += 1;
+                // Late move pruning: near the horizon, past a number of quiet moves, the
+                // remaining quiet moves are not searched.
+                if may_prune
+                    && legal > 0
+                    && best > -MATE_BOUND
+                    && quiets_seen > 4 + 3 * depth * depth
+                {
+                    let mut k = i;
+                    for j in i..moves.len() {
+                        let m = moves.as_slice()[j];
+                        if is_tactical(pos, m) {
+                            moves.as_mut_slice()[k] = m;
+                            scores[k] = scores[j];
+                            k += 1;
+                        }
+                    }
+                    moves.truncate(k);
+                    scores.truncate(k);
+                    continue;
+                }
+            }
+            // Futility: quiet moves far below alpha near the horizon are searched only when
+            // they give check.
+            let prunable = may_prune
+                && !tactical
+                && legal > 0
+                && best > -MATE_BOUND
+                && eval + 100 + 120 * depth <= alpha;
+            if prunable {
+                if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
+                    continue;
+                }
+                let me = pos.side();
+                pos.make(mv);
+                if !pos.in_check() || pos.royal_in_check(me) {
+                    pos.unmake();
+                    continue;
+                }
+            } else if !Self::make_legal(pos, mv) {
+                continue;
+            }
+            legal += 1;
+            let gives_check = prunable || pos.in_check();
+            let quiet = !tactical && !gives_check;
+            let ext = (gives_check && extend_ok) as i32;
+            let nd = depth - 1 + ext;
+            let score = if legal == 1 {
+                -self.negamax(pos, nd, -beta, -alpha, ply + 1)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && legal > 2 {
+                    r = self.lmr[(depth as usize).min(63)][(legal as usize).min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if mv == self.plies[ply].killers[0] || mv == self.plies[ply].killers[1] {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, nd - 1);
+                }
+                let mut s = -self.negamax(pos, nd - r, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && r > 0 && !self.aborted {
+                    s = -self.negamax(pos, nd, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(pos, nd, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            pos.unmake();
+            if self.aborted {
+                self.plies[ply].moves = moves;
+                self.plies[ply].scores = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            let k = &mut self.plies[ply].killers;
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                            let bonus = (depth * depth).min(400);
+                            self.bump_history(piece, mv, bonus);
+                            // Quiet moves tried before it were worse.
+                            for j in 0..i - 1 {
+                                let m = moves.as_slice()[j];
+                                if !is_tactical(pos, m) {
+                                    self.bump_history(pos.piece_at(m.from), m, -bonus);
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.plies[ply].moves = moves;
+        self.plies[ply].scores = scores;
+
+        if legal == 0 {
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.stalemate_score(ply)
+            };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let ev = if in_check { NO_EVAL as i32 } else { eval };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), ev, depth, bound);
+        best
+    }
+
+    /// The static evaluation through a small cache keyed by the hash.
+    #[inline]
+    fn cached_eval(&mut self, pos: &Position) -> i32 {
+        let key = pos.hash();
+        let slot = key as usize & (EVAL_CACHE - 1);
+        let e = self.eval_cache[slot];
+        if e.0 == key {
+            return e.1;
+        }
+        let v = self.eval.evaluate(pos);
+        self.eval_cache[slot] = (key, v);
+        v
+    }
+
+    #[inline]
+    fn bump_history(&mut self, piece: u8, mv: Move, bonus: i32) {
+        let h = &mut self.history[piece as usize * 256 + mv.to as usize];
+        *h += 32 * bonus - *h * bonus.abs() / 512;
+        *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet; check evasions in
+    /// the first plies.
+    fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.should_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(pos);
+        }
+        if qdepth > 0 && self.is_draw(pos, ply) {
+            return 0;
+        }
+        let key = pos.hash();
+        let mut static_eval = None;
+        if let Some(e) = self.tt.probe(key) {
+            let s = from_tt(e.score as i32, ply);
+            static_eval = (e.eval != NO_EVAL).then_some(e.eval as i32);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if cut {
+                return s;
+            }
+        }
+        // The first quiescence ply is entered only out of check; look for evasions in the
+        // next one.
+        let in_check = qdepth == 1 && pos.in_check();
+        let stand = if in_check {
+            -INF
+        } else if let Some(e) = static_eval {
+            e
+        } else {
+            // Lazy evaluation: far above beta, the cheap terms decide.
+            let slot = pos.hash() as usize & (EVAL_CACHE - 1);
+            if self.eval_cache[slot].0 == pos.hash() {
+                self.eval_cache[slot].1
+            } else {
+                let fast = self.eval.evaluate_fast(pos);
+                if fast - eval::LAZY_MARGIN >= beta {
+                    return fast - eval::LAZY_MARGIN;
+                }
+                self.cached_eval(pos)
+            }
+        };
+        if stand >= beta {
+            return stand;
+        }
+        let mut best = stand;
+        if stand > alpha {
+            alpha = stand;
+        }
+
+        let mut moves = std::mem::take(&mut self.plies[ply].moves);
+        let mut scores = std::mem::take(&mut self.plies[ply].scores);
+        pos.pseudo_legal_moves(&mut moves);
+        if !in_check {
+            moves.retain(|&m| is_tactical(pos, m));
+        }
+        self.score_moves(pos, &moves, &mut scores, Move::default(), ply);
+        let mut legal = 0;
+        let n = moves.len();
+        for i in 0..n {
+            let mv = Self::pick(&mut moves, &mut scores, i);
+            if !in_check {
+                // Captures that lose material to a defended square, and captures that cannot
+                // bring the score near alpha, are not searched.
+                if scores[i] < 0 {
+                    break;
+                }
+                if mv.promo == 0 {
+                    let victim = if mv.kind == MoveKind::EnPassant {
+                        100
+                    } else {
+                        self.eval.value_of(pos.piece_at(mv.to))
+                    };
+                    if stand + victim + 200 < alpha {
+                        continue;
+                    }
+                }
+            }
+            if !Self::make_legal(pos, mv) {
+                continue;
+            }
+            legal += 1;
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qdepth + 1);
+            pos.unmake();
+            if self.aborted {
+                self.plies[ply].moves = moves;
+                self.plies[ply].scores = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.plies[ply].moves = moves;
+        self.plies[ply].scores = scores;
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        best
+    }
+}
+
+/// Searches `pos` with a fresh searcher (a 16 MB hash table) and returns the best move.
+pub fn best_move(pos: &mut Position, limits: &Limits) -> Option<Move> {
+    let mut s = Searcher::new(pos.rules(), 16);
+    s.search(pos, limits, |_| {}).best
+}
