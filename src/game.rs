@@ -459,6 +459,27 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
         }
     }
     // No legal move matches: say why.
+    if let Some(p) = promo {
+        let mut options: Vec<String> = legal
+            .iter()
+            .filter(|m| {
+                m.to == to
+                    && m.promo != 0
+                    && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
+                    && origin.file.is_none_or(|f| g.file(m.from) == f)
+                    && origin.rank.is_none_or(|r| g.rank(m.from) == r)
+            })
+            .filter_map(|m| m.promotion().map(|k| piece_name(&rules, k).to_string()))
+            .collect();
+        options.dedup();
+        if !options.is_empty() {
+            return Err(MoveError(format!(
+                "{shown}: cannot promote to a {} here; the choices are {}",
+                piece_name(&rules, p),
+                join_or(&options)
+            )));
+        }
+    }
     let mut pseudo = MoveList::new();
     pos.pseudo_legal_moves(&mut pseudo);
     if pseudo.iter().any(|m| matches(m, pos)) {

@@ -344,9 +344,11 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
                 }
                 let leap = range == Some(1);
                 if leap {
+                    // A path that comes back to its own destination: the destination's state
+                    // is decided by the final leg's mode, not by the earlier condition.
                     let mut conds = st.conds.clone();
                     conds.retain(|&(x, y, _)| (x, y) != (st.pos.0 + v.0, st.pos.1 + v.1));
-                    if (m.p || m.g) && leap {
+                    if m.p || m.g {
                         return Err("p and g on the last leg need a rider".into());
                     }
                     out.push(Walk {
@@ -363,7 +365,9 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
                     if m.p || m.g {
                         return Err("hoppers on a bent leg are not supported".into());
                     }
-                    let bend_empty = st.bend_empty.ok_or("internal: bend state")?;
+                    let bend_empty = st.bend_empty.ok_or(
+                        "a sliding leg after a hop (p or g on the leg before) is not supported",
+                    )?;
                     // Conditions other than the bend itself stay as walk conditions.
                     let conds: Vec<_> = st
                         .conds
@@ -595,10 +599,14 @@ impl Tables {
                     return false;
                 }
                 let b = self.entries[j];
-                if a.flags & !MODES != b.flags & !MODES && !(a.flags & LEAP != 0 && b.flags & (LEAP | HOP | GRASS) == 0) {
+                if a.flags & !MODES != b.flags & !MODES
+                    && !(a.flags & LEAP != 0 && b.flags & (LEAP | HOP | GRASS) == 0)
+                {
                     return false;
                 }
-                if a.flags & MODES & !(b.flags & MODES) != 0 || (a.flags & MAKES_EP != 0 && a.ep != b.ep) {
+                if a.flags & MODES & !(b.flags & MODES) != 0
+                    || (a.flags & MAKES_EP != 0 && a.ep != b.ep)
+                {
                     return false;
                 }
                 if self.conds_of(&a) != self.conds_of(&b) {
@@ -607,11 +615,15 @@ impl Tables {
                 let (da, db) = (self.squares_of(&a), self.squares_of(&b));
                 if a.flags & LEAP != 0 && b.flags & LEAP == 0 {
                     // A plain leap onto the first square of a plain slide from the origin.
-                    return a.cond_len == 0 && (b.bx, b.by) == (0, 0) && db.first() == da.first()
+                    return a.cond_len == 0
+                        && (b.bx, b.by) == (0, 0)
+                        && db.first() == da.first()
                         && a.flags & !(MODES | LEAP) == b.flags & !MODES;
                 }
                 // Same kind: a prefix of the other's squares (equal entries: keep the first).
-                da.len() <= db.len() && db.starts_with(da) && (da.len() < db.len() || a.flags & MODES != b.flags & MODES || j < i)
+                da.len() <= db.len()
+                    && db.starts_with(da)
+                    && (da.len() < db.len() || a.flags & MODES != b.flags & MODES || j < i)
             });
             if covered {
                 self.entries.remove(i);

@@ -480,3 +480,71 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn promotion_in_metamachy() {
+    // White: Ka1, pawn e11. Black: Kl12. The pawn promotes on e12 to a Queen, Lion or Eagle.
+    let rs = rules("metamachy");
+    let fen = "11k/4P7/12/12/12/12/12/12/12/12/12/K11 w - - 0 1";
+    let mut g = Game::from_position(Position::from_fen(&rs, fen).unwrap());
+    let e = g.parse("e12").unwrap_err();
+    assert!(
+        e.0.starts_with("ambiguous: e12 could be e11e12q, e11e12l or e11e12g"),
+        "{e}"
+    );
+    let m = g.parse("e11e12g").unwrap();
+    assert_eq!(g.san(m), "e12=G");
+    let m = g.parse("e12=Q").unwrap();
+    // The Queen on e12 checks the king along the twelfth rank.
+    assert_eq!(g.san(m), "e12=Q+");
+    assert_eq!(polymachy::game::coord(&rs, m), "e11e12q");
+    let e = g.parse("e12=N").unwrap_err();
+    assert_eq!(
+        e.0,
+        "e12=N: cannot promote to a Knight here; the choices are Queen, Lion or Eagle"
+    );
+}
+
+#[test]
+fn every_legal_move_reads_back_from_its_san_and_its_coordinates() {
+    use polymachy::search::selfplay::Rng;
+    for name in [
+        "chess",
+        "lions-and-unicorns",
+        "metamachy",
+        "shako",
+        "perfect12",
+        "terachess2",
+    ] {
+        let rs = rules(name);
+        let mut rng = Rng::new(11);
+        for _game in 0..2 {
+            let mut g = Game::new(&rs);
+            for _ply in 0..40 {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let legal = g.legal_moves();
+                for &m in &legal {
+                    let san = g.san(m);
+                    let back = g
+                        .parse(&san)
+                        .unwrap_or_else(|e| panic!("{name}: {san}: {e}"));
+                    assert_eq!(
+                        (back.from, back.to, back.promo),
+                        (m.from, m.to, m.promo),
+                        "{name}: {san}"
+                    );
+                    let c = polymachy::game::coord(&rs, m);
+                    let back = g.parse(&c).unwrap_or_else(|e| panic!("{name}: {c}: {e}"));
+                    assert_eq!(
+                        (back.from, back.to, back.promo),
+                        (m.from, m.to, m.promo),
+                        "{name}: {c}"
+                    );
+                }
+                g.play(legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+    }
+}

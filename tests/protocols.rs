@@ -11,7 +11,12 @@ fn session(args: &[&str], input: &str) -> (String, String, i32) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -25,8 +30,19 @@ fn uci_handshake_lists_every_variant() {
     let (out, _, code) = session(&["uci"], "uci\nisready\nquit\n");
     assert_eq!(code, 0);
     assert!(out.contains("id name Polymachy"));
-    let combo = out.lines().find(|l| l.starts_with("option name UCI_Variant")).unwrap();
-    for v in ["metamachy", "chess", "lions-and-unicorns", "perfect12", "terachess2", "terachess1", "shako"] {
+    let combo = out
+        .lines()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .unwrap();
+    for v in [
+        "metamachy",
+        "chess",
+        "lions-and-unicorns",
+        "perfect12",
+        "terachess2",
+        "terachess1",
+        "shako",
+    ] {
         assert!(combo.contains(&format!("var {v}")), "{combo}");
     }
     assert!(out.contains("uciok") && out.contains("readyok"));
@@ -51,18 +67,37 @@ fn uci_plays_a_legal_metamachy_move_and_reports_errors_without_stopping() {
         "position startpos moves e3e5 zz9\nsetoption name UCI_Variant value nosuchgame\nbogus\nposition startpos moves e3e5\ngo depth 2\n",
     );
     assert_eq!(code, 0);
-    assert!(out.contains("info string error: illegal move `zz9`"), "{out}");
-    assert!(out.contains("info string error: unknown variant `nosuchgame`"), "{out}");
+    assert!(
+        out.contains("info string error: illegal move `zz9`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: unknown variant `nosuchgame`"),
+        "{out}"
+    );
     assert!(out.contains("info string unknown command: bogus"), "{out}");
     // Black's reply must be one of Black's legal moves: it starts on ranks 10-12.
-    let best = out.lines().last().unwrap().strip_prefix("bestmove ").unwrap();
-    let from_rank: u32 = best[1..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap();
+    let best = out
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap();
+    let from_rank: u32 = best[1..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap();
     assert!((10..=12).contains(&from_rank), "{best}");
 }
 
 #[test]
 fn uci_setup_option_changes_the_start_position() {
-    let (out, _, _) = session(&["uci"], "setoption name Setup value KQLG\nposition startpos\nd\n");
+    let (out, _, _) = session(
+        &["uci"],
+        "setoption name Setup value KQLG\nposition startpos\nd\n",
+    );
     assert!(out.contains("Fen: cm3kq3mc/ernbilgibnre/"), "{out}");
 }
 
@@ -70,22 +105,46 @@ fn uci_setup_option_changes_the_start_position() {
 fn xboard_describes_engine_defined_variants() {
     let (out, _, code) = session(&["xboard"], "xboard\nprotover 2\nvariant metamachy\nquit\n");
     assert_eq!(code, 0);
-    let features = out.lines().find(|l| l.starts_with("feature myname")).unwrap();
-    assert!(features.contains("variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako\""), "{features}");
+    let features = out
+        .lines()
+        .find(|l| l.starts_with("feature myname"))
+        .unwrap();
+    assert!(
+        features.contains("variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako\""),
+        "{features}"
+    );
     assert!(out.contains("feature done=1"));
-    assert!(out.contains("setup (PNBRQ.E.C.M..I.G..L..Kpnbrq.e.c.m..i.g..l..k) 12x12+0_fairy cm3qk3mc/"), "{out}");
+    assert!(
+        out.contains(
+            "setup (PNBRQ.E.C.M..I.G..L..Kpnbrq.e.c.m..i.g..l..k) 12x12+0_fairy cm3qk3mc/"
+        ),
+        "{out}"
+    );
     assert!(out.contains("piece G FyafsF"));
-    assert!(out.contains("piece K KimAimDimN"), "the king leap is shown to the GUI");
+    assert!(
+        out.contains("piece K KimAimDimN"),
+        "the king leap is shown to the GUI"
+    );
 }
 
 #[test]
 fn xboard_answers_moves_pings_and_illegal_moves() {
-    let (out, _, _) =
-        session(&["xboard"], "xboard\nprotover 2\nvariant metamachy\nnew\nsd 2\nusermove zzz\nusermove e3e5\nping 3\n");
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant metamachy\nnew\nsd 2\nusermove zzz\nusermove e3e5\nping 3\n",
+    );
     assert!(out.contains("Illegal move: zzz"), "{out}");
     assert!(out.contains("pong 3"), "{out}");
-    let mv = out.lines().find_map(|l| l.strip_prefix("move ")).expect("the engine answers with a move");
-    let from_rank: u32 = mv[1..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap();
+    let mv = out
+        .lines()
+        .find_map(|l| l.strip_prefix("move "))
+        .expect("the engine answers with a move");
+    let from_rank: u32 = mv[1..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap();
     assert!((10..=12).contains(&from_rank), "{mv}");
 }
 

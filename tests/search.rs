@@ -298,6 +298,19 @@ fn tiny_limits_still_give_a_legal_move() {
 }
 
 #[test]
+fn every_shipped_variant_is_searched() {
+    for (name, _) in polymachy::variant::BUILTIN {
+        let rs = rules(name);
+        let mut p = middlegame(&rs, 4);
+        let legal_moves = legal(&mut p);
+        let mut s = Searcher::new(&rs, 4);
+        let r = s.search(&mut p, &Limits::depth(3), |_| {});
+        assert!(legal_moves.contains(&r.best.unwrap()), "{name}");
+        assert_eq!(r.depth, 3, "{name}");
+    }
+}
+
+#[test]
 fn a_search_stopped_from_another_thread_returns_a_legal_move() {
     let rs = rules("metamachy");
     let mut p = Position::start(&rs);
@@ -528,6 +541,73 @@ fn selfplay_deeper_against_shallower() {
             r.middlegame_nps(),
             r.nps(),
             start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+// ---------------------------------------------------------------- no allocation per node
+
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static ON: Cell<bool> = const { Cell::new(false) };
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Counts the allocations of the threads that ask for it.
+    pub struct Counting;
+
+    fn note() {
+        if ON.try_with(|o| o.get()).unwrap_or(false) {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    }
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            note();
+            unsafe { System.alloc(l) }
+        }
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            unsafe { System.dealloc(p, l) }
+        }
+        unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+            note();
+            unsafe { System.realloc(p, l, n) }
+        }
+    }
+
+    /// Runs `f` and returns how many allocations this thread made meanwhile.
+    pub fn count<T>(f: impl FnOnce() -> T) -> (T, u64) {
+        COUNT.with(|c| c.set(0));
+        ON.with(|o| o.set(true));
+        let r = f();
+        ON.with(|o| o.set(false));
+        (r, COUNT.with(|c| c.get()))
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting;
+
+#[test]
+fn the_search_allocates_nothing_per_node() {
+    for name in ["chess", "metamachy"] {
+        let rs = rules(name);
+        let mut p = middlegame(&rs, 12);
+        let mut s = Searcher::new(&rs, 4);
+        // Warm up: move lists and buffers grow to their size.
+        s.search(&mut p, &Limits::depth(4), |_| {});
+        let (r, allocations) = counting::count(|| s.search(&mut p, &Limits::depth(6), |_| {}));
+        // Allocations happen once per search and per iteration (the root order, the
+        // reported line), never per node.
+        assert!(r.nodes > 5_000, "{name}: {} nodes", r.nodes);
+        assert!(
+            allocations < 60,
+            "{name}: {allocations} allocations for {} nodes",
+            r.nodes
         );
     }
 }

@@ -80,6 +80,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Property-test a variant: check the engine's invariants over random games
     Check(check::CheckArgs),
+    /// The engine at depth d+1 against depth d over many games (strength check)
+    Selfplay(play::SelfplayArgs),
     /// Search a position and print the best move
     #[command(alias = "analyze")]
     Analyse(play::AnalyseArgs),
@@ -136,7 +138,9 @@ fn run(cli: Cli) -> Result<(), UserError> {
             return Ok(());
         }
         let _ = Cli::command().print_help();
-        return Err(UserError("no command given (try `polymachy play`, or `polymachy --help`)".into()));
+        return Err(UserError(
+            "no command given (try `polymachy play`, or `polymachy --help`)".into(),
+        ));
     };
     match command {
         Command::Uci { v } => {
@@ -147,7 +151,8 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Xboard { v } => {
             let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
             let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
-            crate::protocol::xboard::run(lines, out, &v.variant, v.setup.as_deref()).map_err(UserError)
+            crate::protocol::xboard::run(lines, out, &v.variant, v.setup.as_deref())
+                .map_err(UserError)
         }
         Command::Perft {
             v,
@@ -211,6 +216,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Play(a) => play::run_play(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
+        Command::Selfplay(a) => play::run_selfplay(a),
         Command::Check(a) => check::run_check(a),
         Command::Variants => {
             for (name, _) in crate::variant::BUILTIN {

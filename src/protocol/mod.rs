@@ -63,7 +63,15 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let mut searcher = Searcher::new(&rules, hash_mb);
         searcher.set_stop_flag(stop.clone());
-        Ok(Engine { variant: v, rules, pos, hash_mb, searcher: Some(searcher), thread: None, stop })
+        Ok(Engine {
+            variant: v,
+            rules,
+            pos,
+            hash_mb,
+            searcher: Some(searcher),
+            thread: None,
+            stop,
+        })
     }
 
     /// Stops a running search (its result is still reported) and waits for it.
@@ -112,7 +120,9 @@ impl Engine {
     pub fn find_move(&mut self, text: &str) -> Option<Move> {
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
-        list.iter().copied().find(|&m| coord(&self.rules, m) == text)
+        list.iter()
+            .copied()
+            .find(|&m| coord(&self.rules, m) == text)
     }
 
     /// Starts searching the current position on a thread. `on_info` sees each finished
@@ -125,7 +135,10 @@ impl Engine {
     ) {
         self.stop();
         self.stop.store(false, Ordering::Relaxed);
-        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
         searcher.set_stop_flag(self.stop.clone());
         let mut pos = self.pos.clone();
         let rules = self.rules.clone();
@@ -145,7 +158,12 @@ pub fn autodetect(variant: &str, setup: Option<&str>) -> Result<bool, String> {
     let mut first = String::new();
     loop {
         first.clear();
-        if stdin.lock().read_line(&mut first).map_err(|e| e.to_string())? == 0 {
+        if stdin
+            .lock()
+            .read_line(&mut first)
+            .map_err(|e| e.to_string())?
+            == 0
+        {
             return Ok(false);
         }
         if !first.trim().is_empty() {

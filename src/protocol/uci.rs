@@ -12,7 +12,12 @@ use crate::variant::{BUILTIN, Variant};
 const DEFAULT_HASH: usize = 64;
 
 /// Runs a UCI session over `lines` until `quit` or the end of input.
-pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: Option<&str>) -> Result<(), String> {
+pub fn run(
+    lines: impl Iterator<Item = String>,
+    out: Out,
+    variant: &str,
+    setup: Option<&str>,
+) -> Result<(), String> {
     let mut eng = Engine::new(variant, setup, DEFAULT_HASH)?;
     let mut variant_name = eng.variant.id.clone();
     let mut setup_choice = setup.map(|s| s.to_string());
@@ -28,10 +33,15 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                 out.line(&format!("id name Polymachy {}", env!("CARGO_PKG_VERSION")));
                 out.line("id author the Polymachy developers");
                 let vars: Vec<String> = BUILTIN.iter().map(|(n, _)| format!("var {n}")).collect();
-                out.line(&format!("option name UCI_Variant type combo default {variant_name} {}", vars.join(" ")));
+                out.line(&format!(
+                    "option name UCI_Variant type combo default {variant_name} {}",
+                    vars.join(" ")
+                ));
                 out.line("option name VariantPath type string default <empty>");
                 out.line("option name Setup type string default <empty>");
-                out.line(&format!("option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"));
+                out.line(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"
+                ));
                 out.line("uciok");
             }
             "isready" => out.line("readyok"),
@@ -43,13 +53,21 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                 let result = match name.to_ascii_lowercase().as_str() {
                     "uci_variant" => {
                         variant_name = value.clone();
-                        switch(&mut eng, Variant::load(&value).map_err(|e| e.to_string()), setup_choice.as_deref())
+                        switch(
+                            &mut eng,
+                            Variant::load(&value).map_err(|e| e.to_string()),
+                            setup_choice.as_deref(),
+                        )
                     }
                     "variantpath" => {
                         if value.is_empty() || value == "<empty>" {
                             Ok(())
                         } else {
-                            let r = switch(&mut eng, Variant::load(&value).map_err(|e| e.to_string()), setup_choice.as_deref());
+                            let r = switch(
+                                &mut eng,
+                                Variant::load(&value).map_err(|e| e.to_string()),
+                                setup_choice.as_deref(),
+                            );
                             if r.is_ok() {
                                 variant_name = eng.variant.id.clone();
                             }
@@ -57,7 +75,11 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                         }
                     }
                     "setup" => {
-                        setup_choice = if value.is_empty() || value == "<empty>" { None } else { Some(value.clone()) };
+                        setup_choice = if value.is_empty() || value == "<empty>" {
+                            None
+                        } else {
+                            Some(value.clone())
+                        };
                         let v = eng.variant.clone();
                         switch(&mut eng, Ok(v), setup_choice.as_deref())
                     }
@@ -66,7 +88,9 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                             eng.set_hash(mb);
                             Ok(())
                         }
-                        _ => Err(format!("Hash must be a number from 1 to 4096, got `{value}`")),
+                        _ => Err(format!(
+                            "Hash must be a number from 1 to 4096, got `{value}`"
+                        )),
                     },
                     _ => Err(format!("unknown option `{name}`")),
                 };
@@ -88,7 +112,11 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                 eng.go(
                     limits,
                     move |rules, info| {
-                        let pv: Vec<String> = info.pv.iter().map(|&m| crate::cli::notation::coord(rules, m)).collect();
+                        let pv: Vec<String> = info
+                            .pv
+                            .iter()
+                            .map(|&m| crate::cli::notation::coord(rules, m))
+                            .collect();
                         o1.line(&format!(
                             "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
                             info.depth,
@@ -101,7 +129,10 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                         ));
                     },
                     move |rules, r| match r.best {
-                        Some(m) => o2.line(&format!("bestmove {}", crate::cli::notation::coord(rules, m))),
+                        Some(m) => o2.line(&format!(
+                            "bestmove {}",
+                            crate::cli::notation::coord(rules, m)
+                        )),
                         None => o2.line("bestmove 0000"),
                     },
                 );
@@ -112,7 +143,11 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                 return Ok(());
             }
             // Polymachy extension for people at the console.
-            "d" => out.line(&format!("{}\nFen: {}", crate::cli::notation::draw(&eng.pos, None, true), eng.pos.fen())),
+            "d" => out.line(&format!(
+                "{}\nFen: {}",
+                crate::cli::notation::draw(&eng.pos, None, true),
+                eng.pos.fen()
+            )),
             _ => out.line(&format!("info string unknown command: {line}")),
         }
     }
@@ -137,7 +172,7 @@ fn parse_setoption(words: &[&str]) -> (String, String) {
     let mut name = Vec::new();
     let mut value = Vec::new();
     let mut in_value = false;
-    for &w in words.iter().skip_while(|w| **w == "name").skip(0) {
+    for &w in words.iter().skip_while(|w| **w == "name") {
         if w == "value" && !in_value {
             in_value = true;
             continue;
@@ -153,7 +188,10 @@ fn parse_setoption(words: &[&str]) -> (String, String) {
 
 /// `position startpos|fen FEN [moves ...]`.
 fn position(eng: &mut Engine, words: &[&str]) -> Result<(), String> {
-    let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+    let moves_at = words
+        .iter()
+        .position(|w| *w == "moves")
+        .unwrap_or(words.len());
     let pos = match words.first() {
         Some(&"startpos") => crate::position::Position::start(&eng.rules),
         Some(&"fen") => {
@@ -175,7 +213,12 @@ fn position(eng: &mut Engine, words: &[&str]) -> Result<(), String> {
 /// The limits of a `go` command.
 fn parse_go(words: &[&str], white: bool) -> Limits {
     let mut l = Limits::default();
-    let num = |i: usize| words.get(i + 1).and_then(|s| s.parse::<i64>().ok()).map(|n| n.max(0) as u64);
+    let num = |i: usize| {
+        words
+            .get(i + 1)
+            .and_then(|s| s.parse::<i64>().ok())
+            .map(|n| n.max(0) as u64)
+    };
     let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, 0, 0, None);
     let mut infinite = false;
     for (i, w) in words.iter().enumerate() {
@@ -194,7 +237,11 @@ fn parse_go(words: &[&str], white: bool) -> Limits {
     }
     let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
     if let Some(t) = time {
-        l.clock = Some(Clock { remaining: Duration::from_millis(t), increment: Duration::from_millis(inc), moves_to_go: mtg });
+        l.clock = Some(Clock {
+            remaining: Duration::from_millis(t),
+            increment: Duration::from_millis(inc),
+            moves_to_go: mtg,
+        });
     }
     if infinite {
         l = Limits::default();

@@ -68,7 +68,12 @@ struct Session {
 }
 
 /// Runs a CECP session over `lines` until `quit` or the end of input.
-pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: Option<&str>) -> Result<(), String> {
+pub fn run(
+    lines: impl Iterator<Item = String>,
+    out: Out,
+    variant: &str,
+    setup: Option<&str>,
+) -> Result<(), String> {
     let eng = Engine::new(variant, setup, 64)?;
     let mut s = Session {
         eng,
@@ -90,10 +95,13 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
         if !s.eng.searching() {
             s.sync();
         }
-        let (cmd, arg) = line.split_once(' ').map(|(a, b)| (a, b.trim())).unwrap_or((line.as_str(), ""));
+        let (cmd, arg) = line
+            .split_once(' ')
+            .map(|(a, b)| (a, b.trim()))
+            .unwrap_or((line.as_str(), ""));
         match cmd {
-            "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer" | "name" | "rating" | "ics"
-            | "otim" | "draw" | "bk" | "hint" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
+            | "name" | "rating" | "ics" | "otim" | "draw" | "bk" | "hint" => {}
             "protover" => s.features(),
             "ping" => s.out.line(&format!("pong {arg}")),
             "new" => {
@@ -112,7 +120,10 @@ pub fn run(lines: impl Iterator<Item = String>, out: Out, variant: &str, setup: 
                         s.switch(v);
                         s.describe();
                     }
-                    Err(e) => s.out.line(&format!("Error (unknown variant): {arg} {}", e.lines.first().cloned().unwrap_or_default())),
+                    Err(e) => s.out.line(&format!(
+                        "Error (unknown variant): {arg} {}",
+                        e.lines.first().cloned().unwrap_or_default()
+                    )),
                 }
             }
             "force" => {
@@ -262,8 +273,13 @@ impl Session {
         ));
         let rs = &self.eng.rules;
         for (k, p) in v.pieces.iter().enumerate() {
-            let extra: String = rs.hooks.iter().filter_map(|h| h.notation_hint(rs, k)).collect();
-            self.out.line(&format!("piece {} {}{extra}", p.letter, p.betza));
+            let extra: String = rs
+                .hooks
+                .iter()
+                .filter_map(|h| h.notation_hint(rs, k))
+                .collect();
+            self.out
+                .line(&format!("piece {} {}{extra}", p.letter, p.betza));
         }
     }
 
@@ -303,12 +319,18 @@ impl Session {
     }
 
     fn think(&mut self) {
-        let mut limits = if self.analyzing { Limits::default() } else { self.limits };
-        if !self.analyzing {
-            if let Some(rem) = self.remaining {
-                limits.movetime = None;
-                limits.clock = Some(Clock { remaining: rem, increment: self.increment, moves_to_go: self.moves_per_session.map(|m| self.to_go(m)) });
-            }
+        let mut limits = if self.analyzing {
+            Limits::default()
+        } else {
+            self.limits
+        };
+        if let Some(rem) = self.remaining.filter(|_| !self.analyzing) {
+            limits.movetime = None;
+            limits.clock = Some(Clock {
+                remaining: rem,
+                increment: self.increment,
+                moves_to_go: self.moves_per_session.map(|m| self.to_go(m)),
+            });
         }
         let post = self.post;
         let o1 = self.out.clone();
@@ -324,8 +346,19 @@ impl Session {
                         Score::Mate(m) if m > 0 => 100_000 + m,
                         Score::Mate(m) => -100_000 + m,
                     };
-                    let pv: Vec<String> = info.pv.iter().map(|&m| crate::cli::notation::coord(rules, m)).collect();
-                    o1.line(&format!("{} {} {} {} {}", info.depth, score, info.elapsed.as_millis() / 10, info.nodes, pv.join(" ")));
+                    let pv: Vec<String> = info
+                        .pv
+                        .iter()
+                        .map(|&m| crate::cli::notation::coord(rules, m))
+                        .collect();
+                    o1.line(&format!(
+                        "{} {} {} {} {}",
+                        info.depth,
+                        score,
+                        info.elapsed.as_millis() / 10,
+                        info.nodes,
+                        pv.join(" ")
+                    ));
                 }
             },
             move |rules, r| {
@@ -377,7 +410,11 @@ impl Session {
                 self.halt();
                 let v = self.eng.variant.clone();
                 let hash = self.eng.hash_mb;
-                let setup = if value.trim().is_empty() { None } else { Some(value.trim()) };
+                let setup = if value.trim().is_empty() {
+                    None
+                } else {
+                    Some(value.trim())
+                };
                 match Engine::with_variant(v, setup, hash) {
                     Ok(e) => {
                         self.eng = e;
