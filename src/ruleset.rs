@@ -137,6 +137,7 @@ impl Ruleset {
             z_ep,
         };
         let mut hooks: Vec<Box<dyn Rule>> = variant.rules.clone();
+        hooks.sort_by_key(|h| h.configure_order());
         for (i, h) in hooks.iter_mut().enumerate() {
             h.configure(&mut rs, i as u8)
                 .map_err(|e| format!("rule {}: {e}", h.name()))?;

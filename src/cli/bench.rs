@@ -19,7 +19,7 @@ pub struct BenchArgs {
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
     /// Run each measurement at least this many times (and for at least a second); report the best
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 3)]
     pub repeat: u32,
 }
 

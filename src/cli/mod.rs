@@ -12,6 +12,7 @@ use crate::variant::Variant;
 
 pub mod bench;
 pub mod check;
+pub mod describe;
 pub mod notation;
 pub mod play;
 
@@ -61,8 +62,15 @@ pub enum Command {
         #[arg(long)]
         ascii: bool,
     },
-    /// List the built-in variants
-    Variants,
+    /// List the built-in variants (or describe them for scripts with --toml)
+    Variants {
+        /// Describe every variant (pieces, canonical XBetza, rules, setups) as TOML
+        #[arg(long)]
+        toml: bool,
+        /// Only this variant (built-in name or .toml path)
+        #[arg(long, short = 'v')]
+        variant: Option<String>,
+    },
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
         #[command(flatten)]
@@ -218,10 +226,25 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),
         Command::Check(a) => check::run_check(a),
-        Command::Variants => {
-            for (name, _) in crate::variant::BUILTIN {
+        Command::Variants { toml, variant } => {
+            let names: Vec<String> = match variant {
+                Some(v) => vec![v],
+                None => crate::variant::BUILTIN
+                    .iter()
+                    .map(|(n, _)| n.to_string())
+                    .collect(),
+            };
+            let mut list = Vec::new();
+            for name in &names {
                 let v = Variant::load(name)?;
-                println!("{name:20} {}x{}  {}", v.files, v.ranks, v.title);
+                if toml {
+                    list.push(describe::describe(&v)?);
+                } else {
+                    println!("{:20} {:>2}x{:<2}  {}", v.id, v.files, v.ranks, v.title);
+                }
+            }
+            if toml {
+                print!("{}", describe::to_toml(list)?);
             }
             Ok(())
         }

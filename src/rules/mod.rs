@@ -52,6 +52,12 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         Ok(())
     }
 
+    /// Hooks configure in increasing order of this number (stable for equal numbers): a hook
+    /// that refines what another set up (promotion-by-move after promotion) comes later.
+    fn configure_order(&self) -> u8 {
+        0
+    }
+
     /// Whether [`Rule::generate`] may add moves (hooks that never do are skipped).
     fn adds_moves(&self) -> bool {
         false

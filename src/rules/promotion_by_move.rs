@@ -85,6 +85,10 @@ impl Rule for PromotionByMoveRule {
     fn clone_box(&self) -> Box<dyn Rule> {
         Box::new(self.clone())
     }
+    fn configure_order(&self) -> u8 {
+        1
+    }
+
     fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
         let g = rs.geometry;
         for (kind, comps) in &self.pieces {

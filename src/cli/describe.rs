@@ -1,0 +1,82 @@
+//! `polymachy variants --toml`: a machine-readable description of variants.
+
+use serde::Serialize;
+
+use super::UserError;
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::variant::Variant;
+
+/// One piece type, as scripts see it.
+#[derive(Serialize, Debug)]
+pub struct PieceInfo {
+    pub name: String,
+    pub letter: String,
+    /// The movement as written in the variant file.
+    pub betza: String,
+    /// The movement in canonical XBetza (the letter order XBoard accepts).
+    pub canonical: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+    pub royal: bool,
+    #[serde(rename = "promotes-to", skip_serializing_if = "String::is_empty")]
+    pub promotes_to: String,
+}
+
+/// One variant, as scripts see it.
+#[derive(Serialize, Debug)]
+pub struct VariantInfo {
+    pub id: String,
+    pub name: String,
+    pub files: u8,
+    pub ranks: u8,
+    /// The start position in FEN, with its state fields.
+    pub start: String,
+    pub rules: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setups: Vec<String>,
+    pub piece: Vec<PieceInfo>,
+}
+
+#[derive(Serialize)]
+struct Doc {
+    variant: Vec<VariantInfo>,
+}
+
+/// Describes a variant.
+pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
+    let rules = Ruleset::new(v, None).map_err(UserError)?;
+    let letters = |ks: &[usize]| ks.iter().map(|&k| v.pieces[k].letter).collect::<String>();
+    Ok(VariantInfo {
+        id: v.id.clone(),
+        name: v.title.clone(),
+        files: v.files,
+        ranks: v.ranks,
+        start: Position::start(&rules).fen(),
+        rules: v.rules.iter().map(|r| r.name().to_string()).collect(),
+        setups: v
+            .rules
+            .iter()
+            .flat_map(|r| r.setups())
+            .map(|(n, s)| format!("{n}={s}"))
+            .collect(),
+        piece: v
+            .pieces
+            .iter()
+            .map(|p| PieceInfo {
+                name: p.name.clone(),
+                letter: p.letter.to_string(),
+                betza: p.betza_text.clone(),
+                canonical: p.betza.to_string(),
+                value: p.value,
+                royal: p.royal,
+                promotes_to: letters(&p.promotes_to),
+            })
+            .collect(),
+    })
+}
+
+/// TOML text of a list of variants (`[[variant]]` tables).
+pub fn to_toml(variant: Vec<VariantInfo>) -> Result<String, UserError> {
+    toml::to_string(&Doc { variant }).map_err(UserError::from)
+}
