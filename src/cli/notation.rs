@@ -47,10 +47,8 @@ pub fn draw(pos: &Position, last: Option<Move>, ascii: bool) -> String {
                 } else {
                     "30;1"
                 };
-                out.push_str(&format!(
-                    "\x1b[{bg};{fg}m {} \x1b[0m",
-                    ch.to_ascii_uppercase()
-                ));
+                // Black keeps lower case, so the board reads without colour too.
+                out.push_str(&format!("\x1b[{bg};{fg}m {ch} \x1b[0m"));
             }
         }
         out.push('\n');

@@ -1,0 +1,73 @@
+//! Bad input never panics: arbitrary text into every reader of user input.
+
+use proptest::prelude::*;
+use std::sync::{Arc, OnceLock};
+
+use polymachy::position::Position;
+use polymachy::ruleset::Ruleset;
+use polymachy::variant::Variant;
+
+fn rules(name: &str) -> Arc<Ruleset> {
+    static CACHE: OnceLock<Vec<(String, Arc<Ruleset>)>> = OnceLock::new();
+    let all = CACHE.get_or_init(|| {
+        ["metamachy", "terachess2", "chess"]
+            .iter()
+            .map(|n| {
+                (
+                    n.to_string(),
+                    Ruleset::new(&Variant::load(n).unwrap(), None).unwrap(),
+                )
+            })
+            .collect()
+    });
+    all.iter().find(|(n, _)| n == name).unwrap().1.clone()
+}
+
+const META: &str = include_str!("../variants/metamachy.toml");
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fen_reader_never_panics(s in "[pnbrqkcmeilgPNBRQKCMEILG0-9/ wb-]{0,80}") {
+        for v in ["metamachy", "terachess2", "chess"] {
+            let _ = Position::from_fen(&rules(v), &s);
+        }
+    }
+
+    #[test]
+    fn fen_reader_never_panics_on_any_text(s in ".{0,60}") {
+        let _ = Position::from_fen(&rules("metamachy"), &s);
+    }
+
+    /// A valid file with one stretch cut out and some text put in its place: either it still
+    /// loads and compiles, or it is refused with located errors.
+    #[test]
+    fn variant_reader_never_panics(start in 0usize..META.len(), len in 0usize..40, insert in ".{0,6}") {
+        let start = (0..=start).rev().find(|&i| META.is_char_boundary(i)).unwrap();
+        let end = (start + len).min(META.len());
+        let end = (end..=META.len()).find(|&i| META.is_char_boundary(i)).unwrap();
+        let text = format!("{}{}{}", &META[..start], insert, &META[end..]);
+        match Variant::from_toml(&text, "mutated.toml") {
+            Ok(v) => {
+                // Whatever loads must compile, or be refused with a message.
+                if let Ok(rs) = Ruleset::new(&v, None) {
+                    let mut p = Position::start(&rs);
+                    let mut list = polymachy::moves::MoveList::new();
+                    p.legal_moves(&mut list);
+                }
+            }
+            Err(e) => {
+                prop_assert!(!e.lines.is_empty());
+                prop_assert!(e.lines.iter().all(|l| l.starts_with("mutated.toml:")), "{:?}", e.lines);
+            }
+        }
+    }
+
+    #[test]
+    fn move_parser_never_panics(s in ".{0,12}", t in "[a-lKQRBNPILGCME][a-l0-9x=+#-]{0,6}") {
+        let mut p = Position::start(&rules("metamachy"));
+        let _ = polymachy::game::parse_move(&mut p, &s);
+        let _ = polymachy::game::parse_move(&mut p, &t);
+    }
+}
