@@ -25,6 +25,8 @@ struct Undo {
     halfmove: u32,
     hash: u64,
     royal: [Square; 2],
+    /// A null move (the side to move passed), for the search.
+    null: bool,
 }
 
 /// Why a FEN was refused: every problem found.
@@ -378,6 +380,7 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
             royal: self.royal,
+            null: false,
         });
         let mut h = self.hash;
         let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s as usize];
@@ -439,9 +442,53 @@ impl Position {
         self.hash = h;
     }
 
+    /// Passes the move to the other side (a null move, for the search's null-move pruning).
+    /// The en-passant square is cleared and the move-count clock restarts, so that no
+    /// repetition is counted across it. Take it back with [`Position::unmake`].
+    pub fn make_null(&mut self) {
+        self.stack.push(Undo {
+            mv: Move::default(),
+            moved: EMPTY,
+            captured: EMPTY,
+            cap_sq: 0,
+            rights: self.rights,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            hash: self.hash,
+            royal: self.royal,
+            null: true,
+        });
+        if let Some(e) = self.ep.take() {
+            self.hash ^= self.rules.z_ep[e as usize];
+        }
+        self.halfmove = 0;
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.flip();
+        self.hash ^= self.rules.z_side;
+    }
+
+    /// Whether the last move made was a null move.
+    pub fn last_was_null(&self) -> bool {
+        self.stack.last().is_some_and(|u| u.null)
+    }
+
     /// Takes back the last move made. Does nothing when no move was made.
     pub fn unmake(&mut self) {
         let Some(u) = self.stack.pop() else { return };
+        if u.null {
+            self.side = self.side.flip();
+            if self.side == Color::Black {
+                self.fullmove -= 1;
+            }
+            self.ep = u.ep;
+            self.ep_victim = u.ep_victim;
+            self.halfmove = u.halfmove;
+            self.hash = u.hash;
+            return;
+        }
         let rs = &*self.rules;
         let mv = u.mv;
         self.side = self.side.flip();

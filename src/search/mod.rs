@@ -482,6 +482,19 @@ impl Searcher {
         false
     }
 
+    /// Whether the side to move has a piece that is neither royal nor promotes.
+    fn has_officers(&self, pos: &Position) -> bool {
+        let rs = &*self.rules;
+        let side = pos.side();
+        rs.geometry.squares().any(|s| {
+            let c = pos.piece_at(s);
+            c != 0
+                && crate::moves::color_of(c) == side
+                && !rs.is_royal(c)
+                && rs.promo_choices[crate::moves::kind_of(c)].is_empty()
+        })
+    }
+
     /// Checks the stop flag, the node limit and the clock.
     #[inline]
     fn should_stop(&mut self) -> bool {
@@ -690,6 +703,28 @@ impl Searcher {
             && eval - 110 * depth >= beta
         {
             return eval;
+        }
+        // Null move: let the opponent move twice; if a reduced search still fails high, this
+        // node is good enough. Not in check, not twice in a row, and only with pieces beyond
+        // royal and pawn-like ones (zugzwang is common without them).
+        if !pv_node
+            && !in_check
+            && depth >= 3
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && !pos.last_was_null()
+            && self.has_officers(pos)
+        {
+            let r = 3 + depth / 6;
+            pos.make_null();
+            let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
         }
         // Without a hash move, deep nodes are searched a ply shallower.
         if depth >= 6 && tt_move == Move::default() {
