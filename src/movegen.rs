@@ -132,6 +132,32 @@ fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &m
     out.push(mv);
 }
 
+/// Pushes the move if the contents of its destination allow it (empty: a move; enemy: a
+/// capture). Returns whether the destination is occupied, where a ray stops.
+#[inline]
+fn land(
+    rs: &Ruleset,
+    e: &Entry,
+    side: Color,
+    kind: usize,
+    board: &[Code; 256],
+    mv: Move,
+    out: &mut MoveList,
+) -> bool {
+    let c = board[mv.to as usize];
+    if c == EMPTY {
+        if e.flags & MOVE != 0 {
+            push(rs, e, side, kind, mv, out);
+        }
+        false
+    } else {
+        if e.flags & CAPTURE != 0 && color_of(c) != side {
+            push(rs, e, side, kind, mv, out);
+        }
+        true
+    }
+}
+
 /// Generates the pseudo-legal moves of the notation for the side to move.
 pub fn generate(pos: &Position, out: &mut MoveList) {
     let rs = &**pos.rules();
@@ -174,58 +200,19 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                 }
                 continue;
             }
-            if e.flags & (HOP | GRASS) == 0 {
-                for &to in dests {
-                    let c = board[to as usize];
-                    if c == EMPTY {
-                        if e.flags & MOVE != 0 {
-                            push(rs, e, side, kind, Move::new(from, to), out);
-                        }
-                    } else {
-                        if e.flags & CAPTURE != 0 && color_of(c) != side {
-                            push(rs, e, side, kind, Move::new(from, to), out);
-                        }
-                        break;
-                    }
+            // Rays: a slide lands on every square up to the first piece; a hopper only beyond
+            // its screen; a grasshopper only on the square just beyond the screen.
+            let mut rest = dests.iter();
+            if e.flags & (HOP | GRASS) != 0 {
+                // Skip to the screen: the first occupied square.
+                if !rest.by_ref().any(|&s| board[s as usize] != EMPTY) {
+                    continue;
                 }
-            } else if e.flags & HOP != 0 {
-                let mut screen = false;
-                for &to in dests {
-                    let c = board[to as usize];
-                    if !screen {
-                        if c != EMPTY {
-                            screen = true;
-                        }
-                        continue;
-                    }
-                    if c == EMPTY {
-                        if e.flags & MOVE != 0 {
-                            push(rs, e, side, kind, Move::new(from, to), out);
-                        }
-                    } else {
-                        if e.flags & CAPTURE != 0 && color_of(c) != side {
-                            push(rs, e, side, kind, Move::new(from, to), out);
-                        }
-                        break;
-                    }
-                }
-            } else {
-                // Grasshopper: land just beyond the first piece met.
-                let mut it = dests.iter();
-                for &s in it.by_ref() {
-                    if board[s as usize] != EMPTY {
-                        break;
-                    }
-                }
-                if let Some(&to) = it.next() {
-                    let c = board[to as usize];
-                    if c == EMPTY {
-                        if e.flags & MOVE != 0 {
-                            push(rs, e, side, kind, Move::new(from, to), out);
-                        }
-                    } else if e.flags & CAPTURE != 0 && color_of(c) != side {
-                        push(rs, e, side, kind, Move::new(from, to), out);
-                    }
+            }
+            for &to in rest {
+                if land(rs, e, side, kind, board, Move::new(from, to), out) || e.flags & GRASS != 0
+                {
+                    break;
                 }
             }
         }

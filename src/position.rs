@@ -361,7 +361,6 @@ impl Position {
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
     pub fn make(&mut self, mv: Move) {
-        let rs = &*self.rules;
         let moved = self.board[mv.from as usize];
         let mut cap_sq = mv.to;
         let mut captured = self.board[mv.to as usize];
@@ -369,19 +368,8 @@ impl Position {
             cap_sq = self.ep_victim;
             captured = self.board[cap_sq as usize];
         }
-        self.stack.push(Undo {
-            mv,
-            moved,
-            captured,
-            cap_sq,
-            rights: self.rights,
-            ep: self.ep,
-            ep_victim: self.ep_victim,
-            halfmove: self.halfmove,
-            hash: self.hash,
-            royal: self.royal,
-            null: false,
-        });
+        self.push_undo(mv, moved, captured, cap_sq, false);
+        let rs = &*self.rules;
         let mut h = self.hash;
         let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s as usize];
         if let Some(e) = self.ep {
@@ -442,23 +430,29 @@ impl Position {
         self.hash = h;
     }
 
-    /// Passes the move to the other side (a null move, for the search's null-move pruning).
-    /// The en-passant square is cleared and the move-count clock restarts, so that no
-    /// repetition is counted across it. Take it back with [`Position::unmake`].
-    pub fn make_null(&mut self) {
+    /// Saves what unmake needs.
+    #[inline]
+    fn push_undo(&mut self, mv: Move, moved: Code, captured: Code, cap_sq: Square, null: bool) {
         self.stack.push(Undo {
-            mv: Move::default(),
-            moved: EMPTY,
-            captured: EMPTY,
-            cap_sq: 0,
+            mv,
+            moved,
+            captured,
+            cap_sq,
             rights: self.rights,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             hash: self.hash,
             royal: self.royal,
-            null: true,
+            null,
         });
+    }
+
+    /// Passes the move to the other side (a null move, for the search's null-move pruning).
+    /// The en-passant square is cleared and the move-count clock restarts, so that no
+    /// repetition is counted across it. Take it back with [`Position::unmake`].
+    pub fn make_null(&mut self) {
+        self.push_undo(Move::default(), EMPTY, EMPTY, 0, true);
         if let Some(e) = self.ep.take() {
             self.hash ^= self.rules.z_ep[e as usize];
         }

@@ -150,6 +150,14 @@ impl Engine {
     }
 }
 
+/// A principal variation in coordinate notation, moves separated by spaces.
+pub fn pv_text(rules: &Ruleset, pv: &[Move]) -> String {
+    pv.iter()
+        .map(|&m| coord(rules, m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Waits for the first command and runs the protocol it names (`uci` or `xboard`).
 /// Returns false when the input named neither.
 pub fn autodetect(variant: &str, setup: Option<&str>) -> Result<bool, String> {

@@ -112,11 +112,7 @@ pub fn run(
                 eng.go(
                     limits,
                     move |rules, info| {
-                        let pv: Vec<String> = info
-                            .pv
-                            .iter()
-                            .map(|&m| crate::cli::notation::coord(rules, m))
-                            .collect();
+                        let pv = super::pv_text(rules, &info.pv);
                         o1.line(&format!(
                             "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
                             info.depth,
@@ -125,7 +121,7 @@ pub fn run(
                             info.nodes,
                             info.nps(),
                             info.elapsed.as_millis(),
-                            pv.join(" ")
+                            pv
                         ));
                     },
                     move |rules, r| match r.best {

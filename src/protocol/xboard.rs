@@ -346,18 +346,14 @@ impl Session {
                         Score::Mate(m) if m > 0 => 100_000 + m,
                         Score::Mate(m) => -100_000 + m,
                     };
-                    let pv: Vec<String> = info
-                        .pv
-                        .iter()
-                        .map(|&m| crate::cli::notation::coord(rules, m))
-                        .collect();
+                    let pv = super::pv_text(rules, &info.pv);
                     o1.line(&format!(
                         "{} {} {} {} {}",
                         info.depth,
                         score,
                         info.elapsed.as_millis() / 10,
                         info.nodes,
-                        pv.join(" ")
+                        pv
                     ));
                 }
             },
