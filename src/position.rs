@@ -571,8 +571,14 @@ impl Position {
         };
         let enemy = me.flip();
         if !checked && !royal_moves {
-            let sens = &rs.tables.sensitive[enemy.index() * size + king as usize];
-            if !sens.contains(mv.from) && !sens.contains(mv.to) && !sens.contains(victim) {
+            // Not in check: the move can expose the royal piece only by emptying or filling a
+            // square that some attack probe depends on.
+            let at = enemy.index() * size + king as usize;
+            let (vac, fill) = (&rs.tables.vacate_sets[at], &rs.tables.fill_sets[at]);
+            if !vac.contains(mv.from)
+                && !fill.contains(mv.to)
+                && (victim == mv.to || !vac.contains(victim))
+            {
                 return true;
             }
         }

@@ -109,9 +109,11 @@ pub struct Tables {
     /// Probes by `color * size + target`: (first probe, count). Probes for attackers of `color`.
     pub probe_index: Vec<(u32, u16)>,
     pub probes: Vec<Probe>,
-    /// By `color * size + target`: every square whose contents can change whether a piece of
-    /// `color` attacks `target`. A move touching none of them cannot change it.
-    pub sensitive: Vec<crate::moves::SquareSet>,
+    /// By `color * size + target`: the squares whose emptying can let a piece of `color`
+    /// attack `target` (the squares with a non-empty `probes_vacated` list).
+    pub vacate_sets: Vec<crate::moves::SquareSet>,
+    /// The same for filling a square (hopper screens, must-be-occupied conditions).
+    pub fill_sets: Vec<crate::moves::SquareSet>,
     /// By `(color * size + target) * size + square`: start in `vacate` of the probes (indices
     /// within `probes_at(color, target)`) that emptying `square` can turn into an attack.
     pub vacate_index: Vec<u32>,
@@ -900,37 +902,6 @@ impl Tables {
                 }
                 let n = self.probes.len() as u32 - first;
                 self.probe_index[color * size + target] = (first, n as u16);
-                let mut set = crate::moves::SquareSet::default();
-                for i in first as usize..self.probes.len() {
-                    let p = self.probes[i];
-                    let sq = |k: u32| self.squares[k as usize];
-                    match p.kind {
-                        ProbeKind::Leap => set.insert(p.origin),
-                        _ => {
-                            for k in p.sq_start..p.sq_start + p.sq_len as u32 {
-                                set.insert(sq(k));
-                            }
-                        }
-                    }
-                    if let ProbeKind::Bent { .. } = p.kind {
-                        for k in p.org_start..p.org_start + p.sq_len as u32 {
-                            if self.valid[k as usize] {
-                                set.insert(sq(k));
-                            }
-                        }
-                        for c in &self.conds[p.cond_start as usize
-                            ..p.cond_start as usize + p.cond_len as usize * p.sq_len as usize]
-                        {
-                            set.insert(c.sq);
-                        }
-                    } else {
-                        for c in &self.conds
-                            [p.cond_start as usize..p.cond_start as usize + p.cond_len as usize]
-                        {
-                            set.insert(c.sq);
-                        }
-                    }
-                }
                 // Which probes each square can turn from "no attack" to "attack": a square that
                 // is vacated (blocked paths, screens, conditions; never a leap's origin), and a
                 // square that is filled (only screens and must-be-occupied conditions).
@@ -980,7 +951,13 @@ impl Tables {
                         }
                     }
                 }
-                self.sensitive.push(set);
+                let set_of = |pairs: &[(Square, u16)]| {
+                    let mut set = crate::moves::SquareSet::default();
+                    pairs.iter().for_each(|&(sq, _)| set.insert(sq));
+                    set
+                };
+                self.vacate_sets.push(set_of(&vacate));
+                self.fill_sets.push(set_of(&fill));
             }
         }
     }
