@@ -109,6 +109,10 @@ impl Rule for KingLeapRule {
         let Some(from) = pos.royal_square(side) else {
             return;
         };
+        // Never out of check: tested once here rather than for every leap.
+        if pos.in_check() {
+            return;
+        }
         let g = pos.rules().geometry;
         for dy in -2i32..=2 {
             for dx in -2i32..=2 {
@@ -128,10 +132,8 @@ impl Rule for KingLeapRule {
         }
     }
 
+    /// Called for the leaps `generate` produced (none when in check): the passed squares.
     fn allows(&self, pos: &Position, mv: Move) -> bool {
-        if pos.in_check() {
-            return false;
-        }
         let g = pos.rules().geometry;
         let dx = g.file(mv.to) as i32 - g.file(mv.from) as i32;
         let dy = g.rank(mv.to) as i32 - g.rank(mv.from) as i32;
