@@ -130,17 +130,16 @@ pub struct CompileError {
     pub message: String,
 }
 
-/// The 8 directions in 45° steps clockwise from forward.
-const DIR8: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+/// The 8 directions in 45° steps clockwise from forward, as board offsets.
+const DIR8: [(i32, i32); 8] = {
+    let mut d = [(0, 0); 8];
+    let mut i = 0;
+    while i < 8 {
+        d[i] = (dirs::KING_DIRS[i].0 as i32, dirs::KING_DIRS[i].1 as i32);
+        i += 1;
+    }
+    d
+};
 
 fn dir_index(dx: i32, dy: i32) -> Option<usize> {
     DIR8.iter().position(|&d| d == (dx.signum(), dy.signum()))

@@ -84,22 +84,26 @@ impl AtomClass {
     }
 }
 
+/// The eight King directions in 45° steps clockwise from straight forward. A later leg's
+/// relative directions are indices into this table.
+pub const KING_DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
 /// Every step vector of `atom`, clockwise starting from (or just right of) straight forward.
 /// This is the order in which [`directions`] reports its vectors.
 pub fn all_vectors(atom: Atom) -> Vec<(i8, i8)> {
     let (long, short) = atom.leap();
     let (l, s) = (long as i8, short as i8);
     match AtomClass::of(atom) {
-        AtomClass::Eightfold => vec![
-            (0, 1),
-            (1, 1),
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-        ],
+        AtomClass::Eightfold => KING_DIRS.to_vec(),
         AtomClass::Orthogonal => vec![(0, l), (l, 0), (0, -l), (-l, 0)],
         AtomClass::Diagonal => vec![(l, l), (l, -l), (-l, -l), (-l, l)],
         AtomClass::Oblique => vec![
