@@ -131,7 +131,7 @@ fn xboard_describes_engine_defined_variants() {
 fn xboard_answers_moves_pings_and_illegal_moves() {
     let (out, _, _) = session(
         &["xboard"],
-        "xboard\nprotover 2\nvariant metamachy\nnew\nsd 2\nusermove zzz\nusermove e3e5\nping 3\n",
+        "xboard\nprotover 2\nnew\nvariant metamachy\nsd 2\nusermove zzz\nusermove e3e5\nping 3\n",
     );
     assert!(out.contains("Illegal move: zzz"), "{out}");
     assert!(out.contains("pong 3"), "{out}");
@@ -166,4 +166,23 @@ fn bare_binary_detects_the_protocol() {
     assert!(out.contains("uciok"));
     let (out, _, _) = session(&[], "xboard\nprotover 2\nquit\n");
     assert!(out.contains("feature done=1"));
+}
+
+#[test]
+fn xboard_new_is_the_standard_game() {
+    // A Metamachy game, then `new` without `variant`: the board is FIDE chess again, so e2e4
+    // is legal and the engine (Black) answers from rank 7 or 8.
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant metamachy\nnew\nsd 1\nusermove e2e4\n",
+    );
+    assert!(!out.contains("Illegal move"), "{out}");
+    let mv = out
+        .lines()
+        .find_map(|l| l.strip_prefix("move "))
+        .expect("a reply");
+    assert!(
+        mv[1..2].parse::<u32>().is_ok_and(|r| r == 7 || r == 8),
+        "{mv}"
+    );
 }

@@ -16,9 +16,13 @@ use crate::variant::{BUILTIN, Variant};
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
 const SLOTS: &[u8] = b"PNBRQFEACWMOHIJGDVLSUK";
 
+/// The built-in variant that is XBoard's "normal" game (FIDE chess): `new` starts it, and a
+/// `variant` command that follows selects another.
+const NORMAL: &str = "chess";
+
 /// The variant name XBoard uses for a built-in one.
 fn xb_name(id: &str) -> &str {
-    if id == "chess" { "normal" } else { id }
+    if id == NORMAL { "normal" } else { id }
 }
 
 /// Whether XBoard can show a variant: at most 21 non-royal piece types and one royal type.
@@ -106,15 +110,18 @@ pub fn run(
             "ping" => s.out.line(&format!("pong {arg}")),
             "new" => {
                 s.halt();
-                let v = s.eng.variant.clone();
-                s.switch(v);
+                // CECP: `new` is the standard game; XBoard sends `variant` after it otherwise.
+                match Variant::load(NORMAL) {
+                    Ok(v) => s.switch(v),
+                    Err(e) => s.out.line(&format!("Error (new): {e}")),
+                }
                 s.engine_side = Some(Color::Black);
                 s.analyzing = false;
                 s.limits.depth = None;
             }
             "variant" => {
                 s.halt();
-                let id = if arg == "normal" { "chess" } else { arg };
+                let id = if arg == "normal" { NORMAL } else { arg };
                 match Variant::load(id) {
                     Ok(v) => {
                         s.switch(v);
@@ -261,7 +268,7 @@ impl Session {
     /// Describes the current variant to the GUI.
     fn describe(&self) {
         let v = &self.eng.variant;
-        if v.id == "chess" {
+        if v.id == NORMAL {
             return;
         }
         self.out.line(&format!(
