@@ -37,6 +37,22 @@ pub struct VariantArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Play a game in the terminal (default: Metamachy, you play White)
+    Play(play::PlayArgs),
+    /// Search a position and print the best move
+    #[command(alias = "analyze")]
+    Analyse(play::AnalyseArgs),
+    /// Draw a position with coordinates
+    Show {
+        #[command(flatten)]
+        v: VariantArgs,
+        /// Position in FEN (default: the start position)
+        #[arg(long)]
+        fen: Option<String>,
+        /// Plain ASCII letters instead of colours
+        #[arg(long)]
+        ascii: bool,
+    },
     /// Count the leaves of the legal move tree
     Perft {
         #[command(flatten)]
@@ -51,17 +67,6 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Draw a position with coordinates
-    Show {
-        #[command(flatten)]
-        v: VariantArgs,
-        /// Position in FEN (default: the start position)
-        #[arg(long)]
-        fen: Option<String>,
-        /// Plain ASCII letters instead of colours
-        #[arg(long)]
-        ascii: bool,
-    },
     /// List the built-in variants (or describe them for scripts with --toml)
     Variants {
         /// Describe every variant (pieces, canonical XBetza, rules, setups) as TOML
@@ -71,6 +76,12 @@ pub enum Command {
         #[arg(long, short = 'v')]
         variant: Option<String>,
     },
+    /// Property-test a variant: check the engine's invariants over random games
+    Check(check::CheckArgs),
+    /// Measure perft speed (nodes per second) on the shipped variants
+    Bench(bench::BenchArgs),
+    /// The engine at depth d+1 against depth d over many games (strength check)
+    Selfplay(play::SelfplayArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
         #[command(flatten)]
@@ -82,17 +93,6 @@ pub enum Command {
         #[command(flatten)]
         v: VariantArgs,
     },
-    /// Measure perft speed (nodes per second) on the shipped variants
-    Bench(bench::BenchArgs),
-    /// Play a game in the terminal (default: Metamachy, you play White)
-    Play(play::PlayArgs),
-    /// Property-test a variant: check the engine's invariants over random games
-    Check(check::CheckArgs),
-    /// The engine at depth d+1 against depth d over many games (strength check)
-    Selfplay(play::SelfplayArgs),
-    /// Search a position and print the best move
-    #[command(alias = "analyze")]
-    Analyse(play::AnalyseArgs),
 }
 
 /// An error for the user: printed on stderr, exit status 2.
