@@ -548,3 +548,21 @@ fn cli_bad_setup() {
         &["no setup choices"],
     );
 }
+
+#[test]
+fn promotes_to_without_a_promotion_rule() {
+    let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K3P\"\n\
+                [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+                [[piece]]\nname = \"Pawn\"\nletter = \"P\"\nbetza = \"fmWfcF\"\npromotes-to = \"K\"\n";
+    let err = polymachy::variant::Variant::from_toml(text, "t.toml").unwrap_err();
+    assert_eq!(err.lines.len(), 1, "{err}");
+    assert!(
+        err.lines[0].contains("Pawn has `promotes-to`, but the variant has no promotion rule"),
+        "{err}"
+    );
+    assert!(
+        err.lines[0].contains("hint: add a `[rules.promotion]` table"),
+        "{err}"
+    );
+    assert!(err.lines[0].starts_with("t.toml:"), "{err}");
+}

@@ -487,6 +487,24 @@ fn read_variant(
             }
         }
     }
+    // A promotion list needs the promotion rule, which says where pieces promote.
+    if !variant.rules.iter().any(|r| r.name() == "promotion") {
+        for (i, p) in variant.pieces.iter().enumerate() {
+            if !p.promotes_to.is_empty() {
+                diags.push(Diag {
+                    span: piece_spans[i].clone(),
+                    message: format!(
+                        "{} has `promotes-to`, but the variant has no promotion rule",
+                        p.name
+                    ),
+                    hint: Some(
+                        "add a `[rules.promotion]` table (zone = 1 promotes on the last rank)"
+                            .into(),
+                    ),
+                });
+            }
+        }
+    }
     if !ok || !diags.is_empty() {
         return None;
     }
