@@ -566,3 +566,20 @@ fn promotes_to_without_a_promotion_rule() {
     );
     assert!(err.lines[0].starts_with("t.toml:"), "{err}");
 }
+
+#[test]
+fn a_rule_that_cannot_be_set_up_is_located() {
+    // King e1, rook a1: a king that slides 5 squares toward the rook would leave the board.
+    let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/R3K\"\n\
+                [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+                [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\
+                [rules.castling]\nking-distance = 5\n";
+    let err = polymachy::variant::Variant::from_toml(text, "t.toml").unwrap_err();
+    assert_eq!(err.lines.len(), 1, "{err}");
+    // `[rules.castling]` is line 14 (4 top-level lines, 5 + 4 piece lines); `castling` starts
+    // at column 8.
+    assert!(
+        err.lines[0].starts_with("t.toml:14:8: the variant cannot be set up: rule castling:"),
+        "{err}"
+    );
+}

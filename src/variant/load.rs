@@ -459,7 +459,8 @@ fn read_variant(
         }
         _ => {}
     }
-    // Rules.
+    // Rules, with the span of each table's name for problems found when compiling.
+    let mut rule_spans: Vec<(String, Span)> = Vec::new();
     if let Some((rules, _)) = rules_v {
         for (name, kspan, v) in rules {
             let Val::Table(t) = &v.val else {
@@ -484,6 +485,7 @@ fn read_variant(
             p.finish();
             if let Some(r) = built {
                 variant.rules.push(r);
+                rule_spans.push((name.clone(), kspan.clone()));
             }
         }
     }
@@ -506,6 +508,21 @@ fn read_variant(
         }
     }
     if !ok || !diags.is_empty() {
+        return None;
+    }
+    // Compile once: what a rule finds wrong with the board (a castling partner that is not
+    // there, say) is reported at that rule's table.
+    if let Err(msg) = crate::ruleset::Ruleset::new(&variant, None) {
+        let span = rule_spans
+            .iter()
+            .find(|(n, _)| msg.starts_with(&format!("rule {n}:")))
+            .map(|(_, s)| s.clone())
+            .unwrap_or(0..0);
+        diags.push(Diag {
+            span,
+            message: format!("the variant cannot be set up: {msg}"),
+            hint: None,
+        });
         return None;
     }
     Some(variant)
