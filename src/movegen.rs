@@ -165,14 +165,10 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
     let board = pos.board();
     let side = pos.side();
     let ep = pos.ep_square();
-    let size = rs.geometry.size();
-    for from in 0..size {
-        let pc = board[from];
-        if pc == EMPTY || color_of(pc) != side {
-            continue;
-        }
+    for from in pos.occupied(side).iter() {
+        let pc = board[from as usize];
+        debug_assert!(pc != EMPTY && color_of(pc) == side);
         let kind = kind_of(pc);
-        let from = from as Square;
         for e in t.entries_at(kind, side, from) {
             if e.cond_len > 0 && !conds_hold(t, board, e.cond_start, e.cond_len) {
                 continue;

@@ -169,4 +169,25 @@ impl SquareSet {
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
+
+    #[inline]
+    pub fn remove(&mut self, sq: Square) {
+        self.0[sq as usize >> 6] &= !(1 << (sq & 63));
+    }
+
+    /// The squares in the set, lowest first.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                if b == 0 {
+                    return None;
+                }
+                let i = b.trailing_zeros();
+                b &= b - 1;
+                Some((w as u32 * 64 + i) as Square)
+            })
+        })
+    }
 }

@@ -51,6 +51,8 @@ pub struct Position {
     /// Square of each side's royal piece (valid when `royal_count` is 1).
     royal: [Square; 2],
     royal_count: [u8; 2],
+    /// The squares each side occupies.
+    occupied: [crate::moves::SquareSet; 2],
     stack: Vec<Undo>,
 }
 
@@ -87,6 +89,7 @@ impl Position {
             hash: 0,
             royal: [0; 2],
             royal_count: [0; 2],
+            occupied: Default::default(),
             stack: Vec::with_capacity(256),
         };
         p.board[..rules.start.len()].copy_from_slice(&rules.start);
@@ -195,10 +198,12 @@ impl Position {
     fn refresh(&mut self) {
         let size = self.rules.geometry.size();
         self.royal_count = [0; 2];
+        self.occupied = Default::default();
         let mut h = 0;
         for sq in 0..size {
             let c = self.board[sq];
             if c != EMPTY {
+                self.occupied[color_of(c).index()].insert(sq as Square);
                 h ^= self.rules.z_piece[c as usize * 256 + sq];
                 if self.rules.is_royal(c) {
                     let i = color_of(c).index();
@@ -288,6 +293,11 @@ impl Position {
     pub fn board(&self) -> &[Code; 256] {
         &self.board
     }
+    /// The squares occupied by `color`'s pieces.
+    #[inline]
+    pub fn occupied(&self, color: Color) -> &crate::moves::SquareSet {
+        &self.occupied[color.index()]
+    }
     #[inline]
     pub fn rights(&self) -> u16 {
         self.rights
@@ -375,12 +385,15 @@ impl Position {
         if let Some(e) = self.ep {
             h ^= rs.z_ep[e as usize];
         }
+        let (me, them) = (self.side.index(), self.side.flip().index());
         if captured != EMPTY {
             h ^= zp(captured, cap_sq);
             self.board[cap_sq as usize] = EMPTY;
+            self.occupied[them].remove(cap_sq);
         }
         h ^= zp(moved, mv.from);
         self.board[mv.from as usize] = EMPTY;
+        self.occupied[me].remove(mv.from);
         let placed = match mv.promotion() {
             Some(k) => code(k, self.side),
             None => moved,
@@ -391,9 +404,12 @@ impl Position {
             h ^= zp(rook, c.rook_from);
             self.board[c.rook_from as usize] = EMPTY;
             self.board[c.rook_to as usize] = rook;
+            self.occupied[me].remove(c.rook_from);
+            self.occupied[me].insert(c.rook_to);
             h ^= zp(rook, c.rook_to);
         }
         self.board[mv.to as usize] = placed;
+        self.occupied[me].insert(mv.to);
         h ^= zp(placed, mv.to);
         if rs.is_royal(placed) {
             self.royal[self.side.index()] = mv.to;
@@ -489,16 +505,22 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
+        let (me, them) = (self.side.index(), self.side.flip().index());
         self.board[mv.to as usize] = EMPTY;
+        self.occupied[me].remove(mv.to);
         if mv.kind == MoveKind::Castle {
             let c = &rs.castlings[mv.aux as usize];
             let rook = self.board[c.rook_to as usize];
             self.board[c.rook_to as usize] = EMPTY;
             self.board[c.rook_from as usize] = rook;
+            self.occupied[me].remove(c.rook_to);
+            self.occupied[me].insert(c.rook_from);
         }
         self.board[mv.from as usize] = u.moved;
+        self.occupied[me].insert(mv.from);
         if u.captured != EMPTY {
             self.board[u.cap_sq as usize] = u.captured;
+            self.occupied[them].insert(u.cap_sq);
         }
         self.rights = u.rights;
         self.ep = u.ep;
