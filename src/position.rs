@@ -530,16 +530,6 @@ impl Position {
         self.royal = u.royal;
     }
 
-    /// Whether the last move made captured something.
-    pub fn last_move_captured(&self) -> bool {
-        self.stack.last().is_some_and(|u| u.captured != EMPTY)
-    }
-
-    /// The piece captured by the last move (EMPTY if none).
-    pub fn last_captured(&self) -> Code {
-        self.stack.last().map(|u| u.captured).unwrap_or(EMPTY)
-    }
-
     /// Whether a pseudo-legal move is legal: its hook allows it and it leaves no royal piece
     /// of the mover attacked.
     pub fn is_legal(&mut self, mv: Move) -> bool {

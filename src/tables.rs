@@ -10,7 +10,7 @@
 //! squares could hold an attacker of which kinds, and what must lie between.
 
 use crate::geometry::{Color, Geometry, Square};
-use crate::moves::{Code, MAX_KINDS, code};
+use crate::moves::{MAX_KINDS, code};
 use crate::notation::{Atom, Betza, Component, Range, dirs};
 
 /// Entry may go to an empty square.
@@ -98,7 +98,8 @@ pub struct Probe {
 /// All compiled movement of a variant.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
-    pub geometry: Option<Geometry>,
+    /// Number of squares of the board the tables were built for.
+    pub size: usize,
     /// Index by `slot(kind, color, sq)`: (first entry, count).
     pub index: Vec<(u32, u16)>,
     pub entries: Vec<Entry>,
@@ -461,8 +462,7 @@ impl Tables {
     /// The slot of a piece kind, colour and square in [`Tables::index`].
     #[inline]
     pub fn slot(&self, kind: usize, color: Color, sq: Square) -> usize {
-        let size = self.geometry.map(|g| g.size()).unwrap_or(0);
-        (kind * 2 + color.index()) * size + sq as usize
+        (kind * 2 + color.index()) * self.size + sq as usize
     }
 
     /// The entries of a piece on a square.
@@ -507,8 +507,7 @@ impl Tables {
 
     #[inline]
     fn csr_slot(&self, color: Color, target: Square, square: Square) -> usize {
-        let size = self.geometry.map(|g| g.size()).unwrap_or(0);
-        (color.index() * size + target as usize) * size + square as usize
+        (color.index() * self.size + target as usize) * self.size + square as usize
     }
 
     #[inline]
@@ -524,8 +523,7 @@ impl Tables {
     /// The probes for attackers of `color` on `target`.
     #[inline]
     pub fn probes_at(&self, color: Color, target: Square) -> &[Probe] {
-        let size = self.geometry.map(|g| g.size()).unwrap_or(0);
-        let (s, n) = self.probe_index[color.index() * size + target as usize];
+        let (s, n) = self.probe_index[color.index() * self.size + target as usize];
         &self.probes[s as usize..s as usize + n as usize]
     }
 
@@ -539,7 +537,7 @@ impl Tables {
         assert!(pieces.len() <= MAX_KINDS);
         let size = geometry.size();
         let mut t = Tables {
-            geometry: Some(geometry),
+            size,
             ..Default::default()
         };
         t.index = vec![(0, 0); pieces.len() * 2 * size];
@@ -989,10 +987,4 @@ fn range_classes(by_dist: &[(u32, u128)]) -> Vec<(u32, u128)> {
         *max_of.entry(maxd).or_default() |= bit;
     }
     max_of.into_iter().collect()
-}
-
-/// The code bit of a piece code.
-#[inline]
-pub fn bit(c: Code) -> u128 {
-    1u128 << c
 }

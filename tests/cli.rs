@@ -1,17 +1,12 @@
 //! Command-line behaviour that scripts rely on.
 
+mod common;
+
 use std::process::Command;
 
 fn run(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let r = common::run_binary(args, "");
+    (r.stdout, r.stderr, r.code)
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! `polymachy play` and `polymachy analyse` driven through a pipe, and the game record
 //! (results, moves as text, PGN) through the library.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use polymachy::game::{Game, GameResult, Termination, parse_pgn};
@@ -14,26 +14,8 @@ use polymachy::variant::Variant;
 /// Runs the binary with `args`, feeding `input` on standard input; returns (status, stdout,
 /// stderr).
 fn run(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let r = common::run_binary(args, input);
+    (r.code, r.stdout, r.stderr)
 }
 
 /// A fresh path in the temporary directory.

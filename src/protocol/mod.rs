@@ -20,6 +20,9 @@ use crate::ruleset::Ruleset;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::variant::Variant;
 
+/// Hash table size, in megabytes, until the GUI sets another.
+pub const DEFAULT_HASH_MB: usize = 64;
+
 /// A line-oriented output shared by the protocol loop and the search thread.
 #[derive(Clone)]
 pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);

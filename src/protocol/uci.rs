@@ -5,11 +5,9 @@
 
 use std::time::Duration;
 
-use super::{Engine, Out};
+use super::{DEFAULT_HASH_MB, Engine, Out};
 use crate::search::{Clock, Limits};
 use crate::variant::{BUILTIN, Variant};
-
-const DEFAULT_HASH: usize = 64;
 
 /// Runs a UCI session over `lines` until `quit` or the end of input.
 pub fn run(
@@ -18,7 +16,7 @@ pub fn run(
     variant: &str,
     setup: Option<&str>,
 ) -> Result<(), String> {
-    let mut eng = Engine::new(variant, setup, DEFAULT_HASH)?;
+    let mut eng = Engine::new(variant, setup, DEFAULT_HASH_MB)?;
     let mut variant_name = eng.variant.id.clone();
     let mut setup_choice = setup.map(|s| s.to_string());
     // Whether the running search has no limit (it must be stopped at the end of input).
@@ -40,7 +38,7 @@ pub fn run(
                 out.line("option name VariantPath type string default <empty>");
                 out.line("option name Setup type string default <empty>");
                 out.line(&format!(
-                    "option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
                 ));
                 out.line("uciok");
             }

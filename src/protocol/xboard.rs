@@ -78,7 +78,7 @@ pub fn run(
     variant: &str,
     setup: Option<&str>,
 ) -> Result<(), String> {
-    let eng = Engine::new(variant, setup, 64)?;
+    let eng = Engine::new(variant, setup, super::DEFAULT_HASH_MB)?;
     let mut s = Session {
         eng,
         out,
