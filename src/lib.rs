@@ -17,6 +17,8 @@ pub mod protocol;
 pub mod rules;
 pub mod ruleset;
 pub mod search;
+pub mod serve;
 pub mod tables;
 pub mod testing;
+pub mod text;
 pub mod variant;

@@ -39,6 +39,8 @@ pub struct VariantArgs {
 pub enum Command {
     /// Play a game in the terminal (default: Metamachy, you play White)
     Play(play::PlayArgs),
+    /// Play in the browser: a local web page for every variant (embedded, works offline)
+    Serve(ServeArgs),
     /// Search a position and print the best move
     #[command(alias = "analyze")]
     Analyse(play::AnalyseArgs),
@@ -93,6 +95,26 @@ pub enum Command {
         #[command(flatten)]
         v: VariantArgs,
     },
+}
+
+/// Arguments of `serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Variant of a new game (a built-in name, or the path of a .toml file)
+    #[arg(long, short = 'v', default_value = "metamachy")]
+    pub variant: String,
+    /// Setup choice of a new game (e.g. QKLG, or a number)
+    #[arg(long)]
+    pub setup: Option<String>,
+    /// Port to listen on (0: any free port)
+    #[arg(long, short = 'p', default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; the default serves this computer only
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default browser (xdg-open, open or start)
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// An error for the user: printed on stderr, exit status 2.
@@ -222,6 +244,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             Ok(())
         }
         Command::Play(a) => play::run_play(a),
+        Command::Serve(a) => run_serve(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),
@@ -248,6 +271,40 @@ fn run(cli: Cli) -> Result<(), UserError> {
             }
             Ok(())
         }
+    }
+}
+
+fn run_serve(a: ServeArgs) -> Result<(), UserError> {
+    let server = crate::serve::Server::new(&a.variant, a.setup.as_deref()).map_err(UserError)?;
+    let open = a.open;
+    crate::serve::serve(server, &a.host, a.port, |addr| {
+        let url = format!("http://{addr}/");
+        println!("Polymachy serves {url}  (open it in a browser; Ctrl-C stops the server)");
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        if open {
+            open_browser(&url);
+        }
+    })
+    .map_err(UserError)
+}
+
+/// Launches the desktop's browser on `url`; a failure is only reported.
+fn open_browser(url: &str) {
+    let (prog, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
+        ("open", vec![url])
+    } else if cfg!(windows) {
+        ("cmd", vec!["/C", "start", "", url])
+    } else {
+        ("xdg-open", vec![url])
+    };
+    let spawned = std::process::Command::new(prog)
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        println!("Could not open a browser ({prog}: {e}); open {url} yourself.");
     }
 }
 

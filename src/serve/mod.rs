@@ -1,0 +1,1196 @@
+//! `polymachy serve`: a local web page for playing every variant in a browser.
+//!
+//! The page (`web/index.html`, `web/app.js`, `web/style.css`) is embedded in the binary, so
+//! nothing is downloaded and nothing is built on the user's side. The server is `tiny_http`
+//! (small, synchronous, no async runtime), with a few worker threads; JSON through
+//! `serde_json`.
+//!
+//! **Sessions.** Each browser tab starts its own game with `POST /api/new` and gets a session
+//! id that it sends with every later request; games never mix between tabs. At most
+//! [`MAX_SESSIONS`] games are kept (the least recently used goes first).
+//!
+//! **The engine** searches on a thread of its own, never on the request thread. The session
+//! keeps the live search report (depth, score, principal variation), which the page polls.
+//! `POST /api/stop` ends a search: with `"play": true` the best move found so far is played,
+//! otherwise the search is abandoned and the engine waits for `POST /api/go`.
+//!
+//! **Bad requests** (malformed JSON, missing fields, illegal moves, unknown variants, a body
+//! over [`MAX_BODY`] bytes, an unknown session) get a 4xx status with `{"error": "..."}` and
+//! change nothing.
+//!
+//! The API (every body and answer is JSON unless said otherwise):
+//!
+//! | request | does |
+//! |---|---|
+//! | `GET /` `/app.js` `/style.css` | the page |
+//! | `GET /api/variants` | the built-in variants (id, name, size, setups) |
+//! | `POST /api/new` | `{variant?, toml?, setup?, fen?, white?, black?, movetime_ms?, depth?}` → `{sid, state}` |
+//! | `GET /api/state?sid=S` | the game's state |
+//! | `GET /api/variant?sid=S` | the variant: pieces with name, letter, XBetza, glyph, movement diagram |
+//! | `POST /api/move` | `{sid, move}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN |
+//! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn) |
+//! | `POST /api/options` | `{sid, white?, black?, movetime_ms?, depth?}` |
+//! | `POST /api/go` | `{sid}`: the engine moves for the side to move |
+//! | `POST /api/stop` | `{sid, play?}`: ends the engine's search |
+//! | `POST /api/resign` | `{sid, side?}`: that side (default: the side to move) resigns |
+//! | `POST /api/draw` | `{sid}`: claims a draw; granted by the variant's rules or, between humans, by agreement |
+//! | `POST /api/fen` | `{sid, fen}`: a new game from a position of the same variant |
+//! | `POST /api/pgn` | `{sid, pgn}`: loads a game (variant from its `Variant` tag, or the session's) |
+//! | `GET /api/pgn?sid=S` | the game as PGN (text) |
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::game::{self, Game, GameResult};
+use crate::geometry::{Color, Geometry, Square};
+use crate::moves::{EMPTY, Move};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::search::{Limits, Score, Searcher};
+use crate::tables::{CAPTURE, GRASS, HOP, LEAP, MOVE};
+use crate::variant::Variant;
+
+pub mod glyph;
+
+/// The largest request body accepted (a variant file or a PGN), in bytes.
+pub const MAX_BODY: usize = 256 * 1024;
+/// The most games kept at once.
+pub const MAX_SESSIONS: usize = 64;
+/// Hash table of each session's engine, in megabytes.
+const HASH_MB: usize = 16;
+
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+/// Who moves for a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Human,
+    Engine,
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Engine => "engine",
+        }
+    }
+
+    fn parse(v: &Value, what: &str) -> Result<Option<Player>, ApiError> {
+        match v {
+            Value::Null => Ok(None),
+            Value::String(s) if s == "human" => Ok(Some(Player::Human)),
+            Value::String(s) if s == "engine" => Ok(Some(Player::Engine)),
+            _ => Err(bad(format!("{what} must be \"human\" or \"engine\""))),
+        }
+    }
+}
+
+/// A request that cannot be served: status and message.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: u16,
+    pub message: String,
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError {
+        status: 400,
+        message: message.into(),
+    }
+}
+
+fn conflict(message: impl Into<String>) -> ApiError {
+    ApiError {
+        status: 409,
+        message: message.into(),
+    }
+}
+
+/// The live report of a search.
+#[derive(Clone, Debug, Default)]
+struct EngineReport {
+    depth: u32,
+    /// From the side that searched.
+    score: Option<Score>,
+    searched_for: Option<Color>,
+    nodes: u64,
+    pv: Vec<String>,
+}
+
+/// How a game ended outside the board rules (resignation, agreed draw).
+#[derive(Clone, Debug)]
+struct Ending {
+    result: GameResult,
+    reason: String,
+}
+
+/// One browser tab's game.
+struct Session {
+    game: Game,
+    players: [Player; 2],
+    movetime: Option<Duration>,
+    depth: Option<u32>,
+    /// `None` while a search thread has it.
+    searcher: Option<Searcher>,
+    /// Set while the engine searches.
+    stop: Option<Arc<AtomicBool>>,
+    /// Whether a stopped search's move should be played.
+    play_when_stopped: bool,
+    /// Bumped by every change of the game; a search started under another value is discarded.
+    generation: u64,
+    /// The engine waits for `go` (after a `stop` without play).
+    paused: bool,
+    report: EngineReport,
+    ending: Option<Ending>,
+    /// Time used by each side, and when the side to move started thinking.
+    used: [Duration; 2],
+    turn_start: Instant,
+    last_use: Instant,
+    /// The variant file uploaded for this game, to reload PGN games of it.
+    variant: Arc<Variant>,
+}
+
+/// All games.
+pub struct Server {
+    sessions: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
+    counter: AtomicU64,
+    seed: u64,
+    /// The variant and setup `serve` was started with.
+    default_variant: String,
+    default_setup: Option<String>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn sq_name(g: Geometry, sq: Square) -> String {
+    g.name(sq).to_string()
+}
+
+impl Session {
+    fn new(game: Game, variant: Arc<Variant>) -> Session {
+        let rules = game.rules().clone();
+        Session {
+            game,
+            players: [Player::Human, Player::Engine],
+            movetime: Some(Duration::from_secs(2)),
+            depth: None,
+            searcher: Some(Searcher::new(&rules, HASH_MB)),
+            stop: None,
+            play_when_stopped: false,
+            generation: 0,
+            paused: false,
+            report: EngineReport::default(),
+            ending: None,
+            used: [Duration::ZERO; 2],
+            turn_start: Instant::now(),
+            last_use: Instant::now(),
+            variant,
+        }
+    }
+
+    fn thinking(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    /// Abandons a running search (its move will not be played).
+    fn cancel_search(&mut self) {
+        if let Some(s) = self.stop.take() {
+            s.store(true, Ordering::Relaxed);
+        }
+        self.play_when_stopped = false;
+        self.generation += 1;
+    }
+
+    fn over(&mut self) -> bool {
+        self.ending.is_some() || self.game.outcome().is_some()
+    }
+
+    /// Charges the time since the turn started to the side to move.
+    fn charge_clock(&mut self) {
+        let side = self.game.position().side();
+        self.used[side.index()] += self.turn_start.elapsed();
+        self.turn_start = Instant::now();
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            movetime: self.movetime,
+            ..Limits::default()
+        }
+    }
+
+    /// A new position or game: everything about the old one goes.
+    fn reset_with(&mut self, game: Game) {
+        self.cancel_search();
+        let rules = game.rules().clone();
+        if !Arc::ptr_eq(&rules, self.game.rules()) {
+            self.searcher = Some(Searcher::new(&rules, HASH_MB));
+        }
+        self.game = game;
+        self.ending = None;
+        self.report = EngineReport::default();
+        self.used = [Duration::ZERO; 2];
+        self.turn_start = Instant::now();
+        self.paused = false;
+    }
+}
+
+/// Starts the engine when it is to move and idle.
+fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
+    let mut s = lock(sess_arc);
+    if s.thinking() || s.over() {
+        return;
+    }
+    let side = s.game.position().side();
+    if !force && (s.paused || s.players[side.index()] != Player::Engine) {
+        return;
+    }
+    // The searcher comes back when the last search thread ends; until then wait for it.
+    let Some(mut searcher) = s.searcher.take() else {
+        return;
+    };
+    s.paused = false;
+    let stop = Arc::new(AtomicBool::new(false));
+    searcher.set_stop_flag(stop.clone());
+    s.stop = Some(stop.clone());
+    s.play_when_stopped = false;
+    s.report = EngineReport {
+        searched_for: Some(side),
+        ..EngineReport::default()
+    };
+    let generation = s.generation;
+    let limits = s.limits();
+    let mut pos = s.game.position().clone();
+    drop(s);
+    let arc = sess_arc.clone();
+    std::thread::spawn(move || {
+        let report_pos = pos.clone();
+        let r = searcher.search(&mut pos, &limits, |info| {
+            let mut s = lock(&arc);
+            if s.generation != generation {
+                return;
+            }
+            s.report.depth = info.depth;
+            s.report.score = Some(info.score);
+            s.report.nodes = info.nodes;
+            s.report.pv = pv_san(&report_pos, &info.pv);
+        });
+        let mut s = lock(&arc);
+        s.searcher = Some(searcher);
+        if s.generation != generation {
+            // The game changed meanwhile; perhaps the engine is to move in the new one.
+            drop(s);
+            maybe_start_engine(&arc, false);
+            return;
+        }
+        let stopped = stop.load(Ordering::Relaxed);
+        s.stop = None;
+        if stopped && !s.play_when_stopped {
+            s.paused = true;
+            return;
+        }
+        s.report.nodes = r.nodes;
+        if r.depth > 0 {
+            s.report.depth = r.depth;
+            s.report.score = Some(r.score);
+            s.report.pv = pv_san(&report_pos, &r.pv);
+        }
+        if let Some(mv) = r.best {
+            s.charge_clock();
+            if s.game.play(mv).is_ok() {
+                s.generation += 1;
+            }
+        }
+        drop(s);
+        maybe_start_engine(&arc, false);
+    });
+}
+
+/// The principal variation as SAN, cut where a move is not legal.
+fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in pv.iter().take(12) {
+        let mut l = crate::moves::MoveList::new();
+        p.legal_moves(&mut l);
+        if !l.as_slice().contains(&m) {
+            break;
+        }
+        out.push(game::san(&mut p, m));
+        p.make(m);
+    }
+    out
+}
+
+/// A score as text: `+0.35`, `#3`.
+fn score_text(s: Score) -> String {
+    s.to_string()
+}
+
+fn negate(s: Score) -> Score {
+    match s {
+        Score::Cp(c) => Score::Cp(-c),
+        Score::Mate(m) => Score::Mate(-m),
+    }
+}
+
+/// The game's state for the page.
+fn state_json(sid: &str, s: &mut Session) -> Value {
+    let rules = s.game.rules().clone();
+    let g = rules.geometry;
+    let pos = s.game.position().clone();
+    let mut board = Vec::with_capacity(g.size());
+    for sq in g.squares() {
+        let c = pos.piece_at(sq);
+        board.push(if c == EMPTY {
+            String::new()
+        } else {
+            rules.letter(c).to_string()
+        });
+    }
+    let over = s.over();
+    let legal: Vec<Value> = if over {
+        Vec::new()
+    } else {
+        s.game
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                json!({
+                    "from": sq_name(g, m.from),
+                    "to": sq_name(g, m.to),
+                    "promo": m.promotion().map(|k| rules.variant.pieces[k].letter.to_string()),
+                    "uci": game::coord(&rules, m),
+                })
+            })
+            .collect()
+    };
+    let side = pos.side();
+    let check = if pos.in_check() {
+        pos.royal_square(side).map(|sq| sq_name(g, sq))
+    } else {
+        None
+    };
+    let result = if let Some(e) = &s.ending {
+        Some(json!({"result": e.result.pgn(), "reason": e.reason}))
+    } else {
+        s.game
+            .outcome()
+            .map(|o| json!({"result": o.result.pgn(), "reason": o.to_string()}))
+    };
+    // The score from the viewpoint of the player: the human when one human plays, else White.
+    let humans: Vec<Color> = [Color::White, Color::Black]
+        .into_iter()
+        .filter(|c| s.players[c.index()] == Player::Human)
+        .collect();
+    let view = if humans.len() == 1 {
+        humans[0]
+    } else {
+        Color::White
+    };
+    let score = match (s.report.score, s.report.searched_for) {
+        (Some(sc), Some(by)) => {
+            let sc = if by == view { sc } else { negate(sc) };
+            Some(score_text(sc))
+        }
+        _ => None,
+    };
+    let mut used = s.used;
+    if !over {
+        used[side.index()] += s.turn_start.elapsed();
+    }
+    json!({
+        "sid": sid,
+        "variant": {"id": rules.variant.id, "name": rules.variant.title,
+                    "files": g.files, "ranks": g.ranks},
+        "setup": rules.setup,
+        "board": board,
+        "side": side_name(side),
+        "fen": pos.fen(),
+        "legal": legal,
+        "last": s.game.last_move().map(|m| json!({"from": sq_name(g, m.from), "to": sq_name(g, m.to)})),
+        "check": check,
+        "moves": s.game.san_moves(),
+        "result": result,
+        "players": {"white": s.players[0].name(), "black": s.players[1].name()},
+        "movetime_ms": s.movetime.map(|d| d.as_millis() as u64),
+        "depth": s.depth,
+        "engine": {
+            "thinking": s.thinking(),
+            "paused": s.paused,
+            "depth": s.report.depth,
+            "nodes": s.report.nodes,
+            "score": score,
+            "score_view": side_name(view),
+            "pv": s.report.pv,
+        },
+        "clocks": {"white_ms": used[0].as_millis() as u64, "black_ms": used[1].as_millis() as u64},
+    })
+}
+
+/// Where a piece of `kind` may go from the square nearest the centre of an empty board: `m`
+/// it moves there (without capturing), `c` it captures there, `h` it gets there by hopping over
+/// another piece (a screen, absent from the empty board, so drawn as a possibility); the
+/// letters combine (`mc`: moves or captures, `mh`: moves there, or hops there to capture). Computed from the
+/// compiled move tables, so it shows exactly what the generator does. Moves added by rule
+/// hooks (castling, the king's leap) are not part of the piece's own movement.
+pub fn diagram(rules: &Ruleset, kind: usize) -> (Square, Vec<(Square, &'static str)>) {
+    let g = rules.geometry;
+    let from = g.square((g.files - 1) / 2, (g.ranks - 1) / 2);
+    let mut marks: HashMap<Square, u8> = HashMap::new();
+    const M: u8 = 1;
+    const C: u8 = 2;
+    const H: u8 = 4;
+    for e in rules.tables.entries_at(kind, Color::White, from) {
+        let squares = rules.tables.squares_of(e);
+        let needs_screen = rules.tables.conds_of(e).iter().any(|c| c.occupied);
+        let mut bits = 0;
+        if e.flags & MOVE != 0 {
+            bits |= M;
+        }
+        if e.flags & CAPTURE != 0 {
+            bits |= C;
+        }
+        if bits == 0 {
+            continue;
+        }
+        if e.flags & LEAP != 0 {
+            if let Some(&sq) = squares.first() {
+                let b = if needs_screen { H } else { bits };
+                *marks.entry(sq).or_default() |= b;
+            }
+        } else if e.flags & (HOP | GRASS) != 0 {
+            // Destinations beyond a screen: every square but the first could be one.
+            let reach = if e.flags & GRASS != 0 {
+                2
+            } else {
+                squares.len()
+            };
+            for &sq in squares.iter().take(reach).skip(1) {
+                *marks.entry(sq).or_default() |= H;
+            }
+        } else {
+            for &sq in squares {
+                let b = if needs_screen { H } else { bits };
+                *marks.entry(sq).or_default() |= b;
+            }
+        }
+    }
+    let mut out: Vec<(Square, &'static str)> = marks
+        .into_iter()
+        .map(|(sq, b)| {
+            let label = match (b & M != 0, b & C != 0, b & H != 0) {
+                (true, true, false) => "mc",
+                (true, true, true) => "mch",
+                (true, false, false) => "m",
+                (true, false, true) => "mh",
+                (false, true, false) => "c",
+                (false, true, true) => "ch",
+                _ => "h",
+            };
+            (sq, label)
+        })
+        .collect();
+    out.sort();
+    (from, out)
+}
+
+/// The variant's pieces for the page.
+fn variant_json(rules: &Ruleset) -> Value {
+    let g = rules.geometry;
+    let named: Vec<(char, &str)> = rules
+        .variant
+        .pieces
+        .iter()
+        .map(|p| (p.letter, p.name.as_str()))
+        .collect();
+    let glyphs = glyph::glyphs(&named);
+    let pieces: Vec<Value> = rules
+        .variant
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let (from, marks) = diagram(rules, k);
+            json!({
+                "name": p.name,
+                "letter": p.letter.to_string(),
+                "betza": p.betza_text,
+                "canonical": p.betza.to_string(),
+                "royal": p.royal,
+                "glyph": glyphs[k],
+                "promotes_to": p.promotes_to.iter().map(|&q| rules.variant.pieces[q].letter.to_string()).collect::<Vec<_>>(),
+                "diagram": {
+                    "from": sq_name(g, from),
+                    "squares": marks.iter().map(|(sq, l)| json!([sq_name(g, *sq), l])).collect::<Vec<_>>(),
+                },
+            })
+        })
+        .collect();
+    let setups = setups_json(&rules.variant);
+    json!({
+        "id": rules.variant.id,
+        "name": rules.variant.title,
+        "description": rules.variant.description,
+        "files": g.files,
+        "ranks": g.ranks,
+        "setup": rules.setup,
+        "setups": setups,
+        "rules": rules.variant.rules.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        "pieces": pieces,
+    })
+}
+
+/// The setup choices of a variant: every arrangement of the default's pieces on the setup
+/// squares (24 in Metamachy), each named by its letters and, where the variant file numbers
+/// it, by its number too. Over six squares only the variant's own list is given.
+fn setups_json(v: &Variant) -> Vec<Value> {
+    let named: Vec<(String, String)> = v.rules.iter().flat_map(|r| r.setups()).collect();
+    let Some((_, default)) = named.iter().find(|(n, _)| n == "default") else {
+        return Vec::new();
+    };
+    let number_of = |letters: &str| {
+        named
+            .iter()
+            .find(|(n, t)| n != "default" && t == letters)
+            .map(|(n, _)| n.clone())
+    };
+    let mut all: Vec<String> = Vec::new();
+    if default.chars().count() <= 6 {
+        fn permute(rest: &mut Vec<char>, cur: &mut String, out: &mut Vec<String>) {
+            if rest.is_empty() {
+                if !out.contains(cur) {
+                    out.push(cur.clone());
+                }
+                return;
+            }
+            for i in 0..rest.len() {
+                let c = rest.remove(i);
+                cur.push(c);
+                permute(rest, cur, out);
+                cur.pop();
+                rest.insert(i, c);
+            }
+        }
+        permute(&mut default.chars().collect(), &mut String::new(), &mut all);
+    } else {
+        all = named.iter().map(|(_, t)| t.clone()).collect();
+        all.dedup();
+    }
+    all.iter()
+        .map(|t| json!({"letters": t, "number": number_of(t), "default": t == default}))
+        .collect()
+}
+
+fn variants_json() -> Value {
+    let list: Vec<Value> = crate::variant::BUILTIN
+        .iter()
+        .filter_map(|(n, _)| Variant::load(n).ok())
+        .map(|v| {
+            let setups = setups_json(&v);
+            json!({"id": v.id, "name": v.title, "files": v.files, "ranks": v.ranks,
+                   "description": v.description, "setups": setups})
+        })
+        .collect();
+    json!({ "variants": list })
+}
+
+/// A string field, or `None` when absent or null.
+fn opt_str<'a>(body: &'a Value, key: &str) -> Result<Option<&'a str>, ApiError> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(bad(format!("`{key}` must be a string"))),
+    }
+}
+
+fn req_str<'a>(body: &'a Value, key: &str) -> Result<&'a str, ApiError> {
+    opt_str(body, key)?.ok_or_else(|| bad(format!("missing `{key}`")))
+}
+
+/// Engine settings from a request: `movetime_ms` (1..=600000) and `depth` (1..=64).
+fn engine_settings(
+    body: &Value,
+) -> Result<(Option<Option<Duration>>, Option<Option<u32>>), ApiError> {
+    let num = |key: &str, max: u64| -> Result<Option<Option<u64>>, ApiError> {
+        match body.get(key) {
+            None => Ok(None),
+            Some(Value::Null) => Ok(Some(None)),
+            Some(v) => match v.as_u64() {
+                Some(n) if (1..=max).contains(&n) => Ok(Some(Some(n))),
+                _ => Err(bad(format!(
+                    "`{key}` must be a whole number from 1 to {max}"
+                ))),
+            },
+        }
+    };
+    let mt = num("movetime_ms", 600_000)?.map(|o| o.map(Duration::from_millis));
+    let d = num("depth", 64)?.map(|o| o.map(|n| n as u32));
+    Ok((mt, d))
+}
+
+/// Loads a variant by name or from TOML text.
+fn load_variant(
+    name: Option<&str>,
+    toml: Option<&str>,
+    fallback: &str,
+) -> Result<Variant, ApiError> {
+    match (name, toml) {
+        (_, Some(text)) => Variant::from_toml(text, "uploaded file").map_err(|e| ApiError {
+            status: 422,
+            message: e.to_string(),
+        }),
+        (Some(n), None) => {
+            // Only built-in names: a page must not make the server read files.
+            if !crate::variant::BUILTIN.iter().any(|(b, _)| *b == n) {
+                return Err(ApiError {
+                    status: 404,
+                    message: format!(
+                        "unknown variant `{n}` (known: {})",
+                        crate::variant::BUILTIN
+                            .iter()
+                            .map(|(b, _)| *b)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            }
+            Variant::load(n).map_err(|e| bad(e.to_string()))
+        }
+        (None, None) => Variant::load(fallback).map_err(|e| bad(e.to_string())),
+    }
+}
+
+impl Server {
+    /// A server whose new games default to `variant` (a built-in name or a file path given on
+    /// the command line, checked here) and `setup`.
+    pub fn new(variant: &str, setup: Option<&str>) -> Result<Server, String> {
+        let v = Variant::load(variant).map_err(|e| e.to_string())?;
+        Ruleset::new(&v, setup)?;
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+            ^ (std::process::id() as u64) << 32;
+        Ok(Server {
+            sessions: Mutex::new(HashMap::new()),
+            counter: AtomicU64::new(1),
+            seed,
+            default_variant: variant.to_string(),
+            default_setup: setup.map(str::to_string),
+        })
+    }
+
+    fn new_sid(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let mut x = self.seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        format!("{:016x}{n:x}", x ^ (x >> 29))
+    }
+
+    fn session(&self, sid: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
+        let map = lock(&self.sessions);
+        let s = map.get(sid).cloned().ok_or(ApiError {
+            status: 404,
+            message: format!("no game `{sid}` (start one with /api/new)"),
+        })?;
+        drop(map);
+        lock(&s).last_use = Instant::now();
+        Ok(s)
+    }
+
+    fn session_of(&self, body: &Value) -> Result<(String, Arc<Mutex<Session>>), ApiError> {
+        let sid = req_str(body, "sid")?.to_string();
+        let s = self.session(&sid)?;
+        Ok((sid, s))
+    }
+
+    fn new_game(&self, body: &Value) -> Result<Value, ApiError> {
+        let name = opt_str(body, "variant")?;
+        let toml = opt_str(body, "toml")?;
+        let variant = if name.is_none() && toml.is_none() {
+            load_variant(None, None, &self.default_variant)?
+        } else {
+            load_variant(name, toml, &self.default_variant)?
+        };
+        let setup = match opt_str(body, "setup")? {
+            Some(s) if !s.is_empty() => Some(s.to_string()),
+            Some(_) => None,
+            None if name.is_none() && toml.is_none() => self.default_setup.clone(),
+            None => None,
+        };
+        let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
+        let pos = match opt_str(body, "fen")? {
+            Some(f) if !f.trim().is_empty() => {
+                Position::from_fen(&rules, f).map_err(|e| bad(e.to_string()))?
+            }
+            _ => Position::start(&rules),
+        };
+        let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
+        let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
+        let (mt, depth) = engine_settings(body)?;
+        let mut sess = Session::new(Game::from_position(pos), Arc::new(variant));
+        if let Some(p) = white {
+            sess.players[0] = p;
+        }
+        if let Some(p) = black {
+            sess.players[1] = p;
+        }
+        if let Some(mt) = mt {
+            sess.movetime = mt;
+        }
+        if let Some(d) = depth {
+            sess.depth = d;
+        }
+        if sess.movetime.is_none() && sess.depth.is_none() {
+            return Err(bad("give the engine a time per move or a depth"));
+        }
+        let sid = self.new_sid();
+        let arc = Arc::new(Mutex::new(sess));
+        {
+            let mut map = lock(&self.sessions);
+            while map.len() >= MAX_SESSIONS {
+                let oldest = map
+                    .iter()
+                    .min_by_key(|(_, s)| lock(s).last_use)
+                    .map(|(k, _)| k.clone());
+                match oldest {
+                    Some(k) => {
+                        if let Some(s) = map.remove(&k) {
+                            lock(&s).cancel_search();
+                        }
+                    }
+                    None => break,
+                }
+            }
+            map.insert(sid.clone(), arc.clone());
+        }
+        maybe_start_engine(&arc, false);
+        let mut s = lock(&arc);
+        Ok(json!({"sid": sid, "state": state_json(&sid, &mut s)}))
+    }
+
+    /// Answers one API request: (status, JSON or text, content type).
+    pub fn api(
+        &self,
+        method: &str,
+        path: &str,
+        query: &str,
+        body: &[u8],
+    ) -> Result<Value, ApiError> {
+        let get_sid = || -> Result<String, ApiError> {
+            query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix("sid="))
+                .map(str::to_string)
+                .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))
+        };
+        match (method, path) {
+            ("GET", "/api/variants") => return Ok(variants_json()),
+            ("GET", "/api/state") => {
+                let sid = get_sid()?;
+                let s = self.session(&sid)?;
+                let mut s = lock(&s);
+                return Ok(state_json(&sid, &mut s));
+            }
+            ("GET", "/api/variant") => {
+                let sid = get_sid()?;
+                let s = self.session(&sid)?;
+                let rules = lock(&s).game.rules().clone();
+                return Ok(variant_json(&rules));
+            }
+            ("GET", _) => {
+                return Err(ApiError {
+                    status: 404,
+                    message: format!("no such page: {path}"),
+                });
+            }
+            ("POST", _) => {}
+            _ => {
+                return Err(ApiError {
+                    status: 405,
+                    message: format!("{method} is not served"),
+                });
+            }
+        }
+        let text = std::str::from_utf8(body).map_err(|_| bad("the body is not UTF-8 text"))?;
+        let body: Value =
+            serde_json::from_str(text).map_err(|e| bad(format!("malformed JSON: {e}")))?;
+        if !body.is_object() {
+            return Err(bad("the body must be a JSON object"));
+        }
+        if path == "/api/new" {
+            return self.new_game(&body);
+        }
+        let (sid, arc) = self.session_of(&body)?;
+        let mut restart = false;
+        let mut force = false;
+        {
+            let mut s = lock(&arc);
+            match path {
+                "/api/move" => {
+                    let text = req_str(&body, "move")?;
+                    if s.over() {
+                        return Err(conflict("the game is over"));
+                    }
+                    let side = s.game.position().side();
+                    if s.thinking() || s.players[side.index()] == Player::Engine {
+                        return Err(conflict("it is the engine's turn"));
+                    }
+                    let mv = s.game.parse(text).map_err(|e| ApiError {
+                        status: 422,
+                        message: e.to_string(),
+                    })?;
+                    s.charge_clock();
+                    s.game.play(mv).map_err(|e| bad(e.to_string()))?;
+                    s.generation += 1;
+                    restart = true;
+                }
+                "/api/undo" => {
+                    if s.game.moves().is_empty() {
+                        return Err(conflict("no move to take back"));
+                    }
+                    s.cancel_search();
+                    s.ending = None;
+                    s.game.undo();
+                    let humans = s.players.iter().filter(|&&p| p == Player::Human).count();
+                    while humans == 1 && !s.game.moves().is_empty() {
+                        let side = s.game.position().side();
+                        if s.players[side.index()] == Player::Human {
+                            break;
+                        }
+                        s.game.undo();
+                    }
+                    s.report = EngineReport::default();
+                    s.turn_start = Instant::now();
+                    s.paused = humans == 0;
+                }
+                "/api/options" => {
+                    let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
+                    let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
+                    let (mt, depth) = engine_settings(&body)?;
+                    let new_mt = mt.unwrap_or(s.movetime);
+                    let new_depth = depth.unwrap_or(s.depth);
+                    if new_mt.is_none() && new_depth.is_none() {
+                        return Err(bad("give the engine a time per move or a depth"));
+                    }
+                    s.movetime = new_mt;
+                    s.depth = new_depth;
+                    if let Some(p) = white {
+                        s.players[0] = p;
+                    }
+                    if let Some(p) = black {
+                        s.players[1] = p;
+                    }
+                    let side = s.game.position().side();
+                    if s.thinking() && s.players[side.index()] == Player::Human {
+                        s.cancel_search();
+                    }
+                    s.paused = false;
+                    restart = true;
+                }
+                "/api/go" => {
+                    if s.over() {
+                        return Err(conflict("the game is over"));
+                    }
+                    if s.thinking() {
+                        return Err(conflict("the engine is already thinking"));
+                    }
+                    restart = true;
+                    force = true;
+                }
+                "/api/stop" => {
+                    let play = match body.get("play") {
+                        None | Some(Value::Null) => false,
+                        Some(Value::Bool(b)) => *b,
+                        Some(_) => return Err(bad("`play` must be true or false")),
+                    };
+                    let Some(flag) = s.stop.clone() else {
+                        return Err(conflict("the engine is not thinking"));
+                    };
+                    s.play_when_stopped = play;
+                    flag.store(true, Ordering::Relaxed);
+                }
+                "/api/resign" => {
+                    if s.over() {
+                        return Err(conflict("the game is over"));
+                    }
+                    let side = match opt_str(&body, "side")? {
+                        None => s.game.position().side(),
+                        Some("white") => Color::White,
+                        Some("black") => Color::Black,
+                        Some(o) => {
+                            return Err(bad(format!("`side` must be white or black, not `{o}`")));
+                        }
+                    };
+                    s.cancel_search();
+                    s.ending = Some(Ending {
+                        result: GameResult::win_for(side.flip()),
+                        reason: format!(
+                            "{} resigns: {} wins.",
+                            if side == Color::White {
+                                "White"
+                            } else {
+                                "Black"
+                            },
+                            if side == Color::White {
+                                "Black"
+                            } else {
+                                "White"
+                            }
+                        ),
+                    });
+                }
+                "/api/draw" => {
+                    if s.over() {
+                        return Err(conflict("the game is over"));
+                    }
+                    let reason = draw_claim(&mut s)?;
+                    s.cancel_search();
+                    s.ending = Some(Ending {
+                        result: GameResult::Draw,
+                        reason,
+                    });
+                }
+                "/api/fen" => {
+                    let fen = req_str(&body, "fen")?;
+                    let rules = s.game.rules().clone();
+                    let pos = Position::from_fen(&rules, fen).map_err(|e| bad(e.to_string()))?;
+                    s.reset_with(Game::from_position(pos));
+                    restart = true;
+                }
+                "/api/pgn" => {
+                    let text = req_str(&body, "pgn")?;
+                    let rec = game::parse_pgn(text)
+                        .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
+                    let rules = rules_for_pgn(&rec, &s)?;
+                    let g = Game::from_record(&rules, &rec)
+                        .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
+                    s.reset_with(g);
+                    restart = true;
+                }
+                _ => {
+                    return Err(ApiError {
+                        status: 404,
+                        message: format!("no such request: POST {path}"),
+                    });
+                }
+            }
+        }
+        if restart {
+            maybe_start_engine(&arc, force);
+        }
+        let mut s = lock(&arc);
+        Ok(state_json(&sid, &mut s))
+    }
+
+    /// The game of `sid` as PGN.
+    pub fn pgn(&self, query: &str) -> Result<String, ApiError> {
+        let sid = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("sid="))
+            .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))?;
+        let s = self.session(sid)?;
+        let mut s = lock(&s);
+        let mut g = s.game.clone();
+        g.tags.retain(|t| t.0 != "White" && t.0 != "Black");
+        for (c, tag) in [(0, "White"), (1, "Black")] {
+            let who = if s.players[c] == Player::Human {
+                "Human"
+            } else {
+                "Polymachy"
+            };
+            g.tags.push((tag.into(), who.into()));
+        }
+        let mut text = g.to_pgn();
+        if let Some(e) = &s.ending {
+            // A resignation or agreed draw: the board rules know nothing of it.
+            text = text.replacen(
+                "[Result \"*\"]",
+                &format!("[Result \"{}\"]", e.result.pgn()),
+                1,
+            );
+            if let Some(stripped) = text.trim_end().strip_suffix('*') {
+                text = format!("{stripped}{{{}}} {}\n", e.reason, e.result.pgn());
+            }
+        }
+        s.last_use = Instant::now();
+        Ok(text)
+    }
+}
+
+/// A draw claim: granted when the variant's draw rules hold, or between two humans (agreement).
+fn draw_claim(s: &mut Session) -> Result<String, ApiError> {
+    if s.players.iter().all(|&p| p == Player::Human) {
+        return Ok("Draw agreed.".into());
+    }
+    let d = s.game.rules().draws;
+    let pos = s.game.position();
+    let h = pos.hash();
+    let seen = 1 + pos.history_hashes().filter(|&x| x == h).count() as u32;
+    // One repetition short of the automatic draw may be claimed, as in FIDE chess.
+    if d.repetition > 1 && seen + 1 >= d.repetition {
+        return Ok(format!("Draw claimed: the position occurred {seen} times."));
+    }
+    if d.move_limit > 0 && pos.halfmove_clock() + 1 >= 2 * d.move_limit {
+        return Ok("Draw claimed by the move-count rule.".into());
+    }
+    Err(conflict(format!(
+        "no draw by the rules: this position occurred {seen} time(s) (a claim needs {}), and {} of {} moves passed without a capture or pawn move",
+        d.repetition.saturating_sub(1).max(1),
+        pos.halfmove_clock() / 2,
+        d.move_limit
+    )))
+}
+
+/// The rules of a PGN game: its `Variant` tag names a built-in game or the session's own.
+fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<Arc<Ruleset>, ApiError> {
+    let setup = rec.tag("SetupChoice").map(|(x, _)| x.to_string());
+    let variant = match rec.tag("Variant") {
+        Some((name, _))
+            if name.eq_ignore_ascii_case(&s.variant.id)
+                || name.eq_ignore_ascii_case(&s.variant.title) =>
+        {
+            (*s.variant).clone()
+        }
+        Some((name, _)) => {
+            let found = crate::variant::BUILTIN
+                .iter()
+                .filter_map(|(n, _)| Variant::load(n).ok())
+                .find(|v| v.id.eq_ignore_ascii_case(name) || v.title.eq_ignore_ascii_case(name));
+            found.ok_or(ApiError {
+                status: 404,
+                message: format!("unknown variant `{name}` in the PGN"),
+            })?
+        }
+        None => (*s.variant).clone(),
+    };
+    Ruleset::new(&variant, setup.as_deref()).map_err(bad)
+}
+
+fn respond(req: tiny_http::Request, status: u16, ctype: &str, body: String) {
+    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], ctype.as_bytes())
+        .expect("a valid header");
+    let nocache = tiny_http::Header::from_bytes(&b"Cache-Control"[..], &b"no-store"[..])
+        .expect("a valid header");
+    let resp = tiny_http::Response::from_string(body)
+        .with_status_code(status)
+        .with_header(header)
+        .with_header(nocache);
+    let _ = req.respond(resp);
+}
+
+fn handle(server: &Server, mut req: tiny_http::Request) {
+    let method = req.method().as_str().to_ascii_uppercase();
+    let url = req.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let path = path.to_string();
+    let query = query.to_string();
+    let json_type = "application/json; charset=utf-8";
+    match (method.as_str(), path.as_str()) {
+        ("GET", "/") | ("GET", "/index.html") => {
+            return respond(req, 200, "text/html; charset=utf-8", INDEX_HTML.into());
+        }
+        ("GET", "/app.js") => {
+            return respond(req, 200, "text/javascript; charset=utf-8", APP_JS.into());
+        }
+        ("GET", "/style.css") => {
+            return respond(req, 200, "text/css; charset=utf-8", STYLE_CSS.into());
+        }
+        ("GET", "/api/pgn") => {
+            return match server.pgn(&query) {
+                Ok(t) => respond(req, 200, "application/x-chess-pgn; charset=utf-8", t),
+                Err(e) => respond(
+                    req,
+                    e.status,
+                    json_type,
+                    json!({"error": e.message}).to_string(),
+                ),
+            };
+        }
+        _ => {}
+    }
+    if req.body_length().is_some_and(|n| n > MAX_BODY) {
+        let e =
+            json!({"error": format!("the request is too large (at most {} KiB)", MAX_BODY / 1024)});
+        return respond(req, 413, json_type, e.to_string());
+    }
+    let mut body = Vec::new();
+    let read = req
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut body);
+    if read.is_err() {
+        return respond(
+            req,
+            400,
+            json_type,
+            json!({"error": "cannot read the request"}).to_string(),
+        );
+    }
+    if body.len() > MAX_BODY {
+        let e =
+            json!({"error": format!("the request is too large (at most {} KiB)", MAX_BODY / 1024)});
+        return respond(req, 413, json_type, e.to_string());
+    }
+    match server.api(&method, &path, &query, &body) {
+        Ok(v) => respond(req, 200, json_type, v.to_string()),
+        Err(e) => respond(
+            req,
+            e.status,
+            json_type,
+            json!({"error": e.message}).to_string(),
+        ),
+    }
+}
+
+/// Serves until the process ends. `on_ready` gets the address actually bound (port 0 picks a
+/// free port).
+pub fn serve(
+    server: Server,
+    host: &str,
+    port: u16,
+    on_ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), String> {
+    let http = tiny_http::Server::http((host, port))
+        .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+    let addr = http
+        .server_addr()
+        .to_ip()
+        .ok_or("the server has no IP address")?;
+    on_ready(addr);
+    let http = Arc::new(http);
+    let server = Arc::new(server);
+    let mut workers = Vec::new();
+    for _ in 0..4 {
+        let http = http.clone();
+        let server = server.clone();
+        workers.push(std::thread::spawn(move || {
+            while let Ok(req) = http.recv() {
+                handle(&server, req);
+            }
+        }));
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    Ok(())
+}

@@ -1,0 +1,3 @@
+//! Text for people: the terminal board.
+
+pub mod board;

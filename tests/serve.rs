@@ -1,0 +1,735 @@
+//! `polymachy serve`: every HTTP endpoint, and every kind of bad request (each answered with a
+//! 4xx status and a JSON message, and changing nothing).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(args: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL printed: `{line}`"));
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    assert!(
+        addr.starts_with("127.0.0.1:"),
+        "loopback by default: {addr}"
+    );
+    std::thread::spawn(move || {
+        let mut sink = Vec::new();
+        let _ = out.read_to_end(&mut sink);
+    });
+    Server { child, addr }
+}
+
+/// One HTTP/1.1 request; (status, content type, body).
+fn raw(s: &Server, method: &str, path: &str, body: &[u8]) -> (u16, String, String) {
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        s.addr,
+        body.len()
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    // A server may answer (and close) before reading all of a huge body.
+    let _ = c.write_all(body);
+    let mut resp = Vec::new();
+    let _ = c.read_to_end(&mut resp);
+    let text = String::from_utf8_lossy(&resp).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    (status, ctype, body.to_string())
+}
+
+fn call(s: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let bytes = body.map(|b| b.to_string()).unwrap_or_default();
+    let (status, ctype, text) = raw(s, method, path, bytes.as_bytes());
+    assert!(ctype.starts_with("application/json"), "{path}: {ctype}");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")),
+    )
+}
+
+fn ok(s: &Server, method: &str, path: &str, body: Value) -> Value {
+    let (st, v) = call(s, method, path, Some(body));
+    assert_eq!(st, 200, "{path}: {v}");
+    v
+}
+
+/// A bad request: the expected status, a message, and no change to the game.
+fn refused(s: &Server, sid: &str, path: &str, body: &[u8], status: u16, words: &str) {
+    let before = state(s, sid);
+    let (st, ctype, text) = raw(s, "POST", path, body);
+    assert_eq!(
+        st,
+        status,
+        "{path} {}: {text}",
+        String::from_utf8_lossy(body)
+    );
+    assert!(ctype.starts_with("application/json"));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let msg = v["error"].as_str().expect("an error message");
+    assert!(msg.contains(words), "`{msg}` should say `{words}`");
+    let after = state(s, sid);
+    assert_eq!(before["fen"], after["fen"], "{path} changed the position");
+    assert_eq!(before["moves"], after["moves"], "{path} changed the moves");
+    assert_eq!(
+        before["result"], after["result"],
+        "{path} changed the result"
+    );
+}
+
+fn state(s: &Server, sid: &str) -> Value {
+    let (st, v) = call(s, "GET", &format!("/api/state?sid={sid}"), None);
+    assert_eq!(st, 200, "{v}");
+    v
+}
+
+fn new_game(s: &Server, body: Value) -> (String, Value) {
+    let v = ok(s, "POST", "/api/new", body);
+    (v["sid"].as_str().unwrap().to_string(), v["state"].clone())
+}
+
+/// Waits until `pred` holds for the game's state.
+fn wait(s: &Server, sid: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = state(s, sid);
+        if pred(&v) {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}: {v}"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+const META_START: &str = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC w Kk - 0 1";
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let s = start(&[]);
+    let (st, ctype, html) = raw(&s, "GET", "/", b"");
+    assert_eq!(st, 200);
+    assert!(ctype.starts_with("text/html"));
+    assert!(html.contains("/app.js") && html.contains("/style.css"));
+    let (st, ctype, js) = raw(&s, "GET", "/app.js", b"");
+    assert_eq!(st, 200);
+    assert!(ctype.starts_with("text/javascript"));
+    assert!(js.contains("/api/move"));
+    let (st, ctype, css) = raw(&s, "GET", "/style.css", b"");
+    assert_eq!(st, 200);
+    assert!(ctype.starts_with("text/css"));
+    assert!(css.contains(".sq"));
+    // Nothing else is served.
+    let (st, v) = call(&s, "GET", "/etc/passwd", None);
+    assert_eq!(st, 404, "{v}");
+    let (st, v) = call(&s, "DELETE", "/api/state", None);
+    assert_eq!(st, 405, "{v}");
+    let (st, v) = call(&s, "POST", "/api/nothing", Some(json!({"sid": "x"})));
+    assert_eq!(st, 404, "{v}");
+}
+
+#[test]
+fn variants_are_listed_with_their_setups() {
+    let s = start(&[]);
+    let (st, v) = call(&s, "GET", "/api/variants", None);
+    assert_eq!(st, 200);
+    let list = v["variants"].as_array().unwrap();
+    let ids: Vec<&str> = list.iter().map(|x| x["id"].as_str().unwrap()).collect();
+    for id in ["metamachy", "terachess2", "terachess1", "chess", "shako"] {
+        assert!(ids.contains(&id), "{id} in {ids:?}");
+    }
+    let meta = list.iter().find(|x| x["id"] == "metamachy").unwrap();
+    // Metamachy's 24 setups: K, Q, L and G in any order on f1 g1 f2 g2.
+    let setups: std::collections::HashSet<&str> = meta["setups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["letters"].as_str().unwrap())
+        .collect();
+    assert_eq!(setups.len(), 24);
+    let letters: Vec<char> = "GKLQ".chars().collect();
+    for s in &setups {
+        let mut l: Vec<char> = s.chars().collect();
+        l.sort();
+        assert_eq!(l, letters, "{s}");
+    }
+    assert!(setups.contains("QKLG") && setups.contains("LGKQ"));
+    assert_eq!(meta["files"], 12);
+}
+
+#[test]
+fn new_games_and_every_bad_new_game_request() {
+    let s = start(&[]);
+    // The server's default variant.
+    let (sid, st) = new_game(&s, json!({}));
+    assert_eq!(st["variant"]["id"], "metamachy");
+    assert_eq!(st["fen"], META_START);
+    assert_eq!(st["side"], "white");
+    assert_eq!(st["players"], json!({"white": "human", "black": "engine"}));
+    assert!(st["legal"].as_array().unwrap().len() > 20);
+    // A setup choice, a built-in variant, a FEN.
+    let (_, st) = new_game(&s, json!({"variant": "metamachy", "setup": "QLKG"}));
+    assert_eq!(st["setup"], "QLKG");
+    let (_, st) = new_game(&s, json!({"variant": "terachess2", "black": "human"}));
+    assert_eq!(st["variant"]["files"], 16);
+    assert_eq!(st["board"].as_array().unwrap().len(), 256);
+    let (_, st) = new_game(
+        &s,
+        json!({"variant": "chess", "fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "black": "human"}),
+    );
+    assert_eq!(st["fen"], "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    // An uploaded variant file.
+    let toml = r#"
+name = "Tiny"
+files = 5
+ranks = 5
+start = "k4/5/5/5/4K"
+[[piece]]
+name = "King"
+letter = "K"
+betza = "K"
+royal = true
+"#;
+    let (_, st) = new_game(&s, json!({"toml": toml, "black": "human"}));
+    assert_eq!(st["variant"]["name"], "Tiny");
+    assert_eq!(st["legal"].as_array().unwrap().len(), 3);
+
+    // Bad requests: no game is made, and the existing one is untouched.
+    refused(&s, &sid, "/api/new", b"{not json", 400, "malformed JSON");
+    refused(&s, &sid, "/api/new", b"[1, 2]", 400, "JSON object");
+    refused(&s, &sid, "/api/new", b"\xff\xfe", 400, "UTF-8");
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"variant": "nonesuch"}"#,
+        404,
+        "unknown variant",
+    );
+    // A path is not a variant name here: the page never makes the server read files.
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"variant": "/etc/hostname"}"#,
+        404,
+        "unknown variant",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"toml": "name = 3"}"#,
+        422,
+        "uploaded file",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"variant": "metamachy", "setup": "XYZW"}"#,
+        400,
+        "",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"variant": "metamachy", "fen": "rubbish"}"#,
+        400,
+        "",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"white": "robot"}"#,
+        400,
+        "\"human\" or \"engine\"",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"depth": 0}"#,
+        400,
+        "whole number",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"movetime_ms": "fast"}"#,
+        400,
+        "whole number",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/new",
+        br#"{"movetime_ms": null, "depth": null}"#,
+        400,
+        "time per move or a depth",
+    );
+    refused(&s, &sid, "/api/new", br#"{"variant": 7}"#, 400, "string");
+    // A huge upload.
+    let mut huge = br#"{"toml": ""#.to_vec();
+    huge.extend(std::iter::repeat_n(b'#', 300 * 1024));
+    huge.extend(br#""}"#);
+    refused(&s, &sid, "/api/new", &huge, 413, "too large");
+}
+
+#[test]
+fn state_and_variant_with_movement_diagrams() {
+    let s = start(&[]);
+    let (sid, _) = new_game(&s, json!({"variant": "metamachy"}));
+    let st = state(&s, &sid);
+    assert_eq!(st["sid"], sid.as_str());
+    assert_eq!(st["engine"]["thinking"], false);
+    let (code, v) = call(&s, "GET", &format!("/api/variant?sid={sid}"), None);
+    assert_eq!(code, 200);
+    let pieces = v["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 12);
+    let piece = |l: &str| pieces.iter().find(|p| p["letter"] == l).unwrap();
+    let marks = |l: &str| -> Vec<(String, String)> {
+        piece(l)["diagram"]["squares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x[0].as_str().unwrap().to_string(),
+                    x[1].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    // On 12x12 the diagram's square is f6.
+    assert_eq!(piece("P")["diagram"]["from"], "f6");
+    // The Pawn (fmWfceFfmnnD): steps and double-steps forward without capturing, captures
+    // diagonally forward.
+    let mut pawn = marks("P");
+    pawn.sort();
+    let want: Vec<(String, String)> = [("e7", "c"), ("f7", "m"), ("f8", "m"), ("g7", "c")]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(pawn, want);
+    // The Knight: eight leaps that move or capture.
+    let knight = marks("N");
+    assert_eq!(knight.len(), 8);
+    assert!(knight.iter().all(|(_, k)| k == "mc"));
+    assert!(knight.iter().any(|(s, _)| s == "g8"));
+    // The Cannon (mRcpR): moves like a Rook; captures only by hopping.
+    let cannon = marks("C");
+    assert!(cannon.contains(&("f7".to_string(), "m".to_string())));
+    // Beyond the first square of each line it may also arrive by hopping (to capture).
+    assert!(cannon.contains(&("f8".to_string(), "mh".to_string())));
+    assert!(!cannon.iter().any(|(_, k)| k.contains('c')));
+    // Name, letter, XBetza, glyph.
+    let eagle = piece("G");
+    assert_eq!(eagle["name"], "Eagle");
+    assert_eq!(eagle["betza"], "FyafsF");
+    assert_eq!(eagle["glyph"]["kind"], "shape");
+    assert_eq!(piece("N")["glyph"]["kind"], "fide");
+
+    let (code, v) = call(&s, "GET", "/api/state", None);
+    assert_eq!(code, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("sid"));
+    let (code, v) = call(&s, "GET", "/api/state?sid=nope", None);
+    assert_eq!(code, 404, "{v}");
+    let (code, v) = call(&s, "GET", "/api/variant?sid=nope", None);
+    assert_eq!(code, 404, "{v}");
+}
+
+#[test]
+fn moves_undo_and_the_engine_reply() {
+    let s = start(&[]);
+    let (sid, _) = new_game(&s, json!({"variant": "metamachy", "depth": 1}));
+    // Bad moves and bad bodies change nothing.
+    refused(
+        &s,
+        &sid,
+        "/api/move",
+        br#"{"sid": "nope", "move": "g1g4"}"#,
+        404,
+        "no game",
+    );
+    let body = |m: &str| json!({"sid": sid, "move": m}).to_string().into_bytes();
+    refused(&s, &sid, "/api/move", &body("g1g4"), 422, "cannot move");
+    refused(&s, &sid, "/api/move", &body("zz99"), 422, "");
+    refused(&s, &sid, "/api/move", &body(""), 422, "no move");
+    refused(
+        &s,
+        &sid,
+        "/api/move",
+        json!({"sid": sid}).to_string().as_bytes(),
+        400,
+        "missing `move`",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/move",
+        br#"{"move": "f3f5"}"#,
+        400,
+        "missing `sid`",
+    );
+    refused(&s, &sid, "/api/move", b"{\"sid\":", 400, "malformed JSON");
+    refused(
+        &s,
+        &sid,
+        "/api/undo",
+        json!({"sid": sid}).to_string().as_bytes(),
+        409,
+        "no move",
+    );
+
+    // The King's leap, in coordinates; the engine answers on its own thread.
+    // (The engine searches to depth 1, so its reply may already be in the answer.)
+    let st = ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "g1e1"}));
+    assert_eq!(st["moves"][0], "Ke1");
+    if st["moves"].as_array().unwrap().len() == 1 {
+        assert_eq!(st["side"], "black");
+        assert_eq!(st["last"], json!({"from": "g1", "to": "e1"}));
+    }
+    let st = wait(&s, &sid, "the engine's reply", |v| {
+        v["moves"].as_array().unwrap().len() == 2 && !v["engine"]["thinking"].as_bool().unwrap()
+    });
+    assert_eq!(st["side"], "white");
+    assert!(st["engine"]["depth"].as_u64().unwrap() >= 1);
+    assert!(st["engine"]["score"].is_string());
+    assert_eq!(st["engine"]["score_view"], "white");
+    // A SAN move.
+    let st = ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "f5"}));
+    assert_eq!(st["moves"][2], "f5");
+    wait(&s, &sid, "the second reply", |v| {
+        v["moves"].as_array().unwrap().len() == 4 && !v["engine"]["thinking"].as_bool().unwrap()
+    });
+    // Undo against the engine goes back to the human's turn: two moves.
+    let st = ok(&s, "POST", "/api/undo", json!({"sid": sid}));
+    assert_eq!(st["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(st["side"], "white");
+    let st = ok(&s, "POST", "/api/undo", json!({"sid": sid}));
+    assert_eq!(st["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(st["fen"], META_START);
+}
+
+#[test]
+fn options_go_and_stop() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "metamachy", "white": "human", "black": "human", "depth": 1}),
+    );
+    let b = |v: Value| v.to_string().into_bytes();
+    refused(
+        &s,
+        &sid,
+        "/api/stop",
+        &b(json!({"sid": sid})),
+        409,
+        "not thinking",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/options",
+        &b(json!({"sid": sid, "depth": 1000})),
+        400,
+        "whole number",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/options",
+        &b(json!({"sid": sid, "black": 3})),
+        400,
+        "\"human\" or \"engine\"",
+    );
+    // `go`: the engine moves for the side to move, here White.
+    ok(&s, "POST", "/api/go", json!({"sid": sid}));
+    let st = wait(&s, &sid, "the engine's move", |v| {
+        v["moves"].as_array().unwrap().len() == 1 && !v["engine"]["thinking"].as_bool().unwrap()
+    });
+    assert_eq!(st["side"], "black");
+    // A long search, stopped with its move played.
+    let st = ok(
+        &s,
+        "POST",
+        "/api/options",
+        json!({"sid": sid, "movetime_ms": 600000, "depth": null}),
+    );
+    assert_eq!(st["movetime_ms"], 600000);
+    ok(&s, "POST", "/api/go", json!({"sid": sid}));
+    refused(
+        &s,
+        &sid,
+        "/api/go",
+        &b(json!({"sid": sid})),
+        409,
+        "already thinking",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/stop",
+        &b(json!({"sid": sid, "play": "yes"})),
+        400,
+        "true or false",
+    );
+    ok(&s, "POST", "/api/stop", json!({"sid": sid, "play": true}));
+    let st = wait(&s, &sid, "the stopped search's move", |v| {
+        v["moves"].as_array().unwrap().len() == 2 && !v["engine"]["thinking"].as_bool().unwrap()
+    });
+    assert_eq!(st["side"], "white");
+    // Stopped without playing: nothing is played and the engine waits.
+    ok(&s, "POST", "/api/go", json!({"sid": sid}));
+    ok(&s, "POST", "/api/stop", json!({"sid": sid, "play": false}));
+    let st = wait(&s, &sid, "the search to end", |v| {
+        !v["engine"]["thinking"].as_bool().unwrap()
+    });
+    assert_eq!(st["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(st["engine"]["paused"], true);
+    // The engine takes Black: after White's move it answers by itself.
+    ok(
+        &s,
+        "POST",
+        "/api/options",
+        json!({"sid": sid, "black": "engine", "depth": 1, "movetime_ms": null}),
+    );
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "a3a4"}));
+    wait(&s, &sid, "the reply", |v| {
+        v["moves"].as_array().unwrap().len() == 4
+    });
+    // While the engine is to move, the human may not.
+    ok(
+        &s,
+        "POST",
+        "/api/options",
+        json!({"sid": sid, "movetime_ms": 600000, "depth": null}),
+    );
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "b3b4"}));
+    refused(
+        &s,
+        &sid,
+        "/api/move",
+        &b(json!({"sid": sid, "move": "a10a9"})),
+        409,
+        "engine's turn",
+    );
+    ok(&s, "POST", "/api/stop", json!({"sid": sid, "play": false}));
+}
+
+#[test]
+fn resign_and_draw_claims() {
+    let s = start(&[]);
+    let b = |v: Value| v.to_string().into_bytes();
+    // Against the engine a draw needs the rules: not at the start.
+    let (sid, _) = new_game(&s, json!({"variant": "chess", "depth": 1}));
+    refused(
+        &s,
+        &sid,
+        "/api/draw",
+        &b(json!({"sid": sid})),
+        409,
+        "no draw by the rules",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/resign",
+        &b(json!({"sid": sid, "side": "green"})),
+        400,
+        "white or black",
+    );
+    let st = ok(
+        &s,
+        "POST",
+        "/api/resign",
+        json!({"sid": sid, "side": "white"}),
+    );
+    assert_eq!(st["result"]["result"], "0-1");
+    assert!(
+        st["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("White resigns")
+    );
+    assert!(st["legal"].as_array().unwrap().is_empty());
+    refused(
+        &s,
+        &sid,
+        "/api/resign",
+        &b(json!({"sid": sid})),
+        409,
+        "over",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/move",
+        &b(json!({"sid": sid, "move": "e2e4"})),
+        409,
+        "over",
+    );
+    refused(&s, &sid, "/api/go", &b(json!({"sid": sid})), 409, "over");
+    let (code, _, pgn) = raw(&s, "GET", &format!("/api/pgn?sid={sid}"), b"");
+    assert_eq!(code, 200);
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    // Between humans, a draw is by agreement.
+    let (sid, _) = new_game(&s, json!({"variant": "chess", "black": "human"}));
+    let st = ok(&s, "POST", "/api/draw", json!({"sid": sid}));
+    assert_eq!(st["result"]["result"], "1/2-1/2");
+    refused(&s, &sid, "/api/draw", &b(json!({"sid": sid})), 409, "over");
+}
+
+#[test]
+fn draw_claimed_one_repetition_early_against_the_engine() {
+    let s = start(&[]);
+    // The human plays both sides' knights back and forth, then hands Black to the engine
+    // while White is to move and the start position has occurred twice.
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "black": "human", "depth": 1}),
+    );
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        ok(&s, "POST", "/api/move", json!({"sid": sid, "move": m}));
+    }
+    ok(
+        &s,
+        "POST",
+        "/api/options",
+        json!({"sid": sid, "black": "engine"}),
+    );
+    let st = ok(&s, "POST", "/api/draw", json!({"sid": sid}));
+    assert_eq!(st["result"]["result"], "1/2-1/2");
+    assert!(st["result"]["reason"].as_str().unwrap().contains("2 times"));
+}
+
+#[test]
+fn fen_and_pgn() {
+    let s = start(&[]);
+    let b = |v: Value| v.to_string().into_bytes();
+    let (sid, _) = new_game(&s, json!({"variant": "metamachy", "black": "human"}));
+    refused(
+        &s,
+        &sid,
+        "/api/fen",
+        &b(json!({"sid": sid, "fen": "8/8/8/8/8/8/8/8 w - - 0 1"})),
+        400,
+        "",
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/fen",
+        &b(json!({"sid": sid})),
+        400,
+        "missing `fen`",
+    );
+    let fen = "cm3qk3mc/ernbilgibnre/ppppp1pppppp/12/5p6/12/12/5P6/12/PPPPP1PPPPPP/ERNBILGIBNRE/CM3QK3MC w Kk - 0 2";
+    let st = ok(&s, "POST", "/api/fen", json!({"sid": sid, "fen": fen}));
+    assert_eq!(st["fen"], fen);
+    assert!(st["moves"].as_array().unwrap().is_empty());
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "g1i1"}));
+    let (code, ctype, pgn) = raw(&s, "GET", &format!("/api/pgn?sid={sid}"), b"");
+    assert_eq!(code, 200);
+    assert!(ctype.starts_with("application/x-chess-pgn"));
+    assert!(pgn.contains("[Variant \"metamachy\"]"), "{pgn}");
+    assert!(pgn.contains("[VariantMen \"P:fmWfceFfmnnD;"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert!(pgn.contains("2. Ki1"), "{pgn}");
+    let (code, v) = call(&s, "GET", "/api/pgn", None);
+    assert_eq!(code, 400, "{v}");
+    let (code, v) = call(&s, "GET", "/api/pgn?sid=none", None);
+    assert_eq!(code, 404, "{v}");
+
+    // Loading the PGN into another tab's game gives the same game.
+    let (sid2, _) = new_game(&s, json!({"variant": "chess", "black": "human"}));
+    let st = ok(&s, "POST", "/api/pgn", json!({"sid": sid2, "pgn": pgn}));
+    assert_eq!(st["variant"]["id"], "metamachy");
+    assert_eq!(st["moves"], json!(["Ki1"]));
+    assert_eq!(st["fen"], state(&s, &sid)["fen"]);
+    refused(
+        &s,
+        &sid2,
+        "/api/pgn",
+        &b(json!({"sid": sid2, "pgn": "[Variant \"metamachy\"]\n\n1. Zz9 *"})),
+        400,
+        "PGN line",
+    );
+    refused(
+        &s,
+        &sid2,
+        "/api/pgn",
+        &b(json!({"sid": sid2, "pgn": "[Variant \"nonesuch\"]\n\n*"})),
+        404,
+        "unknown variant",
+    );
+    refused(
+        &s,
+        &sid2,
+        "/api/pgn",
+        &b(json!({"sid": sid2, "pgn": 5})),
+        400,
+        "string",
+    );
+}
+
+#[test]
+fn serve_flags() {
+    // A variant file given on the command line becomes the default of new games.
+    let s = start(&["--variant", "terachess2"]);
+    let (_, st) = new_game(&s, json!({}));
+    assert_eq!(st["variant"]["id"], "terachess2");
+    // A bad variant stops the server with one error.
+    let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["serve", "--port", "0", "--variant", "nonesuch"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error:"));
+}
