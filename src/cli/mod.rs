@@ -238,7 +238,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let pos = load_position(&rules, fen.as_deref())?;
             print!(
                 "{}",
-                crate::cli::notation::draw(&pos, None, ascii || !color_ok())
+                play::board_text(&pos, None, ascii || !color_ok(), 80, true)
             );
             println!("{}", pos.fen());
             Ok(())

@@ -18,7 +18,8 @@ use crate::geometry::Color;
 use crate::position::Position;
 use crate::ruleset::Ruleset;
 use crate::search::selfplay::{MatchConfig, play_match};
-use crate::search::{Limits, SearchResult, Searcher};
+use crate::search::{Clock, Limits, Score, SearchResult, Searcher};
+use crate::text::board::{self, Style};
 use crate::variant::Variant;
 
 /// Who moves for a side.
@@ -45,9 +46,15 @@ pub struct PlayArgs {
     /// Deepest search of the engine, in plies
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
-    /// Plain ASCII board without colours
+    /// Game clock for both sides: MINUTES+INCREMENT_SECONDS (e.g. 5+3); the engine plays on it
+    #[arg(long, value_name = "M+S", conflicts_with = "time")]
+    pub clock: Option<String>,
+    /// Plain ASCII board without colours (also when NO_COLOR is set)
     #[arg(long)]
     pub ascii: bool,
+    /// Fewer lines per turn (chosen by itself when the terminal is short)
+    #[arg(long)]
+    pub compact: bool,
     /// Resume a game saved as PGN
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
@@ -114,9 +121,12 @@ Commands:
   hint        ask the engine for a move
   undo        take back the last move (your move and the engine's reply against the engine)
   fen         print the position as FEN
-  board       draw the board again
-  save FILE   save the game as PGN
-  quit        leave";
+  board/show  draw the board again, with the side to move
+  pieces      the pieces: letters, names, movement (XBetza)
+  history     the moves played so far
+  save FILE   save the game as PGN (prints the full path)
+  quit        leave
+Scores are in pawns, from the side named (+ is good for it); #N mates in N moves.";
 
 /// Reads lines from standard input, echoing them when they do not come from a terminal.
 struct Input {
@@ -217,8 +227,21 @@ fn load_game(path: &PathBuf, v: &VariantArgs) -> Result<Game, UserError> {
         .map_err(|e| UserError(format!("{file}:{}: {}", e.line, e.message)))
 }
 
-/// One line about a finished search.
-fn summary(game: &mut Game, r: &SearchResult) -> String {
+/// A score from the searching side's view, turned to `view`'s and labelled.
+fn labelled_score(score: Score, searched_by: Color, view: Color) -> String {
+    let s = if searched_by == view {
+        score
+    } else {
+        match score {
+            Score::Cp(c) => Score::Cp(-c),
+            Score::Mate(m) => Score::Mate(-m),
+        }
+    };
+    format!("score for {} {s}", side_name(view))
+}
+
+/// One line about a finished search, the score seen by `view`.
+fn summary(game: &mut Game, r: &SearchResult, view: Color) -> String {
     let mut p = game.position().clone();
     let mut pv = Vec::new();
     for &m in r.pv.iter().take(8) {
@@ -230,10 +253,11 @@ fn summary(game: &mut Game, r: &SearchResult) -> String {
         pv.push(game::san(&mut p, m));
         p.make(m);
     }
+    let side = game.position().side();
     format!(
-        "depth {}, score {}, {} nodes in {:.2} s ({:.0} kn/s), pv {}",
+        "depth {}, {}, {} nodes in {:.2} s ({:.0} kn/s), pv {}",
         r.depth,
-        r.score,
+        labelled_score(r.score, side, view),
         r.nodes,
         r.elapsed.as_secs_f64(),
         r.nps() as f64 / 1000.0,
@@ -276,12 +300,170 @@ fn list_moves(game: &mut Game) -> String {
     format!("{} legal moves:\n{out}", sans.len())
 }
 
+/// Reads `--clock M+S`: minutes (may be fractional) and increment seconds.
+pub fn parse_clock(text: &str) -> Result<(Duration, Duration), UserError> {
+    let bad = || {
+        UserError(format!(
+            "--clock `{text}`: write MINUTES+INCREMENT_SECONDS, such as 5+3 or 10+0"
+        ))
+    };
+    let (m, i) = text.split_once('+').unwrap_or((text, "0"));
+    let m: f64 = m.trim().parse().map_err(|_| bad())?;
+    let i: f64 = i.trim().parse().map_err(|_| bad())?;
+    if !(m > 0.0 && m.is_finite() && m <= 10_000.0 && (0.0..=3600.0).contains(&i)) {
+        return Err(bad());
+    }
+    Ok((
+        Duration::from_secs_f64(m * 60.0),
+        Duration::from_secs_f64(i),
+    ))
+}
+
+/// `m:ss`, or `s.t` under ten seconds.
+fn clock_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s < 10 {
+        format!("{:.1}", d.as_secs_f64())
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The terminal's size (lines, columns), from `LINES`/`COLUMNS` or the terminal itself.
+fn terminal_size() -> (Option<usize>, Option<usize>) {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.trim().parse().ok());
+    let (mut lines, mut cols): (Option<usize>, Option<usize>) = (env("LINES"), env("COLUMNS"));
+    #[cfg(target_os = "linux")]
+    if (lines.is_none() || cols.is_none()) && std::io::stdout().is_terminal() {
+        #[repr(C)]
+        struct WinSize {
+            row: u16,
+            col: u16,
+            xpixel: u16,
+            ypixel: u16,
+        }
+        unsafe extern "C" {
+            fn ioctl(fd: i32, request: u64, ...) -> i32;
+        }
+        const TIOCGWINSZ: u64 = 0x5413;
+        let mut ws = WinSize {
+            row: 0,
+            col: 0,
+            xpixel: 0,
+            ypixel: 0,
+        };
+        // SAFETY: TIOCGWINSZ writes one `struct winsize` (four u16) into `ws`.
+        let r = unsafe { ioctl(1, TIOCGWINSZ, &mut ws as *mut WinSize) };
+        if r == 0 && ws.row > 0 {
+            lines = lines.or(Some(ws.row as usize));
+            cols = cols.or(Some(ws.col as usize));
+        }
+    }
+    (lines, cols)
+}
+
+/// The last moves in SAN with their numbers, fitting `width` columns.
+fn move_tail(game: &Game, width: usize) -> String {
+    let sans = game.san_moves();
+    let mut words = Vec::new();
+    let mut number = game.start_position().fullmove_number();
+    let mut side = game.start_position().side();
+    for (i, s) in sans.iter().enumerate() {
+        if side == Color::White {
+            words.push(format!("{number}. {s}"));
+        } else if i == 0 {
+            words.push(format!("{number}... {s}"));
+        } else if let Some(last) = words.last_mut() {
+            last.push(' ');
+            last.push_str(s);
+        }
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.flip();
+    }
+    let mut out = String::new();
+    for w in words.iter().rev() {
+        if out.len() + w.len() + 9 > width {
+            out.insert_str(0, "... ");
+            break;
+        }
+        out.insert_str(0, &format!("{w} "));
+    }
+    format!("Moves: {}", out.trim_end())
+}
+
+/// All the moves, numbered, wrapped before 80 columns.
+fn history(game: &Game) -> String {
+    let sans = game.san_moves();
+    if sans.is_empty() {
+        return "No moves yet.".into();
+    }
+    let mut text = String::new();
+    let mut line = String::new();
+    let mut number = game.start_position().fullmove_number();
+    let mut side = game.start_position().side();
+    for (i, s) in sans.iter().enumerate() {
+        let w = if side == Color::White {
+            format!("{number}. {s}")
+        } else if i == 0 {
+            format!("{number}... {s}")
+        } else {
+            s.clone()
+        };
+        if !line.is_empty() && line.len() + w.len() + 1 > 78 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.flip();
+    }
+    text.push_str(&line);
+    text
+}
+
+/// The board, the legend beside it when the terminal is wide enough, and (with `status`) the
+/// side to move and whether it is in check on a line under it.
+pub fn board_text(
+    pos: &Position,
+    last: Option<crate::moves::Move>,
+    ascii: bool,
+    cols: usize,
+    status: bool,
+) -> String {
+    let rs = pos.rules();
+    let g = rs.geometry;
+    let room = cols.saturating_sub(board::width(g) + 3);
+    let legend = board::legend(rs, g.ranks as usize + 1, room).unwrap_or_default();
+    let mut out = board::render(pos, last, Style { ascii }, &legend);
+    if status {
+        out.push_str(&format!(
+            "{} to move{}.",
+            side_name(pos.side()),
+            if pos.in_check() { ", in check" } else { "" }
+        ));
+        if legend.is_empty() {
+            out.push_str(" (`pieces` lists the letters)");
+        }
+        out.push('\n');
+    }
+    out
+}
+
 pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     if !(a.time.is_none_or(|t| t > 0.0 && t.is_finite())) {
         return Err(UserError(
             "--time must be a positive number of seconds".into(),
         ));
     }
+    let clock = a.clock.as_deref().map(parse_clock).transpose()?;
     let mut game = match &a.load {
         Some(path) => load_game(path, &a.v)?,
         None => {
@@ -303,10 +485,27 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     game.tags.retain(|t| t.0 != "White" && t.0 != "Black");
     game.tags.push(("White".into(), name(Color::White).into()));
     game.tags.push(("Black".into(), name(Color::Black).into()));
+    if let Some(c) = &a.clock {
+        game.tags.push(("TimeControl".into(), c.clone()));
+    }
     let limits = engine_limits(&a);
     let mut engine = Searcher::new(&rules, a.hash);
     let mut input = Input::new();
     let humans = players.iter().filter(|&&p| p == Player::Human).count();
+    // Scores are shown from the human's side when one human plays, else from White's.
+    let view = match (a.white, a.black) {
+        (Player::Engine, Player::Human) => Color::Black,
+        _ => Color::White,
+    };
+    // Compact: no blank line and one line per engine move, when asked or when a full turn
+    // (board, a line each for the two moves, engine details, moves, clocks, prompt) would not
+    // fit the terminal.
+    let (term_lines, term_cols) = terminal_size();
+    let cols = term_cols.unwrap_or(80);
+    let full_turn = rules.geometry.ranks as usize + 9;
+    let compact = a.compact || term_lines.is_some_and(|l| l < full_turn);
+    // Time left on each side's clock.
+    let mut left = clock.map(|(base, _)| [base; 2]);
 
     println!(
         "Polymachy: {} ({}x{}).",
@@ -318,6 +517,23 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
         (Player::Human, Player::Human) => println!("Two humans play."),
         (Player::Engine, Player::Engine) => println!("The engine plays both sides."),
     }
+    println!(
+        "Pieces: {}. White upper case, Black lower case.",
+        rules
+            .variant
+            .pieces
+            .iter()
+            .map(|p| format!("{} {}", p.letter, p.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if let Some((base, inc)) = clock {
+        println!(
+            "Clock: {} each, {} s added per move.",
+            clock_text(base),
+            inc.as_secs_f64()
+        );
+    }
     if humans > 0 {
         println!("Type `help` for the commands.");
     }
@@ -325,19 +541,45 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
         println!("Loaded {} moves from {}.", game.moves().len(), p.display());
     }
     let mut show_board = true;
+    // Whether to say who is to move under the board (the prompt says it otherwise).
+    let mut with_status = false;
     // The number of moves when the end of the game was announced.
     let mut announced: Option<usize> = None;
+    // A flag fell: the side whose time ran out.
+    let mut flagged: Option<Color> = None;
+    // Time the human to move has spent at prompts during this turn.
+    let mut thought = Duration::ZERO;
     loop {
         if show_board {
-            println!();
+            if !compact {
+                println!();
+            }
             print!(
                 "{}",
-                super::notation::draw(game.position(), game.last_move(), ascii)
+                board_text(
+                    game.position(),
+                    game.last_move(),
+                    ascii,
+                    cols,
+                    with_status || humans == 0 || game.position().in_check()
+                )
             );
+            if !game.moves().is_empty() {
+                println!("{}", move_tail(&game, cols.min(100)));
+            }
+            if let Some(t) = left {
+                println!(
+                    "Clock: White {}  Black {}",
+                    clock_text(t[0]),
+                    clock_text(t[1])
+                );
+            }
             show_board = false;
+            with_status = false;
         }
         let outcome = game.outcome();
         let side = game.position().side();
+        let over = outcome.is_some() || flagged.is_some();
         if let Some(o) = outcome
             && announced != Some(game.moves().len())
         {
@@ -347,33 +589,82 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
                 return Ok(());
             }
         }
-        if outcome.is_none() && player(side) == Player::Engine {
+        if let Some(c) = flagged
+            && announced != Some(game.moves().len())
+        {
+            println!(
+                "{}'s time is up: {} wins.",
+                side_name(c),
+                side_name(c.flip())
+            );
+            announced = Some(game.moves().len());
+            if humans == 0 {
+                return Ok(());
+            }
+        }
+        if !over && player(side) == Player::Engine {
             let mut pos = game.position().clone();
-            let r = engine.search(&mut pos, &limits, |_| {});
+            let mut l = limits;
+            if let (Some(t), Some((_, inc))) = (left, clock) {
+                l = Limits {
+                    depth: a.depth,
+                    clock: Some(Clock {
+                        remaining: t[side.index()],
+                        increment: inc,
+                        moves_to_go: None,
+                    }),
+                    ..Limits::default()
+                };
+            }
+            let r = engine.search(&mut pos, &l, |_| {});
             let Some(mv) = r.best else {
                 return Err(UserError("the engine found no move".into()));
             };
             let text = game.san(mv);
-            let line = summary(&mut game, &r);
-            println!(
-                "{} plays {text} ({})",
-                side_name(side),
-                game::coord(&rules, mv)
-            );
-            println!("  {line}");
-            game.play(mv).map_err(|e| UserError(e.to_string()))?;
+            let line = summary(&mut game, &r, view);
+            if compact {
+                let score = labelled_score(r.score, side, view);
+                println!(
+                    "{} plays {text} ({}): depth {}, {score}",
+                    side_name(side),
+                    game::coord(&rules, mv),
+                    r.depth
+                );
+            } else {
+                println!(
+                    "{} plays {text} ({})",
+                    side_name(side),
+                    game::coord(&rules, mv)
+                );
+                println!("  {line}");
+            }
+            if let (Some(t), Some((_, inc))) = (left.as_mut(), clock) {
+                let i = side.index();
+                if r.elapsed > t[i] {
+                    t[i] = Duration::ZERO;
+                    flagged = Some(side);
+                } else {
+                    t[i] = t[i] - r.elapsed + inc;
+                }
+            }
+            if flagged.is_none() {
+                game.play(mv).map_err(|e| UserError(e.to_string()))?;
+            }
+            // One board per full turn: against the engine, after its reply.
             show_board = true;
             continue;
         }
-        let prompt = if outcome.is_some() {
+        let prompt = if over {
             "Game over (undo, save FILE or quit):".to_string()
         } else {
             format!("{} to move:", side_name(side))
         };
+        let asked = std::time::Instant::now();
         let Some(line) = input.ask(&prompt) else {
             println!("End of input: goodbye.");
             return Ok(());
         };
+        thought += asked.elapsed();
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -389,16 +680,21 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
                 return Ok(());
             }
             "fen" => println!("{}", game.position().fen()),
-            "board" | "show" => show_board = true,
+            "board" | "show" => {
+                show_board = true;
+                with_status = true;
+            }
+            "pieces" | "legend" => print!("{}", board::pieces_text(&rules)),
+            "history" => println!("{}", history(&game)),
             "moves" => {
-                if outcome.is_some() {
+                if over {
                     println!("The game is over.");
                 } else {
                     println!("{}", list_moves(&mut game));
                 }
             }
             "hint" => {
-                if outcome.is_some() {
+                if over {
                     println!("The game is over.");
                     continue;
                 }
@@ -411,10 +707,10 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
                 let r = engine.search(&mut pos, &hl, |_| {});
                 if let Some(mv) = r.best {
                     println!(
-                        "Hint: {} ({}), score {}",
+                        "Hint: {} ({}), {}",
                         game.san(mv),
                         game::coord(&rules, mv),
-                        r.score
+                        labelled_score(r.score, side, side)
                     );
                 }
             }
@@ -442,6 +738,8 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
                     .map(|&m| game::coord(&rules, m))
                     .collect();
                 println!("Took back {}.", names.join(" "));
+                flagged = None;
+                thought = Duration::ZERO;
                 show_board = true;
             }
             "save" => {
@@ -451,12 +749,16 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
                 }
                 let text = game.to_pgn();
                 match std::fs::write(arg, text) {
-                    Ok(()) => println!("Saved to {arg}."),
+                    Ok(()) => {
+                        let full =
+                            std::fs::canonicalize(arg).unwrap_or_else(|_| PathBuf::from(arg));
+                        println!("Saved to {}.", full.display());
+                    }
                     Err(e) => println!("Cannot write {arg}: {e}"),
                 }
             }
             _ => {
-                if outcome.is_some() {
+                if over {
                     println!("The game is over: undo, save FILE or quit.");
                     continue;
                 }
@@ -474,9 +776,23 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
                 match game.parse(line) {
                     Ok(mv) => {
                         let text = game.san(mv);
+                        if let (Some(t), Some((_, inc))) = (left.as_mut(), clock) {
+                            let i = side.index();
+                            if thought > t[i] {
+                                t[i] = Duration::ZERO;
+                                flagged = Some(side);
+                                continue;
+                            }
+                            t[i] = t[i] - thought + inc;
+                        }
+                        thought = Duration::ZERO;
                         game.play(mv).map_err(|e| UserError(e.to_string()))?;
-                        println!("{} plays {text}", side_name(side));
-                        show_board = true;
+                        if !compact {
+                            println!("{} plays {text}", side_name(side));
+                        }
+                        // Against the engine the board comes after its reply.
+                        show_board =
+                            player(side.flip()) == Player::Human || game.outcome().is_some();
                     }
                     Err(e) => println!("{e}"),
                 }

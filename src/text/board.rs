@@ -1,1 +1,176 @@
-//! The terminal board.
+//! The board drawn in a terminal: one text line per rank and one for the file letters, with
+//! optional lines of text (a legend, say) to the right of the ranks.
+//!
+//! **Colours.** Every square sets both its background and its letter's colour, so the board
+//! reads the same on dark and on light terminals: cream and tan squares, White's pieces in
+//! bold dark blue (upper case), Black's in bold dark red (lower case), the last move's squares
+//! in pale yellow. Each pair has a contrast ratio of at least 4.5:1 (the WCAG threshold for
+//! text; checked by a test below). Without colour (`--ascii`, `NO_COLOR`, not a terminal)
+//! pieces are plain letters, empty squares dots, and the last move's squares are bracketed.
+
+use crate::geometry::{Color, Geometry};
+use crate::moves::{EMPTY, Move, color_of};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+
+/// How to draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Plain ASCII, no escape sequences.
+    pub ascii: bool,
+}
+
+/// 256-colour palette indices used by the board, with their sRGB values for the contrast test.
+pub const LIGHT_SQUARE: (u8, [u8; 3]) = (230, [0xff, 0xff, 0xd7]);
+pub const DARK_SQUARE: (u8, [u8; 3]) = (180, [0xd7, 0xaf, 0x87]);
+pub const LAST_MOVE: (u8, [u8; 3]) = (186, [0xd7, 0xd7, 0x87]);
+pub const WHITE_PIECE: (u8, [u8; 3]) = (18, [0x00, 0x00, 0x87]);
+pub const BLACK_PIECE: (u8, [u8; 3]) = (88, [0x87, 0x00, 0x00]);
+/// The dot of an empty square.
+pub const EMPTY_DOT: (u8, [u8; 3]) = (101, [0x87, 0x87, 0x5f]);
+
+/// The WCAG contrast ratio of two sRGB colours (1 to 21).
+pub fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
+    fn lum(c: [u8; 3]) -> f64 {
+        let ch = |v: u8| {
+            let s = v as f64 / 255.0;
+            if s <= 0.03928 {
+                s / 12.92
+            } else {
+                ((s + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
+    }
+    let (la, lb) = (lum(a), lum(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// The board of `pos`, `side` lines printed to the right of the ranks (top first), the last
+/// move marked. Ends with a newline.
+pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String]) -> String {
+    let rs = pos.rules();
+    let g = rs.geometry;
+    let mut out = String::new();
+    for (row, r) in (0..g.ranks).rev().enumerate() {
+        out.push_str(&format!("{:>3} ", r + 1));
+        for f in 0..g.files {
+            let sq = g.square(f, r);
+            let c = pos.piece_at(sq);
+            let marked = last.is_some_and(|m| m.from == sq || m.to == sq);
+            let ch = if c == EMPTY { '.' } else { rs.letter(c) };
+            if style.ascii {
+                out.push(if marked { '[' } else { ' ' });
+                out.push(ch);
+                out.push(if marked { ']' } else { ' ' });
+            } else {
+                let bg = if marked {
+                    LAST_MOVE.0
+                } else if (f + r) % 2 == 0 {
+                    DARK_SQUARE.0
+                } else {
+                    LIGHT_SQUARE.0
+                };
+                let fg = if c == EMPTY {
+                    EMPTY_DOT.0
+                } else if color_of(c) == Color::White {
+                    WHITE_PIECE.0
+                } else {
+                    BLACK_PIECE.0
+                };
+                let shown = if c == EMPTY { ' ' } else { ch };
+                out.push_str(&format!("\x1b[48;5;{bg};38;5;{fg};1m {shown} \x1b[0m"));
+            }
+        }
+        if let Some(s) = side.get(row) {
+            out.push_str("   ");
+            out.push_str(s);
+        }
+        out.push('\n');
+    }
+    out.push_str("    ");
+    for f in 0..g.files {
+        out.push_str(&format!(" {} ", Geometry::file_char(f)));
+    }
+    if let Some(s) = side.get(g.ranks as usize) {
+        out.push_str("   ");
+        out.push_str(s);
+    }
+    out.push('\n');
+    out
+}
+
+/// The width in columns of a rendered rank (without side text).
+pub fn width(g: Geometry) -> usize {
+    4 + 3 * g.files as usize
+}
+
+/// A legend of the pieces' letters and names in columns, at most `lines` lines and `cols`
+/// columns wide; `None` when it does not fit.
+pub fn legend(rs: &Ruleset, lines: usize, cols: usize) -> Option<Vec<String>> {
+    let items: Vec<String> = rs
+        .variant
+        .pieces
+        .iter()
+        .map(|p| format!("{} {}", p.letter, p.name))
+        .collect();
+    let w = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
+    if lines == 0 {
+        return None;
+    }
+    let ncols = items.len().div_ceil(lines);
+    if ncols * w > cols {
+        return None;
+    }
+    let nlines = items.len().div_ceil(ncols.max(1));
+    let mut out = vec![String::new(); nlines];
+    for (i, it) in items.iter().enumerate() {
+        let line = &mut out[i % nlines];
+        line.push_str(&format!("{it:w$}"));
+    }
+    Some(out.into_iter().map(|l| l.trim_end().to_string()).collect())
+}
+
+/// One line per piece: letter, name, movement in XBetza, and what it promotes to.
+pub fn pieces_text(rs: &Ruleset) -> String {
+    let mut out = String::new();
+    for p in &rs.variant.pieces {
+        out.push_str(&format!("  {}  {:<12} {}", p.letter, p.name, p.betza_text));
+        if p.royal {
+            out.push_str("  (royal)");
+        }
+        if !p.promotes_to.is_empty() {
+            let to: String = p
+                .promotes_to
+                .iter()
+                .map(|&k| rs.variant.pieces[k].letter)
+                .collect();
+            out.push_str(&format!("  promotes to {to}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_colour_pair_reads_at_wcag_contrast() {
+        for bg in [LIGHT_SQUARE, DARK_SQUARE, LAST_MOVE] {
+            for fg in [WHITE_PIECE, BLACK_PIECE] {
+                let c = contrast(fg.1, bg.1);
+                assert!(c >= 4.5, "{} on {}: {c:.2}", fg.0, bg.0);
+            }
+        }
+        // The formula: black on white is 21:1.
+        assert!((contrast([0, 0, 0], [255, 255, 255]) - 21.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_two_colours_of_pieces_differ_in_hue() {
+        assert!(WHITE_PIECE.1[2] > WHITE_PIECE.1[0]);
+        assert!(BLACK_PIECE.1[0] > BLACK_PIECE.1[2]);
+    }
+}
