@@ -132,8 +132,7 @@ fn a_game_clock() {
     let line = r
         .stdout
         .lines()
-        .filter(|l| l.starts_with("Clock: White"))
-        .last()
+        .rfind(|l| l.starts_with("Clock: White"))
         .unwrap();
     assert!(line.starts_with("Clock: White 5:0"), "{line}");
     assert!(!line.starts_with("Clock: White 5:00"), "{line}");

@@ -106,9 +106,9 @@ pub struct ServeArgs {
     /// Setup choice of a new game (e.g. QKLG, or a number)
     #[arg(long)]
     pub setup: Option<String>,
-    /// Port to listen on (0: any free port)
-    #[arg(long, short = 'p', default_value_t = 8080)]
-    pub port: u16,
+    /// Port to listen on (0: any free port) [default: 8080, or a free port when 8080 is taken]
+    #[arg(long, short = 'p')]
+    pub port: Option<u16>,
     /// Address to listen on; the default serves this computer only
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
@@ -277,7 +277,12 @@ fn run(cli: Cli) -> Result<(), UserError> {
 fn run_serve(a: ServeArgs) -> Result<(), UserError> {
     let server = crate::serve::Server::new(&a.variant, a.setup.as_deref()).map_err(UserError)?;
     let open = a.open;
-    crate::serve::serve(server, &a.host, a.port, |addr| {
+    let port = match a.port {
+        Some(p) => p,
+        None if std::net::TcpListener::bind((a.host.as_str(), 8080)).is_ok() => 8080,
+        None => 0,
+    };
+    crate::serve::serve(server, &a.host, port, |addr| {
         let url = format!("http://{addr}/");
         println!("Polymachy serves {url}  (open it in a browser; Ctrl-C stops the server)");
         let _ = std::io::Write::flush(&mut std::io::stdout());

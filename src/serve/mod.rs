@@ -60,7 +60,7 @@ pub mod glyph;
 /// The largest request body accepted (a variant file or a PGN), in bytes.
 pub const MAX_BODY: usize = 256 * 1024;
 /// The most games kept at once.
-pub const MAX_SESSIONS: usize = 64;
+pub const MAX_SESSIONS: usize = 32;
 /// Hash table of each session's engine, in megabytes.
 const HASH_MB: usize = 16;
 
@@ -277,6 +277,7 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
         ..EngineReport::default()
     };
     let generation = s.generation;
+    let rules_at_start = s.game.rules().clone();
     let limits = s.limits();
     let mut pos = s.game.position().clone();
     drop(s);
@@ -294,7 +295,11 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
             s.report.pv = pv_san(&report_pos, &info.pv);
         });
         let mut s = lock(&arc);
-        s.searcher = Some(searcher);
+        // The searcher goes back unless the game changed to another variant meanwhile (then
+        // the new game has its own searcher).
+        if s.searcher.is_none() && Arc::ptr_eq(&rules_at_start, s.game.rules()) {
+            s.searcher = Some(searcher);
+        }
         if s.generation != generation {
             // The game changed meanwhile; perhaps the engine is to move in the new one.
             drop(s);
@@ -626,10 +631,11 @@ fn req_str<'a>(body: &'a Value, key: &str) -> Result<&'a str, ApiError> {
     opt_str(body, key)?.ok_or_else(|| bad(format!("missing `{key}`")))
 }
 
+/// A setting a request may leave out (`None`), clear (`Some(None)`) or set.
+type Change<T> = Option<Option<T>>;
+
 /// Engine settings from a request: `movetime_ms` (1..=600000) and `depth` (1..=64).
-fn engine_settings(
-    body: &Value,
-) -> Result<(Option<Option<Duration>>, Option<Option<u32>>), ApiError> {
+fn engine_settings(body: &Value) -> Result<(Change<Duration>, Change<u32>), ApiError> {
     let num = |key: &str, max: u64| -> Result<Option<Option<u64>>, ApiError> {
         match body.get(key) {
             None => Ok(None),
@@ -981,10 +987,11 @@ impl Server {
                     let text = req_str(&body, "pgn")?;
                     let rec = game::parse_pgn(text)
                         .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
-                    let rules = rules_for_pgn(&rec, &s)?;
+                    let (variant, rules) = rules_for_pgn(&rec, &s)?;
                     let g = Game::from_record(&rules, &rec)
                         .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
                     s.reset_with(g);
+                    s.variant = Arc::new(variant);
                     restart = true;
                 }
                 _ => {
@@ -1062,7 +1069,7 @@ fn draw_claim(s: &mut Session) -> Result<String, ApiError> {
 }
 
 /// The rules of a PGN game: its `Variant` tag names a built-in game or the session's own.
-fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<Arc<Ruleset>, ApiError> {
+fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<(Variant, Arc<Ruleset>), ApiError> {
     let setup = rec.tag("SetupChoice").map(|(x, _)| x.to_string());
     let variant = match rec.tag("Variant") {
         Some((name, _))
@@ -1083,7 +1090,8 @@ fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<Arc<Ruleset>, Api
         }
         None => (*s.variant).clone(),
     };
-    Ruleset::new(&variant, setup.as_deref()).map_err(bad)
+    let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
+    Ok((variant, rules))
 }
 
 fn respond(req: tiny_http::Request, status: u16, ctype: &str, body: String) {
