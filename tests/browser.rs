@@ -392,6 +392,33 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     let listed = b.eval("document.getElementById('moves').textContent");
     assert!(listed.as_str().unwrap().contains("Ke1"), "{listed}");
 
+    // A promotion asks which piece (chess, two humans, from a position loaded by FEN).
+    b.eval("(() => { const s = document.getElementById('variant'); s.value = 'chess'; s.dispatchEvent(new Event('change')); document.getElementById('black').value = 'human'; return true; })()");
+    b.click_at("#new");
+    b.wait_for(
+        "window.polymachy.state() && window.polymachy.state().variant.id === 'chess'",
+        "the chess game",
+    );
+    b.eval("(() => { document.getElementById('text').value = '4k3/P7/8/8/8/8/8/4K3 w - - 0 1'; return true; })()");
+    b.click_at("#load-fen");
+    b.wait_for(
+        "window.polymachy.state().fen.startsWith('4k3/P7/')",
+        "the chess FEN",
+    );
+    b.click_square("a7");
+    b.click_square("a8");
+    let choices = b.eval(
+        "[...document.querySelectorAll('#promo button[data-uci]')].map(e => e.dataset.uci).sort()",
+    );
+    assert_eq!(choices, json!(["a7a8b", "a7a8n", "a7a8q", "a7a8r"]));
+    b.click_at("#promo button[data-uci=\"a7a8n\"]");
+    b.wait_for(
+        "window.polymachy.state().moves.length === 1",
+        "the promotion",
+    );
+    assert_eq!(b.state()["moves"], json!(["a8=N"]));
+    assert_eq!(b.placement(), "N3k3/8/8/8/8/8/8/4K3");
+
     // A Terachess II game, human against human, then a position loaded by FEN.
     let v = Variant::load("terachess2").unwrap();
     let rules = Ruleset::new(&v, None).unwrap();

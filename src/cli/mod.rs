@@ -308,8 +308,16 @@ fn open_browser(url: &str) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if let Err(e) = spawned {
-        println!("Could not open a browser ({prog}: {e}); open {url} yourself.");
+    match spawned {
+        Err(e) => println!("Could not open a browser ({prog}: {e}); open {url} yourself."),
+        Ok(mut child) => {
+            let url = url.to_string();
+            std::thread::spawn(move || {
+                if child.wait().is_ok_and(|s| !s.success()) {
+                    println!("Could not open a browser ({prog} failed); open {url} yourself.");
+                }
+            });
+        }
     }
 }
 
