@@ -564,6 +564,30 @@ fn options_go_and_stop() {
 }
 
 #[test]
+fn the_engine_plays_both_sides() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "engine", "black": "engine", "depth": 1}),
+    );
+    wait(&s, &sid, "four engine moves", |v| {
+        v["moves"].as_array().unwrap().len() >= 4
+    });
+    // Handing both sides to humans ends the search at once, without a move.
+    ok(
+        &s,
+        "POST",
+        "/api/options",
+        json!({"sid": sid, "white": "human", "black": "human"}),
+    );
+    let st = wait(&s, &sid, "the engine to stop", |v| {
+        !v["engine"]["thinking"].as_bool().unwrap()
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(state(&s, &sid)["moves"], st["moves"]);
+}
+
+#[test]
 fn resign_and_draw_claims() {
     let s = start(&[]);
     let b = |v: Value| v.to_string().into_bytes();

@@ -52,7 +52,8 @@ function defaultStatus() {
   if (st.result) return st.result.reason;
   const who = st.side === "white" ? "White" : "Black";
   const p = st.players[st.side];
-  return `${who} to move` + (p === "engine" ? " (the engine thinks)" : "") + (st.check ? ", in check" : "");
+  const engine = p !== "engine" ? "" : st.engine.paused ? " (the engine waits: press Engine move)" : " (the engine thinks)";
+  return `${who} to move` + (st.check ? ", in check" : "") + engine;
 }
 
 // ---- glyphs ----

@@ -440,7 +440,7 @@ pub fn board_text(
 ) -> String {
     let rs = pos.rules();
     let g = rs.geometry;
-    let room = cols.saturating_sub(board::width(g) + 3);
+    let room = cols.saturating_sub(board::width(g) + 2);
     let legend = board::legend(rs, g.ranks as usize + 1, room).unwrap_or_default();
     let mut out = board::render(pos, last, Style { ascii }, &legend);
     if status {

@@ -83,7 +83,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
             }
         }
         if let Some(s) = side.get(row) {
-            out.push_str("   ");
+            out.push_str("  ");
             out.push_str(s);
         }
         out.push('\n');
@@ -93,7 +93,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
         out.push_str(&format!(" {} ", Geometry::file_char(f)));
     }
     if let Some(s) = side.get(g.ranks as usize) {
-        out.push_str("   ");
+        out.push_str("  ");
         out.push_str(s);
     }
     out.push('\n');
@@ -114,7 +114,7 @@ pub fn legend(rs: &Ruleset, lines: usize, cols: usize) -> Option<Vec<String>> {
         .iter()
         .map(|p| format!("{} {}", p.letter, p.name))
         .collect();
-    let w = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
+    let w = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 1;
     if lines == 0 {
         return None;
     }
