@@ -459,7 +459,14 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     let marked = b.eval("document.querySelectorAll('#piece-info .diagram [class*=\"k-\"]').length");
     assert!(marked.as_u64().unwrap() > 0, "the diagram marks squares");
 
-    let shot = b.call("Page.captureScreenshot", json!({"format": "png"}));
+    // The Cannon's diagram, with its moves and its hops, for the screenshot.
+    b.click_square("a2");
+    let hops = b.eval("document.querySelectorAll('#piece-info .diagram .k-mh').length");
+    assert!(hops.as_u64().unwrap() > 0, "the Cannon hops");
+    let shot = b.call(
+        "Page.captureScreenshot",
+        json!({"format": "png", "captureBeyondViewport": true}),
+    );
     let png = base64_decode(shot["data"].as_str().unwrap());
     assert_eq!(&png[1..4], b"PNG");
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser");

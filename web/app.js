@@ -458,9 +458,14 @@ function showPiece(letter) {
   box.appendChild(grid);
   const legend = document.createElement("p");
   legend.className = "legend";
-  legend.innerHTML = '<span class="k-mc sw"></span> moves or captures <span class="k-m sw"></span> moves only ' +
-    '<span class="k-c sw"></span> captures only <span class="k-mh sw"></span> moves, or captures by hopping ' +
-    '<span class="k-h sw"></span> only by hopping over a piece';
+  for (const [k, text] of [["mc", "moves or captures"], ["m", "moves only"], ["c", "captures only"],
+    ["mh", "moves, or captures by hopping"], ["h", "only by hopping over a piece"]]) {
+    const item = document.createElement("span");
+    item.className = "item";
+    item.innerHTML = `<span class="k-${k} sw"></span>`;
+    item.appendChild(document.createTextNode(text));
+    legend.appendChild(item);
+  }
   box.appendChild(legend);
   const rules = vinfo.rules.filter((r) => r === "castling" || r === "king-leap");
   if (p.royal && rules.length) {
