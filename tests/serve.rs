@@ -171,6 +171,37 @@ fn the_page_and_its_assets_are_served() {
 }
 
 #[test]
+fn requests_from_other_sites_are_refused() {
+    let s = start(&[]);
+    let (sid, _) = new_game(&s, json!({}));
+    let before = state(&s, &sid);
+    let body = json!({"sid": sid, "move": "f3f5"}).to_string();
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    let head = format!(
+        "POST /api/move HTTP/1.1\r\nHost: {}\r\nOrigin: http://evil.example\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        s.addr,
+        body.len()
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let mut resp = String::new();
+    c.read_to_string(&mut resp).unwrap();
+    assert!(resp.starts_with("HTTP/1.1 403"), "{resp}");
+    assert!(resp.contains("not served"));
+    assert_eq!(state(&s, &sid)["fen"], before["fen"]);
+    // The page's own origin is served.
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    let head = format!(
+        "POST /api/move HTTP/1.1\r\nHost: {0}\r\nOrigin: http://{0}\r\nConnection: close\r\nContent-Length: {1}\r\n\r\n{body}",
+        s.addr,
+        body.len()
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let mut resp = String::new();
+    c.read_to_string(&mut resp).unwrap();
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
+}
+
+#[test]
 fn variants_are_listed_with_their_setups() {
     let s = start(&[]);
     let (st, v) = call(&s, "GET", "/api/variants", None);

@@ -1113,6 +1113,20 @@ fn handle(server: &Server, mut req: tiny_http::Request) {
     let path = path.to_string();
     let query = query.to_string();
     let json_type = "application/json; charset=utf-8";
+    // Another web site open in the same browser must not play here: a request that names its
+    // origin must come from this server's own page.
+    let header = |name: &str| {
+        req.headers()
+            .iter()
+            .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+            .map(|h| h.value.as_str().to_string())
+    };
+    if let (Some(origin), Some(host)) = (header("Origin"), header("Host"))
+        && origin != format!("http://{host}")
+    {
+        let e = json!({"error": format!("requests from {origin} are not served")});
+        return respond(req, 403, json_type, e.to_string());
+    }
     match (method.as_str(), path.as_str()) {
         ("GET", "/") | ("GET", "/index.html") => {
             return respond(req, 200, "text/html; charset=utf-8", INDEX_HTML.into());
