@@ -4,9 +4,10 @@
 //! Mouse presses and releases are dispatched at the centres of the board's squares, as a
 //! player's clicks would be; the page's state is read back with `Runtime.evaluate`. The test
 //! plays Metamachy's first moves (a pawn's double step, a King's leap, an illegal click that
-//! is refused), waits for the engine's replies, loads a Terachess II position by FEN, checks
-//! every board the page shows against the position Polymachy computes, and saves a screenshot
-//! of the 16x16 game as `target/browser/terachess2.png`.
+//! is refused), waits for the engine's replies, chooses a promotion in chess, loads a Terachess
+//! II position by FEN and plays a move there with the keyboard, checks every board the page
+//! shows against the position Polymachy computes, and saves a screenshot of the 16x16 game as
+//! `target/browser/terachess2.png`.
 //!
 //! Needs Chromium (`chromium` on Debian). Without it the test fails when `CI` is set and
 //! otherwise skips with a message.
@@ -458,6 +459,24 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     assert!(info.as_str().unwrap().contains("XBetza"), "{info}");
     let marked = b.eval("document.querySelectorAll('#piece-info .diagram [class*=\"k-\"]').length");
     assert!(marked.as_u64().unwrap() > 0, "the diagram marks squares");
+
+    // The keyboard: on h11, Enter picks Black's pawn, the down arrow moves to h10, Enter plays.
+    b.eval("(() => { document.querySelector('.sq[data-sq=\"h11\"]').focus(); return true; })()");
+    for (key, code) in [("Enter", 13), ("ArrowDown", 40), ("Enter", 13)] {
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({"type": "keyDown", "key": key, "code": key, "windowsVirtualKeyCode": code}),
+        );
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({"type": "keyUp", "key": key, "code": key, "windowsVirtualKeyCode": code}),
+        );
+    }
+    b.wait_for(
+        "window.polymachy.state().moves.length === 1",
+        "the move played with the keyboard",
+    );
+    assert_eq!(b.state()["moves"], json!(["h10"]));
 
     // The Cannon's diagram, with its moves and its hops, for the screenshot.
     b.click_square("a2");
