@@ -153,12 +153,12 @@ fn run(cli: Cli) -> Result<(), UserError> {
     match command {
         Command::Uci { v } => {
             let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
-            let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
+            let lines = crate::protocol::lineio::stdin_lines();
             crate::protocol::uci::run(lines, out, &v.variant, v.setup.as_deref()).map_err(UserError)
         }
         Command::Xboard { v } => {
             let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
-            let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
+            let lines = crate::protocol::lineio::stdin_lines();
             crate::protocol::xboard::run(lines, out, &v.variant, v.setup.as_deref())
                 .map_err(UserError)
         }

@@ -11,10 +11,17 @@ use crate::game::outcome;
 use crate::geometry::Color;
 use crate::moves::Move;
 use crate::search::{Clock, Limits, Score};
+use crate::ruleset::Ruleset;
 use crate::variant::{BUILTIN, Variant};
 
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
 const SLOTS: &[u8] = b"PNBRQFEACWMOHIJGDVLSUK";
+
+/// Slots whose built-in behaviour XBoard keeps whatever the `piece` command says: the Pawn
+/// promotes and the Lance is promoted on the last rank (XBoard appends `q` to its moves
+/// there). Only a piece that promotes may sit in the Pawn slot; no piece sits in the Lance's.
+const PAWN_SLOT: usize = 0;
+const LANCE_SLOT: usize = 18;
 
 /// The built-in variant that is XBoard's "normal" game (FIDE chess): `new` starts it, and a
 /// `variant` command that follows selects another.
@@ -25,36 +32,87 @@ fn xb_name(id: &str) -> &str {
     if id == NORMAL { "normal" } else { id }
 }
 
-/// Whether XBoard can show a variant: at most 21 non-royal piece types and one royal type.
+/// Whether XBoard can show a variant: one royal type and room for the others in the slots
+/// that XBoard does not alter.
 fn fits(v: &Variant) -> bool {
     let royal = v.pieces.iter().filter(|p| p.royal).count();
-    royal == 1 && v.pieces.len() <= SLOTS.len()
+    royal == 1 && v.pieces.len() <= SLOTS.len() - 1
 }
 
-/// The piece-to-char table of a variant: each piece in the slot of its own letter when free,
-/// else in the first free slot.
-pub fn piece_to_char(v: &Variant) -> String {
+/// The piece-to-char table of a variant: the pawn (the most numerous promoting piece) in the
+/// Pawn slot, the royal piece in the King's, each other piece in the slot of its own letter
+/// when that slot is free and unaltered by XBoard, else in the first such free slot.
+pub fn piece_to_char(rules: &Ruleset) -> String {
+    let v = &rules.variant;
     let mut table = vec![b'.'; SLOTS.len()];
     let king = SLOTS.len() - 1;
+    let pawn = crate::game::pawn_kind(rules);
+    let usable = |i: usize| i != PAWN_SLOT && i != LANCE_SLOT && i != king;
     let mut rest = Vec::new();
-    for p in &v.pieces {
+    for (k, p) in v.pieces.iter().enumerate() {
         let l = p.letter as u8;
         if p.royal {
             table[king] = l;
-        } else if let Some(i) = SLOTS[..king].iter().position(|&s| s == l) {
-            table[i] = l;
+        } else if Some(k) == pawn {
+            table[PAWN_SLOT] = l;
         } else {
             rest.push(l);
         }
     }
+    let mut later = Vec::new();
     for l in rest {
-        if let Some(i) = table[..king].iter().position(|&s| s == b'.') {
+        match SLOTS.iter().position(|&s| s == l) {
+            Some(i) if usable(i) && table[i] == b'.' => table[i] = l,
+            _ => later.push(l),
+        }
+    }
+    for l in later {
+        if let Some(i) = (0..king).find(|&i| usable(i) && table[i] == b'.') {
             table[i] = l;
         }
     }
     let white: String = table.iter().map(|&b| b as char).collect();
     let black: String = white.chars().map(|c| c.to_ascii_lowercase()).collect();
     format!("{white}{black}")
+}
+
+/// A FEN with its rights written as XBoard keeps them: a right that the king's file letter
+/// also names (the king leap, which XBoard writes Shredder-style as `Gg`) uses that letter.
+pub fn xb_fen(rules: &Ruleset, fen: &str) -> String {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if fields.len() < 3 || fields[2] == "-" {
+        return fen.to_string();
+    }
+    let g = rules.geometry;
+    let royal_file = |white: bool| {
+        rules.start.iter().enumerate().find_map(|(i, &p)| {
+            (p != crate::moves::EMPTY
+                && rules.is_royal(p)
+                && (crate::moves::color_of(p) == Color::White) == white)
+                .then(|| g.file(i as crate::geometry::Square))
+        })
+    };
+    let parse = |c: char| rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
+    let rights: String = fields[2]
+        .chars()
+        .map(|c| {
+            let white = c.is_ascii_uppercase();
+            let Some(f) = royal_file(white) else { return c };
+            let letter = crate::geometry::Geometry::file_char(f);
+            let letter = if white {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            if letter != c && parse(letter).is_some() && parse(letter) == parse(c) {
+                letter
+            } else {
+                c
+            }
+        })
+        .collect();
+    fields[2] = rights;
+    fields.join(" ")
 }
 
 struct Session {
@@ -69,6 +127,9 @@ struct Session {
     remaining: Option<Duration>,
     /// The move a finished search played, to be made on the engine's board.
     pending: Arc<Mutex<Option<Move>>>,
+    /// The built-in variants, loaded once (when the features are sent) so that `variant`
+    /// is answered at once.
+    loaded: Vec<Variant>,
 }
 
 /// Runs a CECP session over `lines` until `quit` or the end of input.
@@ -90,10 +151,18 @@ pub fn run(
         increment: Duration::ZERO,
         remaining: None,
         pending: Arc::new(Mutex::new(None)),
+        loaded: Vec::new(),
     };
     for line in lines {
         let line = line.trim().to_string();
         if line.is_empty() {
+            continue;
+        }
+        if super::lineio::is_garbled(&line) {
+            s.out.line(&format!(
+                "Error (not valid UTF-8): {}",
+                super::lineio::shown(&line)
+            ));
             continue;
         }
         if !s.eng.searching() {
@@ -122,7 +191,8 @@ pub fn run(
             "variant" => {
                 s.halt();
                 let id = if arg == "normal" { NORMAL } else { arg };
-                match Variant::load(id) {
+                let cached = s.loaded.iter().find(|v| v.id == id).cloned();
+                match cached.map_or_else(|| Variant::load(id), Ok) {
                     Ok(v) => {
                         s.switch(v);
                         s.describe();
@@ -225,11 +295,20 @@ pub fn run(
 }
 
 impl Session {
-    fn features(&self) {
-        let names: Vec<String> = BUILTIN
+    fn features(&mut self) {
+        // XBoard waits for `done=1` once it has seen `done=0`, so the slower list of
+        // variants below cannot race its two-second time-out.
+        self.out.line("feature done=0");
+        if self.loaded.is_empty() {
+            self.loaded = BUILTIN
+                .iter()
+                .filter_map(|(n, _)| Variant::load(n).ok())
+                .collect();
+        }
+        let names: Vec<String> = self
+            .loaded
             .iter()
-            .filter_map(|(n, _)| Variant::load(n).ok())
-            .filter(fits)
+            .filter(|v| fits(v))
             .map(|v| xb_name(&v.id).to_string())
             .collect();
         self.out.line(&format!(
@@ -273,10 +352,13 @@ impl Session {
         }
         self.out.line(&format!(
             "setup ({}) {}x{}+0_fairy {}",
-            piece_to_char(v),
+            piece_to_char(&self.eng.rules),
             v.files,
             v.ranks,
-            crate::position::Position::start(&self.eng.rules).fen()
+            xb_fen(
+                &self.eng.rules,
+                &crate::position::Position::start(&self.eng.rules).fen()
+            )
         ));
         let rs = &self.eng.rules;
         for (k, p) in v.pieces.iter().enumerate() {
@@ -285,8 +367,10 @@ impl Session {
                 .iter()
                 .filter_map(|h| h.notation_hint(rs, k))
                 .collect();
+            // `&` makes the description hold for both colours (without it XBoard applies it
+            // to White's piece only).
             self.out
-                .line(&format!("piece {} {}{extra}", p.letter, p.betza));
+                .line(&format!("piece {}& {}{extra}", p.letter, p.betza));
         }
     }
 
