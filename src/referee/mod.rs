@@ -544,6 +544,10 @@ pub fn run_match(
         Some((e, err)) if e.is_finite() && err.is_finite() => {
             out(&format!("Elo difference: {e:.1} +/- {err:.1} (95%)"))
         }
+        // The interval reaches a score of 0 or 1: unbounded in Elo.
+        Some((e, _)) if e.is_finite() => out(&format!(
+            "Elo difference: {e:.1} +/- inf (95%; too few games for a bound)"
+        )),
         Some((e, _)) => out(&format!(
             "Elo difference: {e} (every game {}: no error bar)",
             if e > 0.0 { "won" } else { "lost" }
