@@ -115,6 +115,76 @@ pub fn xb_fen(rules: &Ruleset, fen: &str) -> String {
     fields.join(" ")
 }
 
+/// The position of a `setboard` FEN. XBoard 4.9 writes ranks above 9 with the characters
+/// that follow `9` (`:` is rank 10) and, on boards of more than 10 ranks, may write an
+/// en-passant square that no pawn passed (`g:` in Metamachy's start position): such a field
+/// is read as `-`, with a note (the second value) that says so.
+pub fn setboard_position(
+    rules: &Arc<Ruleset>,
+    fen: &str,
+) -> Result<(crate::position::Position, Option<String>), String> {
+    use crate::position::Position;
+    let first = match Position::from_fen(rules, fen) {
+        Ok(p) => return Ok((p, None)),
+        Err(e) => e.to_string(),
+    };
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if fields.len() < 4 || fields[3] == "-" {
+        return Err(first);
+    }
+    let ep = fields[3].clone();
+    // `g:` → `g10`, `g;` → `g11`, ...
+    let mut chars = ep.chars();
+    let file = chars.next().unwrap_or('-');
+    let rank: String = chars
+        .map(|c| match c {
+            ':'..='?' => (c as u32 - '0' as u32).to_string(),
+            _ => c.to_string(),
+        })
+        .collect();
+    fields[3] = format!("{file}{rank}");
+    if let Ok(p) = Position::from_fen(rules, &fields.join(" ")) {
+        return Ok((p, None));
+    }
+    fields[3] = "-".into();
+    match Position::from_fen(rules, &fields.join(" ")) {
+        Ok(p) => Ok((
+            p,
+            Some(format!("en-passant field `{ep}` names no square a pawn passed: read as `-`")),
+        )),
+        Err(_) => Err(first),
+    }
+}
+
+/// Moves as XBoard writes them. On a board of exactly ten ranks XBoard numbers the ranks from
+/// 0 (the Xiangqi convention: Shako's `f3f4` is `f2f3` for XBoard); elsewhere from 1, as
+/// Polymachy does. `shift` is -1 from Polymachy's numbering to XBoard's and +1 back; every
+/// square name (a letter followed by digits) in `text` is renumbered.
+pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
+    if ranks != 10 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        out.push(c);
+        i += 1;
+        if c.is_ascii_lowercase() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i > start {
+                let n: i32 = text[start..i].parse().unwrap_or(0);
+                out.push_str(&(n + shift).to_string());
+            }
+        }
+    }
+    out
+}
+
 struct Session {
     eng: Engine,
     out: Out,
@@ -219,8 +289,11 @@ pub fn run(
             "usermove" => s.user_move(arg),
             "setboard" => {
                 s.halt();
-                match crate::position::Position::from_fen(&s.eng.rules, arg) {
-                    Ok(p) => {
+                match setboard_position(&s.eng.rules, arg) {
+                    Ok((p, note)) => {
+                        if let Some(n) = note {
+                            s.out.line(&format!("# {n}"));
+                        }
                         s.eng.pos = p;
                         s.restart_analysis();
                     }
@@ -277,7 +350,8 @@ pub fn run(
             }
             _ => {
                 // A bare move (when usermove=1 was not accepted).
-                if s.eng.find_move(&line).is_some() {
+                let ranks = s.eng.rules.geometry.ranks;
+                if s.eng.find_move(&xb_ranks(ranks, &line, 1)).is_some() {
                     s.user_move(&line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -376,7 +450,8 @@ impl Session {
 
     fn user_move(&mut self, text: &str) {
         self.halt();
-        let Some(mv) = self.eng.find_move(text) else {
+        let ranks = self.eng.rules.geometry.ranks;
+        let Some(mv) = self.eng.find_move(&xb_ranks(ranks, text, 1)) else {
             self.out.line(&format!("Illegal move: {text}"));
             return;
         };
@@ -437,7 +512,7 @@ impl Session {
                         Score::Mate(m) if m > 0 => 100_000 + m,
                         Score::Mate(m) => -100_000 + m,
                     };
-                    let pv = super::pv_text(rules, &info.pv);
+                    let pv = xb_ranks(rules.geometry.ranks, &super::pv_text(rules, &info.pv), -1);
                     o1.line(&format!(
                         "{} {} {} {} {}",
                         info.depth,
@@ -456,7 +531,8 @@ impl Session {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    o2.line(&format!("move {}", crate::cli::notation::coord(rules, m)));
+                    let text = crate::cli::notation::coord(rules, m);
+                    o2.line(&format!("move {}", xb_ranks(rules.geometry.ranks, &text, -1)));
                 }
             },
         );

@@ -10,6 +10,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use crate::protocol::lineio::LossyLines;
+use crate::protocol::xboard::xb_ranks;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +92,8 @@ pub struct EngineProc {
     known: usize,
     forced: bool,
     ping: u32,
+    /// The board's ranks (CECP numbers a ten-rank board's ranks from 0).
+    ranks: u8,
 }
 
 impl EngineProc {
@@ -139,6 +142,7 @@ impl EngineProc {
             known: 0,
             forced: true,
             ping: 0,
+            ranks: 8,
         };
         let r = match protocol {
             Protocol::Uci => e.uci_handshake(),
@@ -327,7 +331,9 @@ impl EngineProc {
         variant: &str,
         fen: Option<&str>,
         tc: (u64, u64),
+        ranks: u8,
     ) -> Result<(), Failure> {
+        self.ranks = ranks;
         match self.protocol {
             Protocol::Uci => {
                 self.send("ucinewgame")?;
@@ -399,16 +405,13 @@ impl EngineProc {
                 self.send(&format!("time {}", mine / 10))?;
                 self.send(&format!("otim {}", theirs / 10))?;
                 let prefix = if self.usermove { "usermove " } else { "" };
+                for m in &moves[self.known..] {
+                    let m = xb_ranks(self.ranks, m, -1);
+                    self.send(&format!("{prefix}{m}"))?;
+                }
                 if self.forced {
-                    for m in &moves[self.known..] {
-                        self.send(&format!("{prefix}{m}"))?;
-                    }
                     self.send("go")?;
                     self.forced = false;
-                } else {
-                    for m in &moves[self.known..] {
-                        self.send(&format!("{prefix}{m}"))?;
-                    }
                 }
                 self.known = moves.len();
                 let sent = Instant::now();
@@ -421,7 +424,7 @@ impl EngineProc {
                 let at = Instant::now().max(sent);
                 if let Some(m) = l.strip_prefix("move ") {
                     self.known += 1;
-                    Ok((Reply::Move(m.trim().to_string()), at))
+                    Ok((Reply::Move(xb_ranks(self.ranks, m.trim(), 1)), at))
                 } else if l == "resign" {
                     Ok((Reply::Resign, at))
                 } else {

@@ -225,7 +225,7 @@ fn play_game(
         let r = seats
             .get(seat, cfg, &id, log)
             .map_err(Failure::Crash)
-            .and_then(|e| e.new_game(&id, start_fen.as_deref(), cfg.tc));
+            .and_then(|e| e.new_game(&id, start_fen.as_deref(), cfg.tc, rules.geometry.ranks));
         if let Err(f) = r {
             seats.drop_engine(seat);
             let name = seats.specs[seat].cmd.clone();
