@@ -306,6 +306,12 @@ impl EngineProc {
         }
     }
 
+    /// Whether the engine can start from a given position (UCI always can; CECP needs
+    /// `setboard=1`, Fairy-Max for one has only the older `edit` mode, not supported here).
+    pub fn can_set_position(&self) -> bool {
+        self.protocol == Protocol::Uci || self.setboard
+    }
+
     /// Waits until the engine has read everything sent (`isready` / `ping`).
     pub fn sync(&mut self) -> Result<(), Failure> {
         let deadline = Instant::now() + HANDSHAKE;

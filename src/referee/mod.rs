@@ -431,6 +431,16 @@ pub fn run_match(
             .get(i, cfg, &rules.variant.id, &|_| {})
             .map_err(|e| format!("engine {} (`{}`): {e}", i + 1, cfg.engines[i].cmd))?;
         names[i] = e.name.clone();
+        let openings = !cfg.openings.is_empty() || cfg.random_plies > 0;
+        if openings && !e.can_set_position() {
+            let msg = format!(
+                "engine {} (`{}`) cannot start from a given position (no `setboard`): play it from the start position (no --openings, --random-plies)",
+                i + 1,
+                e.name
+            );
+            seats.quit();
+            return Err(msg);
+        }
         seats.quit();
     }
     if names[0] == names[1] {
