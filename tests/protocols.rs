@@ -2,7 +2,6 @@
 
 mod common;
 
-
 fn session(args: &[&str], input: &str) -> (String, String, i32) {
     let r = common::run_binary(args, input);
     (r.stdout, r.stderr, r.code)
@@ -220,7 +219,10 @@ fn a_line_that_is_not_utf8_is_reported_and_the_session_goes_on() {
 fn writing_to_a_closed_pipe_ends_quietly() {
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Stdio};
-    for args in [&["variants", "--toml"][..], &["perft", "-v", "chess", "-d", "2", "--divide"]] {
+    for args in [
+        &["variants", "--toml"][..],
+        &["perft", "-v", "chess", "-d", "2", "--divide"],
+    ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
             .args(args)
             .stdin(Stdio::null())
@@ -234,7 +236,12 @@ fn writing_to_a_closed_pipe_ends_quietly() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         // Ended by SIGPIPE (13), as `head` expects of Unix tools.
-        assert_eq!(out.status.signal(), Some(13), "{args:?}: {:?} {err}", out.status);
+        assert_eq!(
+            out.status.signal(),
+            Some(13),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
     }
 }
 
@@ -262,7 +269,9 @@ fn malformed_uci_commands_are_reported_and_ignored() {
         assert!(out.contains(want), "missing `{want}` in\n{out}");
     }
     assert_eq!(
-        out.lines().filter(|l| l.starts_with("info string error")).count(),
+        out.lines()
+            .filter(|l| l.starts_with("info string error"))
+            .count(),
         8,
         "{out}"
     );
@@ -300,13 +309,30 @@ fn malformed_xboard_commands_are_reported_and_ignored() {
 #[test]
 fn end_of_input_during_a_search_ends_cleanly() {
     // UCI: an infinite search is stopped and its move reported.
-    let (out, _, code) = session(&["uci"], "setoption name UCI_Variant value chess\ngo infinite\n");
+    let (out, _, code) = session(
+        &["uci"],
+        "setoption name UCI_Variant value chess\ngo infinite\n",
+    );
     assert_eq!(code, 0);
-    assert!(out.trim_end().lines().last().unwrap_or("").starts_with("bestmove "), "{out}");
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("bestmove "),
+        "{out}"
+    );
     // CECP: a bounded search finishes and plays its move.
     let (out, _, code) = session(&["xboard"], "xboard\nprotover 2\nnew\nsd 2\ngo\n");
     assert_eq!(code, 0);
-    assert!(out.trim_end().lines().last().unwrap_or("").starts_with("move "), "{out}");
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("move "),
+        "{out}"
+    );
 }
 
 #[test]
@@ -319,7 +345,10 @@ fn xboard_features_start_with_done_0_and_end_with_done_1() {
 
 #[test]
 fn xboard_piece_lines_hold_for_both_colours_and_use_unaltered_slots() {
-    let (out, _, _) = session(&["xboard"], "xboard\nprotover 2\nvariant lions-and-unicorns\nquit\n");
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant lions-and-unicorns\nquit\n",
+    );
     let pieces: Vec<&str> = out.lines().filter(|l| l.starts_with("piece ")).collect();
     assert_eq!(pieces.len(), 9, "{out}");
     for p in &pieces {
@@ -337,7 +366,8 @@ fn xboard_piece_lines_hold_for_both_colours_and_use_unaltered_slots() {
 
 #[test]
 fn xboard_king_leap_right_in_xboard_form() {
-    let start = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC";
+    let start =
+        "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC";
     let (out, _, _) = session(
         &["xboard"],
         &format!(
@@ -348,9 +378,15 @@ fn xboard_king_leap_right_in_xboard_form() {
     assert!(out.contains(&format!("{start} w Gg - 0 1")), "{out}");
     // XBoard's spurious en-passant field is noted and dropped; `G` alone is accepted; `x` is
     // refused with its reason.
-    assert!(out.contains("# en-passant field `g:` names no square a pawn passed"), "{out}");
+    assert!(
+        out.contains("# en-passant field `g:` names no square a pawn passed"),
+        "{out}"
+    );
     assert_eq!(out.matches("tellusererror").count(), 1, "{out}");
-    assert!(out.contains("rights: `x` means nothing in Metamachy"), "{out}");
+    assert!(
+        out.contains("rights: `x` means nothing in Metamachy"),
+        "{out}"
+    );
     assert!(out.contains("pong 2"), "{out}");
 }
 

@@ -115,7 +115,12 @@ fn vs_fairy_stockfish(variant: &str, extra: &[&str]) {
         4,
         "{text}"
     );
-    for tag in ["[VariantMen ", "[TimeControl \"0.5+0.01\"]", "[Termination ", "[Result "] {
+    for tag in [
+        "[VariantMen ",
+        "[TimeControl \"0.5+0.01\"]",
+        "[Termination ",
+        "[Result ",
+    ] {
         assert_eq!(text.matches(tag).count(), 4, "{tag} in {text}");
     }
     // Fairy-Stockfish's own rules (through pyffish) accept every move of every game.
@@ -167,7 +172,11 @@ fn against_broken(how: &str, expect: &str) {
         "300",
     ]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
-    let games: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("game ")).collect();
+    let games: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
     assert_eq!(games.len(), 2, "{}", r.stdout);
     for g in &games {
         assert!(g.contains(expect), "{g}");
@@ -268,10 +277,19 @@ fn polymachy_against_itself_over_cecp_with_an_opening_file() {
     // Each opening twice, colours reversed: games 1-2 start after 1. e4, games 3-4 after 1. d4.
     let fens: Vec<&str> = text.lines().filter(|l| l.starts_with("[FEN ")).collect();
     assert_eq!(fens.len(), 4, "{text}");
-    assert!(fens[0].contains("4P3") && fens[1].contains("4P3"), "{fens:?}");
-    assert!(fens[2].contains("3P4") && fens[3].contains("3P4"), "{fens:?}");
+    assert!(
+        fens[0].contains("4P3") && fens[1].contains("4P3"),
+        "{fens:?}"
+    );
+    assert!(
+        fens[2].contains("3P4") && fens[3].contains("3P4"),
+        "{fens:?}"
+    );
     let whites: Vec<&str> = text.lines().filter(|l| l.starts_with("[White ")).collect();
-    assert!(whites[0].contains("(1)") && whites[1].contains("(2)"), "{whites:?}");
+    assert!(
+        whites[0].contains("(1)") && whites[1].contains("(2)"),
+        "{whites:?}"
+    );
     // Black moves first from these openings: the move text starts `1...`.
     assert_eq!(text.matches("\n1... ").count(), 4, "{text}");
     // 20 moves at most: a game that got there is a draw by adjudication.

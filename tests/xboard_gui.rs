@@ -43,7 +43,13 @@ struct XbMatch {
     pgn: String,
 }
 
-fn xboard_match(variant: &str, first: &str, second: &str, legality: bool, games: u32) -> Option<XbMatch> {
+fn xboard_match(
+    variant: &str,
+    first: &str,
+    second: &str,
+    legality: bool,
+    games: u32,
+) -> Option<XbMatch> {
     let (xvfb, xboard) = programs()?;
     let dir = std::env::temp_dir().join(format!(
         "polymachy-xboard-{}-{variant}-{}",
@@ -85,16 +91,33 @@ fn xboard_match(variant: &str, first: &str, second: &str, legality: bool, games:
 fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
     let ctx = || format!("XBoard said:\n{}\nPGN:\n{}", tail(&m.stdout), m.pgn);
     assert!(m.stdout.contains("final score"), "{}", ctx());
-    for bad in ["forfeit", "Forfeit", "False ", "Illegal move", "illegal-move"] {
-        let hits: Vec<&str> = m.debug.lines().filter(|l| l.contains(bad)).take(3).collect();
-        assert!(hits.is_empty(), "`{bad}` in XBoard's debug output: {hits:?}");
+    for bad in [
+        "forfeit",
+        "Forfeit",
+        "False ",
+        "Illegal move",
+        "illegal-move",
+    ] {
+        let hits: Vec<&str> = m
+            .debug
+            .lines()
+            .filter(|l| l.contains(bad))
+            .take(3)
+            .collect();
+        assert!(
+            hits.is_empty(),
+            "`{bad}` in XBoard's debug output: {hits:?}"
+        );
     }
     assert!(!m.debug.contains("tellusererror"), "{}", ctx());
     // Each game in the PGN, finished by the rules.
     let blocks: Vec<&str> = m.pgn.split("[Event ").skip(1).collect();
     assert_eq!(blocks.len(), games, "{}", ctx());
     for b in &blocks {
-        assert!(b.contains(&format!("[Variant \"{variant}\"]")) || variant == "normal", "{b}");
+        assert!(
+            b.contains(&format!("[Variant \"{variant}\"]")) || variant == "normal",
+            "{b}"
+        );
         let end = b.trim_end().lines().last().unwrap_or("");
         let by_rules = [
             "Checkmate",
@@ -134,14 +157,22 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
                 // XBoard logs `usermove ` and the move as two writes: the move is the last word.
                 let got = r.split_whitespace().last().unwrap_or("").to_string();
                 let sent = pending[who].pop_front();
-                assert_eq!(sent.as_deref(), Some(got.as_str()), "XBoard passed on a move altered");
+                assert_eq!(
+                    sent.as_deref(),
+                    Some(got.as_str()),
+                    "XBoard passed on a move altered"
+                );
                 compared += 1;
             }
             (">", r) if r.starts_with("new") => pending[who].clear(),
             _ => {}
         }
     }
-    assert!(compared >= 10, "only {compared} moves passed between engines\n{}", ctx());
+    assert!(
+        compared >= 10,
+        "only {compared} moves passed between engines\n{}",
+        ctx()
+    );
     compared
 }
 

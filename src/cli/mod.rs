@@ -99,7 +99,9 @@ pub enum Command {
 
 /// `polymachy match`.
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  polymachy match -v shako --engine 'polymachy uci' --engine fairy-stockfish \\\n    --games 4 --tc 2+0.05 --pgn shako.pgn\n\nThe summary gives the first engine's wins, draws and losses, its score and the Elo\ndifference with its 95% error bar.")]
+#[command(
+    after_help = "Example:\n  polymachy match -v shako --engine 'polymachy uci' --engine fairy-stockfish \\\n    --games 4 --tc 2+0.05 --pgn shako.pgn\n\nThe summary gives the first engine's wins, draws and losses, its score and the Elo\ndifference with its 95% error bar."
+)]
 pub struct MatchArgs {
     #[command(flatten)]
     pub v: VariantArgs,

@@ -59,48 +59,48 @@ pub fn run(
                     Err("expected `setoption name NAME [value VALUE]`".to_string())
                 } else {
                     match name.to_ascii_lowercase().as_str() {
-                    "uci_variant" => {
-                        variant_name = value.clone();
-                        switch(
-                            &mut eng,
-                            Variant::load(&value).map_err(|e| e.to_string()),
-                            setup_choice.as_deref(),
-                        )
-                    }
-                    "variantpath" => {
-                        if value.is_empty() || value == "<empty>" {
-                            Ok(())
-                        } else {
-                            let r = switch(
+                        "uci_variant" => {
+                            variant_name = value.clone();
+                            switch(
                                 &mut eng,
                                 Variant::load(&value).map_err(|e| e.to_string()),
                                 setup_choice.as_deref(),
-                            );
-                            if r.is_ok() {
-                                variant_name = eng.variant.id.clone();
+                            )
+                        }
+                        "variantpath" => {
+                            if value.is_empty() || value == "<empty>" {
+                                Ok(())
+                            } else {
+                                let r = switch(
+                                    &mut eng,
+                                    Variant::load(&value).map_err(|e| e.to_string()),
+                                    setup_choice.as_deref(),
+                                );
+                                if r.is_ok() {
+                                    variant_name = eng.variant.id.clone();
+                                }
+                                r
                             }
-                            r
                         }
-                    }
-                    "setup" => {
-                        setup_choice = if value.is_empty() || value == "<empty>" {
-                            None
-                        } else {
-                            Some(value.clone())
-                        };
-                        let v = eng.variant.clone();
-                        switch(&mut eng, Ok(v), setup_choice.as_deref())
-                    }
-                    "hash" => match value.parse::<usize>() {
-                        Ok(mb) if (1..=4096).contains(&mb) => {
-                            eng.set_hash(mb);
-                            Ok(())
+                        "setup" => {
+                            setup_choice = if value.is_empty() || value == "<empty>" {
+                                None
+                            } else {
+                                Some(value.clone())
+                            };
+                            let v = eng.variant.clone();
+                            switch(&mut eng, Ok(v), setup_choice.as_deref())
                         }
-                        _ => Err(format!(
-                            "Hash must be a number from 1 to 4096, got `{value}`"
-                        )),
-                    },
-                    _ => Err(format!("unknown option `{name}`")),
+                        "hash" => match value.parse::<usize>() {
+                            Ok(mb) if (1..=4096).contains(&mb) => {
+                                eng.set_hash(mb);
+                                Ok(())
+                            }
+                            _ => Err(format!(
+                                "Hash must be a number from 1 to 4096, got `{value}`"
+                            )),
+                        },
+                        _ => Err(format!("unknown option `{name}`")),
                     }
                 };
                 if let Err(e) = result {
@@ -114,14 +114,14 @@ pub fn run(
                 }
             }
             "go" => {
-                let limits =
-                    match parse_go(&rest, eng.pos.side() == crate::geometry::Color::White) {
-                        Ok(l) => l,
-                        Err(e) => {
-                            out.line(&format!("info string error: {e} (go ignored)"));
-                            continue;
-                        }
-                    };
+                let limits = match parse_go(&rest, eng.pos.side() == crate::geometry::Color::White)
+                {
+                    Ok(l) => l,
+                    Err(e) => {
+                        out.line(&format!("info string error: {e} (go ignored)"));
+                        continue;
+                    }
+                };
                 unbounded = limits == Limits::default();
                 let o1 = out.clone();
                 let o2 = out.clone();
@@ -247,8 +247,8 @@ fn parse_go(words: &[&str], white: bool) -> Result<Limits, String> {
             "ponder" => continue,
             // Restricting the root moves is not supported: the rest of the line is ignored.
             "searchmoves" => break,
-            "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc"
-            | "movestogo" | "mate" => {}
+            "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo"
+            | "mate" => {}
             _ => return Err(format!("unknown `go` parameter `{w}`")),
         }
         let n = match words.get(i).map(|s| s.parse::<i64>()) {

@@ -10,8 +10,8 @@ use super::{Engine, Out};
 use crate::game::outcome;
 use crate::geometry::Color;
 use crate::moves::Move;
-use crate::search::{Clock, Limits, Score};
 use crate::ruleset::Ruleset;
+use crate::search::{Clock, Limits, Score};
 use crate::variant::{BUILTIN, Variant};
 
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
@@ -36,7 +36,7 @@ fn xb_name(id: &str) -> &str {
 /// that XBoard does not alter.
 fn fits(v: &Variant) -> bool {
     let royal = v.pieces.iter().filter(|p| p.royal).count();
-    royal == 1 && v.pieces.len() <= SLOTS.len() - 1
+    royal == 1 && v.pieces.len() < SLOTS.len()
 }
 
 /// The piece-to-char table of a variant: the pawn (the most numerous promoting piece) in the
@@ -150,7 +150,9 @@ pub fn setboard_position(
     match Position::from_fen(rules, &fields.join(" ")) {
         Ok(p) => Ok((
             p,
-            Some(format!("en-passant field `{ep}` names no square a pawn passed: read as `-`")),
+            Some(format!(
+                "en-passant field `{ep}` names no square a pawn passed: read as `-`"
+            )),
         )),
         Err(_) => Err(first),
     }
@@ -532,7 +534,10 @@ impl Session {
                         *p = Some(m);
                     }
                     let text = crate::cli::notation::coord(rules, m);
-                    o2.line(&format!("move {}", xb_ranks(rules.geometry.ranks, &text, -1)));
+                    o2.line(&format!(
+                        "move {}",
+                        xb_ranks(rules.geometry.ranks, &text, -1)
+                    ));
                 }
             },
         );

@@ -217,10 +217,10 @@ impl EngineProc {
                 if name == "UCI_Variant" {
                     let mut words = o.split_whitespace();
                     while let Some(w) = words.next() {
-                        if w == "var" {
-                            if let Some(v) = words.next() {
-                                e.uci_variants.push(v.to_string());
-                            }
+                        if w == "var"
+                            && let Some(v) = words.next()
+                        {
+                            e.uci_variants.push(v.to_string());
                         }
                     }
                 }
@@ -257,7 +257,8 @@ impl EngineProc {
                     "usermove" => self.usermove = v == "1",
                     "setboard" => self.setboard = v == "1",
                     "variants" => {
-                        self.xb_variants = Some(v.split(',').map(|s| s.trim().to_string()).collect())
+                        self.xb_variants =
+                            Some(v.split(',').map(|s| s.trim().to_string()).collect())
                     }
                     _ => {}
                 }
@@ -280,7 +281,9 @@ impl EngineProc {
                 if self.uci_variants.iter().any(|v| v == id) {
                     self.send(&format!("setoption name UCI_Variant value {id}"))
                         .map_err(|e| e.to_string())?;
-                } else if let Some(p) = path.filter(|_| self.uci_options.iter().any(|o| o == "VariantPath")) {
+                } else if let Some(p) =
+                    path.filter(|_| self.uci_options.iter().any(|o| o == "VariantPath"))
+                {
                     self.send(&format!("setoption name VariantPath value {p}"))
                         .map_err(|e| e.to_string())?;
                 } else if id != "chess" {
@@ -290,16 +293,15 @@ impl EngineProc {
             }
             Protocol::Xboard => {
                 let xb = xb_variant(id);
-                if xb != "normal" {
-                    if let Some(list) = &self.xb_variants {
-                        if !list.iter().any(|v| v == xb) {
-                            return Err(format!(
-                                "{} does not offer the variant `{xb}` (it offers {})",
-                                self.name,
-                                list.join(",")
-                            ));
-                        }
-                    }
+                if xb != "normal"
+                    && let Some(list) = &self.xb_variants
+                    && !list.iter().any(|v| v == xb)
+                {
+                    return Err(format!(
+                        "{} does not offer the variant `{xb}` (it offers {})",
+                        self.name,
+                        list.join(",")
+                    ));
                 }
                 Ok(())
             }
@@ -362,7 +364,9 @@ impl EngineProc {
                 ))?;
                 if let Some(f) = fen {
                     if !self.setboard {
-                        return Err(Failure::Garbage("it cannot set up a position (no setboard=1)".into()));
+                        return Err(Failure::Garbage(
+                            "it cannot set up a position (no setboard=1)".into(),
+                        ));
                     }
                     self.send(&format!("setboard {f}"))?;
                 }
@@ -434,7 +438,9 @@ impl EngineProc {
                 } else if l == "resign" {
                     Ok((Reply::Resign, at))
                 } else {
-                    Err(Failure::Garbage(format!("refused a legal move or position: `{l}`")))
+                    Err(Failure::Garbage(format!(
+                        "refused a legal move or position: `{l}`"
+                    )))
                 }
             }
         }

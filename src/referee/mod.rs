@@ -114,7 +114,10 @@ fn opening(rules: &Arc<Ruleset>, cfg: &MatchConfig, i: u32) -> Result<Position, 
         if list.is_empty() || outcome(&mut pos).is_some() {
             break;
         }
-        let m = list.iter().copied().nth((next() % list.len() as u64) as usize);
+        let m = list
+            .iter()
+            .copied()
+            .nth((next() % list.len() as u64) as usize);
         if let Some(m) = m {
             pos.make(m);
         }
@@ -131,7 +134,8 @@ pub fn read_openings(text: &str) -> Vec<String> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            let counters = f.len() >= 6 && f[4].parse::<u32>().is_ok() && f[5].parse::<u32>().is_ok();
+            let counters =
+                f.len() >= 6 && f[4].parse::<u32>().is_ok() && f[5].parse::<u32>().is_ok();
             if counters {
                 f[..6].join(" ")
             } else {
@@ -157,7 +161,10 @@ impl Seats {
     ) -> Result<&mut EngineProc, String> {
         if self.procs[i].is_none() {
             let mut e = EngineProc::start(&self.specs[i])?;
-            let path = cfg.variant.ends_with(".toml").then_some(cfg.variant.as_str());
+            let path = cfg
+                .variant
+                .ends_with(".toml")
+                .then_some(cfg.variant.as_str());
             if let Err(m) = e.select_variant(id, path) {
                 e.kill();
                 return Err(m);
@@ -175,7 +182,9 @@ impl Seats {
             ));
             self.procs[i] = Some(e);
         }
-        self.procs[i].as_mut().ok_or_else(|| "engine lost".to_string())
+        self.procs[i]
+            .as_mut()
+            .ok_or_else(|| "engine lost".to_string())
     }
 
     fn drop_engine(&mut self, i: usize) {
@@ -229,7 +238,12 @@ fn play_game(
         if let Err(f) = r {
             seats.drop_engine(seat);
             let name = seats.specs[seat].cmd.clone();
-            lose(&mut rec, color, "abandoned", format!("{name} {f} (at the start)"));
+            lose(
+                &mut rec,
+                color,
+                "abandoned",
+                format!("{name} {f} (at the start)"),
+            );
             return Ok(rec);
         }
     }
@@ -251,7 +265,11 @@ fn play_game(
         }
         let side = pos.side();
         let ci = if side == Color::White { 0 } else { 1 };
-        let seat = if side == Color::White { white } else { 1 - white };
+        let seat = if side == Color::White {
+            white
+        } else {
+            1 - white
+        };
         let e = seats.procs[seat]
             .as_mut()
             .ok_or_else(|| "engine lost".to_string())?;
@@ -287,7 +305,10 @@ fn play_game(
                 &mut rec,
                 side,
                 "time forfeit",
-                format!("{name} lost on time ({used} ms used, {} ms over).", -clock[ci]),
+                format!(
+                    "{name} lost on time ({used} ms used, {} ms over).",
+                    -clock[ci]
+                ),
             );
             break;
         }
@@ -326,7 +347,12 @@ fn play_game(
 }
 
 /// The game in PGN.
-pub fn pgn(cfg: &MatchConfig, rules: &Arc<Ruleset>, names: &[String; 2], rec: &GameRecord) -> String {
+pub fn pgn(
+    cfg: &MatchConfig,
+    rules: &Arc<Ruleset>,
+    names: &[String; 2],
+    rec: &GameRecord,
+) -> String {
     let mut tags = vec![
         ("Event".to_string(), "Polymachy match".to_string()),
         ("Site".into(), "?".into()),
@@ -394,7 +420,7 @@ pub fn pgn(cfg: &MatchConfig, rules: &Arc<Ruleset>, names: &[String; 2], rec: &G
 
 /// Seconds as PGN writes them: `10`, `0.1`.
 fn secs(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{}", ms as f64 / 1000.0)
@@ -411,10 +437,7 @@ pub struct MatchSummary {
 }
 
 /// Runs the match. `out` receives the progress lines and the summary.
-pub fn run_match(
-    cfg: &MatchConfig,
-    out: &(dyn Fn(&str) + Sync),
-) -> Result<MatchSummary, String> {
+pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<MatchSummary, String> {
     let variant = crate::variant::Variant::load(&cfg.variant).map_err(|e| e.to_string())?;
     let rules = Ruleset::new(&variant, cfg.setup.as_deref())?;
     for f in &cfg.openings {
@@ -422,7 +445,7 @@ pub fn run_match(
     }
     // Each engine must start and know the variant before any game is played.
     let mut names = [String::new(), String::new()];
-    for i in 0..2 {
+    for (i, name) in names.iter_mut().enumerate() {
         let mut seats = Seats {
             specs: cfg.engines.clone(),
             procs: [None, None],
@@ -430,7 +453,7 @@ pub fn run_match(
         let e = seats
             .get(i, cfg, &rules.variant.id, &|_| {})
             .map_err(|e| format!("engine {} (`{}`): {e}", i + 1, cfg.engines[i].cmd))?;
-        names[i] = e.name.clone();
+        *name = e.name.clone();
         let openings = !cfg.openings.is_empty() || cfg.random_plies > 0;
         if openings && !e.can_set_position() {
             let msg = format!(
@@ -511,20 +534,20 @@ pub fn run_match(
                 tally.points(),
                 tally.games()
             ));
-            if let Some((e0, e1)) = cfg.sprt {
-                if verdict.is_none() {
-                    let (lo, hi) = stats::sprt_bounds();
-                    if let Some(llr) = tally.llr(e0, e1) {
-                        if llr >= hi || llr <= lo {
-                            verdict = Some(llr >= hi);
-                            stop.store(true, Ordering::Relaxed);
-                            out(&format!(
-                                "SPRT: LLR {llr:.2} crosses {:.2}: {} accepted, the match stops",
-                                if llr >= hi { hi } else { lo },
-                                if llr >= hi { "H1" } else { "H0" }
-                            ));
-                        }
-                    }
+            if let Some((e0, e1)) = cfg.sprt
+                && verdict.is_none()
+            {
+                let (lo, hi) = stats::sprt_bounds();
+                if let Some(llr) = tally.llr(e0, e1)
+                    && (llr >= hi || llr <= lo)
+                {
+                    verdict = Some(llr >= hi);
+                    stop.store(true, Ordering::Relaxed);
+                    out(&format!(
+                        "SPRT: LLR {llr:.2} crosses {:.2}: {} accepted, the match stops",
+                        if llr >= hi { hi } else { lo },
+                        if llr >= hi { "H1" } else { "H0" }
+                    ));
                 }
             }
             records.push(rec);
