@@ -300,3 +300,30 @@ fn polymachy_against_itself_over_cecp_with_an_opening_file() {
         }
     }
 }
+
+#[test]
+fn sprt_stops_the_match_once_it_decides() {
+    let script = engines_dir().join("broken-uci.sh");
+    let broken = format!("{} illegal", script.display());
+    let me = format!("{BIN} uci");
+    let r = run_match(&[
+        "-v", "chess", "--engine", &me, "--engine", &broken, "--games", "200", "--tc", "0.2+0",
+        "--sprt", "0,20",
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("H1 accepted, the match stops"),
+        "{}",
+        r.stdout
+    );
+    let played = r.stdout.lines().filter(|l| l.starts_with("game ")).count();
+    // Every game is a win for Polymachy: with (0, 20) the test cannot decide after 10 wins and
+    // has decided after 20 (see the unit test in src/referee/stats.rs).
+    assert!((11..=20).contains(&played), "{played} games\n{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(&format!(": {played} games, +{played} =0 -0")),
+        "{}",
+        r.stdout
+    );
+}

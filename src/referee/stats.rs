@@ -9,7 +9,8 @@
 //! The SPRT is the normal approximation used by engine testing frameworks: with `s0` and `s1`
 //! the expected scores under the hypotheses `elo0` and `elo1`, the log-likelihood ratio is
 //! `n (s1 - s0) (2 s - s0 - s1) / (2 var)`; the test accepts H1 at `ln((1-β)/α)` and H0 at
-//! `ln(β/(1-α))`, here with α = β = 0.05.
+//! `ln(β/(1-α))`, here with α = β = 0.05. (While every game has had the same result, the
+//! variance comes from the tally with one more win and one more loss.)
 
 /// Wins, draws and losses of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,13 +56,20 @@ impl Tally {
         Some((elo_of(s), (hi - lo) / 2.0))
     }
 
-    /// The SPRT's log-likelihood ratio for `elo0` against `elo1`; `None` while the games show
-    /// no spread (the ratio is then undefined).
+    /// The SPRT's log-likelihood ratio for `elo0` against `elo1`; `None` before the first
+    /// game. While every game has had the same result the spread is zero and the ratio
+    /// undefined: the variance is then taken from the tally with one more win and one more
+    /// loss, so that a one-sided run (an opponent that always crashes) can still decide.
     pub fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
         let s = self.score()?;
-        let var = self.variance(s);
+        let mut var = self.variance(s);
         if var <= 0.0 {
-            return None;
+            let wider = Tally {
+                wins: self.wins + 1,
+                draws: self.draws,
+                losses: self.losses + 1,
+            };
+            var = wider.variance(wider.score()?);
         }
         let (s0, s1) = (score_of(elo0), score_of(elo1));
         Some(self.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var))
@@ -137,5 +145,15 @@ mod tests {
         };
         assert!(even.llr(0.0, 10.0).unwrap() < 0.0);
         assert_eq!(Tally::default().llr(0.0, 5.0), None);
+        // All wins: 10 games are not enough for (0, 20), 20 are (by hand: s' = 21/22,
+        // var = 462 / (484 * 22), LLR = 20 * 0.0288 * 0.9712 / (2 var) = 6.4).
+        let wins = |n| Tally {
+            wins: n,
+            draws: 0,
+            losses: 0,
+        };
+        assert!(wins(10).llr(0.0, 20.0).unwrap() < hi);
+        let l20 = wins(20).llr(0.0, 20.0).unwrap();
+        assert!((l20 - 6.44).abs() < 0.05, "{l20}");
     }
 }
