@@ -49,6 +49,7 @@ fn xboard_match(
     second: &str,
     legality: bool,
     games: u32,
+    extra: &[&str],
 ) -> Option<XbMatch> {
     let (xvfb, xboard) = programs()?;
     let dir = std::env::temp_dir().join(format!(
@@ -75,6 +76,7 @@ fn xboard_match(
         .arg(&pgn)
         .args(["-popupExitMessage", "false", "-soundProgram", "/bin/true"])
         .args(["-saveSettingsOnExit", "false", "-settingsFile", "/dev/null"])
+        .args(extra)
         .current_dir(&dir)
         .output()
         .expect("xvfb-run runs");
@@ -164,6 +166,16 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
                 );
                 compared += 1;
             }
+            // An engine without `usermove=1` (Fairy-Max) gets the bare move.
+            (">", r) if is_move(r) => {
+                let sent = pending[who].pop_front();
+                assert_eq!(
+                    sent.as_deref(),
+                    Some(r.trim()),
+                    "XBoard passed on a move altered"
+                );
+                compared += 1;
+            }
             (">", r) if r.starts_with("new") => pending[who].clear(),
             _ => {}
         }
@@ -176,6 +188,26 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
     compared
 }
 
+/// Whether `s` is a move in coordinate notation (`e2e4`, `a7a8q`), not an `edit`-mode line.
+fn is_move(s: &str) -> bool {
+    let b = s.trim().as_bytes();
+    let mut i = 0;
+    for _ in 0..2 {
+        if i >= b.len() || !b[i].is_ascii_lowercase() {
+            return false;
+        }
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len() || (i + 1 == b.len() && b[i].is_ascii_lowercase())
+}
+
 fn tail(s: &str) -> String {
     let lines: Vec<&str> = s
         .lines()
@@ -186,7 +218,7 @@ fn tail(s: &str) -> String {
 
 fn polymachy_both_sides(variant: &str, legality: bool) {
     let me = format!("{BIN} xboard");
-    let Some(m) = xboard_match(variant, &me, &me, legality, 2) else {
+    let Some(m) = xboard_match(variant, &me, &me, legality, 2, &[]) else {
         return;
     };
     check(&m, variant, 2);
@@ -210,4 +242,47 @@ fn xboard_lions_and_unicorns_with_legality_test() {
 #[test]
 fn xboard_shako_without_legality_test() {
     polymachy_both_sides("shako", false);
+}
+
+/// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test on. Fairy-Max gets
+/// the variant from `tests/engines/fmax-lions-and-unicorns.ini` appended to its own ini file,
+/// and the position (Knights in front of the Lions) through XBoard's `edit` mode, as it has
+/// no `setboard`; its `random` is left out of the start string so that the games repeat.
+///
+/// Ignored: Fairy-Max 5.0b sometimes exits right after that `edit` set-up, before its first
+/// move (XBoard then reports "Error writing to second chess program"): in 6 of the 9 runs
+/// tried. The 3 others passed every check below (about 13 s each).
+#[test]
+#[ignore]
+fn xboard_lions_and_unicorns_against_fairy_max() {
+    let (Some(fmax), Ok(stock)) = (
+        find_program("fairymax"),
+        std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini"),
+    ) else {
+        if std::env::var_os("CI").is_some() {
+            panic!("fairymax is missing (scripts/install-deps.sh installs it)");
+        }
+        eprintln!("SKIPPED: fairymax is missing (scripts/install-deps.sh)");
+        return;
+    };
+    let section = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fmax-lions-and-unicorns.ini"),
+    )
+    .unwrap();
+    let ini = std::env::temp_dir().join(format!("polymachy-fmax-{}.ini", std::process::id()));
+    std::fs::write(&ini, stock + &section).unwrap();
+    let me = format!("{BIN} xboard");
+    let fm = format!("{} 22 {}", fmax.display(), ini.display());
+    let Some(m) = xboard_match(
+        "lions-and-unicorns",
+        &me,
+        &fm,
+        true,
+        2,
+        &["-secondInitString", "new\n"],
+    ) else {
+        return;
+    };
+    assert!(m.stdout.contains("Fairy-Max"), "{}", tail(&m.stdout));
+    check(&m, "lions-and-unicorns", 2);
 }
