@@ -327,3 +327,37 @@ fn sprt_stops_the_match_once_it_decides() {
         r.stdout
     );
 }
+
+#[test]
+fn fairy_max_is_found_to_speak_cecp_and_plays_chess() {
+    let Some(fmax) = find_program("fairymax") else {
+        need("fairymax", false);
+        return;
+    };
+    let me = format!("{BIN} uci");
+    let pgn = temp("fairymax.pgn");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        fmax.to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "0.5+0.01",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("`Fairy-Max 5.0b` ready (CECP)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(": 2 games, +"), "{}", r.stdout);
+    assert!(!r.stdout.contains("restarted"), "{}", r.stdout);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"chess\"]").count(), 2, "{text}");
+}

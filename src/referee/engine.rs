@@ -209,27 +209,38 @@ impl EngineProc {
     fn uci_handshake(&mut self) -> Result<(), String> {
         self.send("uci").map_err(|e| e.to_string())?;
         let deadline = Instant::now() + HANDSHAKE;
-        self.wait_for(deadline, |e, l| {
-            if let Some(n) = l.strip_prefix("id name ") {
-                e.name = n.trim().to_string();
-            } else if let Some(o) = l.strip_prefix("option name ") {
-                let name = o.split(" type ").next().unwrap_or("").trim().to_string();
-                if name == "UCI_Variant" {
-                    let mut words = o.split_whitespace();
-                    while let Some(w) = words.next() {
-                        if w == "var"
-                            && let Some(v) = words.next()
-                        {
-                            e.uci_variants.push(v.to_string());
+        // A CECP engine answers `uci` with an error or its chatter: no need to wait.
+        let mut cecp = None;
+        let last = self
+            .wait_for(deadline, |e, l| {
+                if l.starts_with("Error") || l.starts_with("tellics") || l.starts_with("feature ") {
+                    cecp = Some(l.to_string());
+                    return true;
+                }
+                if let Some(n) = l.strip_prefix("id name ") {
+                    e.name = n.trim().to_string();
+                } else if let Some(o) = l.strip_prefix("option name ") {
+                    let name = o.split(" type ").next().unwrap_or("").trim().to_string();
+                    if name == "UCI_Variant" {
+                        let mut words = o.split_whitespace();
+                        while let Some(w) = words.next() {
+                            if w == "var"
+                                && let Some(v) = words.next()
+                            {
+                                e.uci_variants.push(v.to_string());
+                            }
                         }
                     }
+                    e.uci_options.push(name);
                 }
-                e.uci_options.push(name);
-            }
-            l == "uciok"
-        })
-        .map_err(|e| format!("no `uciok` ({e})"))?;
-        Ok(())
+                l == "uciok"
+            })
+            .map_err(|e| format!("no `uciok` ({e})"))?;
+        match cecp {
+            Some(l) => Err(format!("answered `uci` with `{l}`")),
+            None if last == "uciok" => Ok(()),
+            None => Err("no `uciok`".into()),
+        }
     }
 
     fn xb_handshake(&mut self) -> Result<(), String> {

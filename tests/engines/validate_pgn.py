@@ -30,14 +30,20 @@ def main(path):
         fen = tags.get("FEN") or pyffish.start_fen(variant)
         result = toks.pop() if toks and toks[-1] in ("1-0", "0-1", "1/2-1/2", "*") else "*"
         moves = []
+        now = fen
         for san in toks:
-            legal = pyffish.legal_moves(variant, fen, moves)
-            now = pyffish.get_fen(variant, fen, moves)
-            hits = [m for m in legal if norm(pyffish.get_san(variant, now, m)) == norm(san)]
+            legal = pyffish.legal_moves(variant, now, [])
+            # Only the moves to the SAN's destination square need their SAN computed.
+            dest = re.findall(r"[a-z][0-9]+", san)
+            cands = [m for m in legal if not dest or re.match(r"[a-z][0-9]+([a-z][0-9]+)", m).group(1) == dest[-1]]
+            if not dest or not cands:
+                cands = legal
+            hits = [m for m in cands if norm(pyffish.get_san(variant, now, m)) == norm(san)]
             if len(hits) != 1:
                 print(f"game {n}: move {len(moves) + 1} `{san}` matches {hits} among {len(legal)} legal moves")
                 return 1
             moves.append(hits[0])
+            now = pyffish.get_fen(variant, now, [hits[0]])
         legal = pyffish.legal_moves(variant, fen, moves)
         if tags.get("Termination") == "normal" and "resigned" not in block:
             if legal:
