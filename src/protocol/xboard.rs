@@ -252,7 +252,8 @@ pub fn run(
             "new" => {
                 s.halt();
                 // CECP: `new` is the standard game; XBoard sends `variant` after it otherwise.
-                match Variant::load(NORMAL) {
+                let cached = s.loaded.iter().find(|v| v.id == NORMAL).cloned();
+                match cached.map_or_else(|| Variant::load(NORMAL), Ok) {
                     Ok(v) => s.switch(v),
                     Err(e) => s.out.line(&format!("Error (new): {e}")),
                 }
