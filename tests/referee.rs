@@ -169,7 +169,8 @@ fn against_broken(how: &str, expect: &str) {
         "--tc",
         "0.3+0",
         "--hang-margin",
-        "300",
+        // The slow engine must be heard from before it counts as hung.
+        if how == "slow" { "3000" } else { "300" },
     ]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     let games: Vec<&str> = r
@@ -203,6 +204,12 @@ fn an_engine_that_never_answers_loses_and_is_restarted() {
 #[test]
 fn an_engine_that_crashes_loses_and_is_restarted() {
     against_broken("crash", "crashed");
+}
+
+#[test]
+fn a_move_after_the_flag_falls_loses_on_time() {
+    // The clock is checked before the move: the slow engine's `a1a1` is never looked at.
+    against_broken("slow", "lost on time");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 #   silent   never answers `go`
 #   crash    exits at the first `go`
 #   garbage  answers `go` with a line that is not a move
+#   slow     answers `go` after a second (past a short clock, before the hang margin)
 how="$1"
 while read -r line; do
   case "$line" in
@@ -15,6 +16,7 @@ while read -r line; do
         silent) ;;
         crash) exit 3 ;;
         garbage) echo "bestmove" ;;
+        slow) sleep 1; echo "bestmove a1a1" ;;
       esac ;;
     quit) exit 0 ;;
   esac
