@@ -14,6 +14,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod ruleset;
 pub mod search;

@@ -2,7 +2,6 @@
 
 mod common;
 
-
 fn session(args: &[&str], input: &str) -> (String, String, i32) {
     let r = common::run_binary(args, input);
     (r.stdout, r.stderr, r.code)
@@ -92,13 +91,15 @@ fn xboard_describes_engine_defined_variants() {
     assert!(out.contains("feature done=1"));
     assert!(
         out.contains(
-            "setup (PNBRQ.E.C.M..I.G..L..Kpnbrq.e.c.m..i.g..l..k) 12x12+0_fairy cm3qk3mc/"
+            // The Lion leaves XBoard's Lance slot (18), where XBoard would promote it, for the
+            // first free slot that XBoard does not alter (the Ferz's, 5).
+            "setup (PNBRQLE.C.M..I.G.....Kpnbrqle.c.m..i.g.....k) 12x12+0_fairy cm3qk3mc/"
         ),
         "{out}"
     );
-    assert!(out.contains("piece G FyafsF"));
+    assert!(out.contains("piece G& FyafsF"));
     assert!(
-        out.contains("piece K KimAimDimN"),
+        out.contains("piece K& KimAimDimN"),
         "the king leap is shown to the GUI"
     );
 }
@@ -161,4 +162,245 @@ fn xboard_new_is_the_standard_game() {
         mv[1..2].parse::<u32>().is_ok_and(|r| r == 7 || r == 8),
         "{mv}"
     );
+}
+
+/// Runs the binary with raw bytes on standard input.
+fn session_bytes(args: &[&str], input: &[u8]) -> (String, String, Option<i32>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_the_session_goes_on() {
+    let (out, _, code) = session_bytes(&["uci"], b"uci\n\xff\nisready\n");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("uciok"), "{out}");
+    assert!(
+        out.contains("info string error: the line `?` is not valid UTF-8 (ignored)"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("readyok"), "{out}");
+
+    let (out, _, code) = session_bytes(&["xboard"], b"xboard\nprotover 2\nping 1\xfe\nping 7\n");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Error (not valid UTF-8): ping 1?"), "{out}");
+    assert!(out.trim_end().ends_with("pong 7"), "{out}");
+
+    // The terminal game: the bad line is reported, the next command still runs.
+    let (out, _, code) = session_bytes(
+        &["play", "-v", "chess", "--black", "human", "--ascii"],
+        b"\xc3\x28\nfen\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("is not valid UTF-8 (ignored)"), "{out}");
+    assert!(
+        out.contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        "{out}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn writing_to_a_closed_pipe_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    for args in [
+        &["variants", "--toml"][..],
+        &["perft", "-v", "chess", "-d", "2", "--divide"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the program writes.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        // Ended by SIGPIPE (13), as `head` expects of Unix tools.
+        assert_eq!(
+            out.status.signal(),
+            Some(13),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+    }
+}
+
+#[test]
+fn malformed_uci_commands_are_reported_and_ignored() {
+    let (out, _, code) = session(
+        &["uci"],
+        "setoption name UCI_Variant value chess\n\
+         go depth x\ngo wtime\ngo sideways 3\n\
+         setoption Hash 3\nsetoption name Hash value lots\n\
+         position fen not/a/fen w - - 0 1\nposition\n\
+         position startpos moves e2e4 e7e5 e1e8\n\
+         isready\ngo depth 1\n",
+    );
+    assert_eq!(code, 0);
+    for want in [
+        "info string error: `go depth` needs a number, found `x` (go ignored)",
+        "info string error: `go wtime` needs a number (go ignored)",
+        "info string error: unknown `go` parameter `sideways` (go ignored)",
+        "info string error: expected `setoption name NAME [value VALUE]`",
+        "info string error: Hash must be a number from 1 to 4096, got `lots`",
+        "info string error: illegal move `e1e8`",
+        "readyok",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in\n{out}");
+    }
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("info string error"))
+            .count(),
+        8,
+        "{out}"
+    );
+    // None of the bad `go` lines started a search: one `bestmove`, after `readyok`, and the
+    // refused `position` left the start position (White moves from rank 1 or 2).
+    let bests: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(bests.len(), 1, "{out}");
+    let from_rank = bests[0].as_bytes()[10];
+    assert!(from_rank == b'1' || from_rank == b'2', "{}", bests[0]);
+}
+
+#[test]
+fn malformed_xboard_commands_are_reported_and_ignored() {
+    let (out, _, code) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nnew\nforce\nsetboard garbage\nusermove zz9\nusermove e2e5\n\
+         level 40 x 0\ntime soon\nst -1\nsd zero\nusermove e2e4\nping 9\n",
+    );
+    assert_eq!(code, 0);
+    for want in [
+        "tellusererror Illegal position",
+        "Illegal move: zz9",
+        "Illegal move: e2e5",
+        "Error (bad argument): level 40 x 0",
+        "Error (bad argument): time soon",
+        "Error (bad argument): st -1",
+        "Error (bad argument): sd zero",
+        "pong 9",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in\n{out}");
+    }
+    assert!(!out.contains("Illegal move: e2e4"), "{out}");
+}
+
+#[test]
+fn end_of_input_during_a_search_ends_cleanly() {
+    // UCI: an infinite search is stopped and its move reported.
+    let (out, _, code) = session(
+        &["uci"],
+        "setoption name UCI_Variant value chess\ngo infinite\n",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("bestmove "),
+        "{out}"
+    );
+    // CECP: a bounded search finishes and plays its move.
+    let (out, _, code) = session(&["xboard"], "xboard\nprotover 2\nnew\nsd 2\ngo\n");
+    assert_eq!(code, 0);
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("move "),
+        "{out}"
+    );
+}
+
+#[test]
+fn xboard_features_start_with_done_0_and_end_with_done_1() {
+    let (out, _, _) = session(&["xboard"], "xboard\nprotover 2\nquit\n");
+    let features: Vec<&str> = out.lines().filter(|l| l.starts_with("feature")).collect();
+    assert_eq!(features.first(), Some(&"feature done=0"), "{out}");
+    assert_eq!(features.last(), Some(&"feature done=1"), "{out}");
+}
+
+#[test]
+fn xboard_piece_lines_hold_for_both_colours_and_use_unaltered_slots() {
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant lions-and-unicorns\nquit\n",
+    );
+    let pieces: Vec<&str> = out.lines().filter(|l| l.starts_with("piece ")).collect();
+    assert_eq!(pieces.len(), 9, "{out}");
+    for p in &pieces {
+        assert_eq!(p.as_bytes()[7], b'&', "{p}");
+    }
+    let setup = out.lines().find(|l| l.starts_with("setup (")).unwrap();
+    let table = &setup["setup (".len()..setup.find(')').unwrap()];
+    // XBoard's slots: P N B R Q F E A C W M O H I J G D V L S U K. The Pawn slot holds the
+    // pawn, the Lance slot (which XBoard promotes on the last rank) stays empty.
+    assert_eq!(&table[..1], "P", "{table}");
+    assert_eq!(&table[18..19], ".", "{table}");
+    assert_eq!(&table[21..22], "K", "{table}");
+    assert!(table[..22].contains('L'), "{table}");
+}
+
+#[test]
+fn xboard_king_leap_right_in_xboard_form() {
+    let start =
+        "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC";
+    let (out, _, _) = session(
+        &["xboard"],
+        &format!(
+            "xboard\nprotover 2\nvariant metamachy\nsetboard {start} w Gg g: 0 1\nsetboard {start} w G - 0 1\nsetboard {start} w Kx - 0 1\nping 2\n"
+        ),
+    );
+    // The setup line writes the right as XBoard keeps it.
+    assert!(out.contains(&format!("{start} w Gg - 0 1")), "{out}");
+    // XBoard's spurious en-passant field is noted and dropped; `G` alone is accepted; `x` is
+    // refused with its reason.
+    assert!(
+        out.contains("# en-passant field `g:` names no square a pawn passed"),
+        "{out}"
+    );
+    assert_eq!(out.matches("tellusererror").count(), 1, "{out}");
+    assert!(
+        out.contains("rights: `x` means nothing in Metamachy"),
+        "{out}"
+    );
+    assert!(out.contains("pong 2"), "{out}");
+}
+
+#[test]
+fn xboard_numbers_the_ranks_of_a_ten_rank_board_from_0() {
+    // Shako's pawns stand on rank 3 (rank 2 for XBoard); its king on f2 (f1 for XBoard).
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant shako\nforce\nusermove f3f4\nusermove f2f3\nusermove f7f6\nsd 1\ngo\n",
+    );
+    assert!(out.contains("Illegal move: f3f4"), "{out}");
+    assert!(!out.contains("Illegal move: f2f3"), "{out}");
+    assert!(!out.contains("Illegal move: f7f6"), "{out}");
+    let mv = out.lines().rev().find(|l| l.starts_with("move ")).unwrap();
+    // White's reply in XBoard's numbering: no rank 10, every rank from 0 to 9.
+    assert!(!mv.contains("10"), "{mv}");
 }

@@ -84,6 +84,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// The engine at depth d+1 against depth d over many games (strength check)
     Selfplay(play::SelfplayArgs),
+    /// Referee a match between two engines (UCI or CECP) in any variant
+    Match(MatchArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
         #[command(flatten)]
@@ -116,6 +118,175 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
 }
+
+/// `polymachy match`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Example:\n  polymachy match -v shako --engine 'polymachy uci' --engine fairy-stockfish \\\n    --games 4 --tc 2+0.05 --pgn shako.pgn\n\nThe summary gives the first engine's wins, draws and losses, its score and the Elo\ndifference with its 95% error bar."
+)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub v: VariantArgs,
+    /// An engine's command line (give it twice; run through `sh -c`)
+    #[arg(long = "engine", required = true, num_args = 1, value_name = "CMD")]
+    pub engines: Vec<String>,
+    /// Protocol per engine, in the order of --engine: uci, xboard or auto (UCI tried first)
+    #[arg(long = "protocol", value_name = "PROTO")]
+    pub protocols: Vec<String>,
+    /// An option for an engine: N:NAME=VALUE (engine 1 or 2) or NAME=VALUE (both)
+    #[arg(long = "engine-option", value_name = "[N:]NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Number of games
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Time control per side: BASE+INC in seconds (e.g. 10+0.1)
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// Start positions: an EPD/FEN file, one position a line (each played twice)
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random legal plies from the start position as openings
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub random_plies: u32,
+    /// Seed of the random openings
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: u32,
+    /// Adjudicate a draw after this many full moves
+    #[arg(long, default_value_t = 300)]
+    pub max_moves: u32,
+    /// Milliseconds past its clock a move is still accepted
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    pub time_margin: u64,
+    /// Milliseconds past its clock before a silent engine is killed
+    #[arg(long, default_value_t = 3000, value_name = "MS")]
+    pub hang_margin: u64,
+    /// Stop early by SPRT on ELO0,ELO1 (alpha = beta = 0.05)
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// Write the games as PGN
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<std::path::PathBuf>,
+}
+
+fn run_match(a: MatchArgs) -> Result<(), UserError> {
+    use crate::referee::engine::{EngineSpec, Protocol};
+    if a.engines.len() != 2 {
+        return Err(UserError(format!(
+            "a match needs two --engine, {} given",
+            a.engines.len()
+        )));
+    }
+    if a.protocols.len() > 2 {
+        return Err(UserError("at most two --protocol".into()));
+    }
+    let mut specs = Vec::new();
+    for (i, cmd) in a.engines.iter().enumerate() {
+        let protocol = match a.protocols.get(i).map(String::as_str) {
+            None | Some("auto") => None,
+            Some(p) => Some(p.parse::<Protocol>()?),
+        };
+        specs.push(EngineSpec {
+            cmd: cmd.clone(),
+            protocol,
+            options: Vec::new(),
+        });
+    }
+    for o in &a.options {
+        let (who, nv) = match o.split_once(':') {
+            Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
+            _ => (None, o.as_str()),
+        };
+        let Some((n, v)) = nv.split_once('=') else {
+            return Err(UserError(format!(
+                "--engine-option `{o}`: expected [N:]NAME=VALUE"
+            )));
+        };
+        for (i, s) in specs.iter_mut().enumerate() {
+            if who.is_none_or(|w| w == i) {
+                s.options.push((n.trim().to_string(), v.trim().to_string()));
+            }
+        }
+    }
+    let sprt = match &a.sprt {
+        None => None,
+        Some(s) => {
+            let p: Vec<f64> = s.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            if p.len() != 2 || p[0] >= p[1] {
+                return Err(UserError(format!(
+                    "--sprt `{s}`: expected ELO0,ELO1 with ELO0 < ELO1"
+                )));
+            }
+            Some((p[0], p[1]))
+        }
+    };
+    let openings = match &a.openings {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| UserError(format!("{}: {e}", f.display())))?;
+            let o = crate::referee::read_openings(&text);
+            if o.is_empty() {
+                return Err(UserError(format!("{}: no positions", f.display())));
+            }
+            o
+        }
+        None => Vec::new(),
+    };
+    if a.games == 0 {
+        return Err(UserError("--games must be at least 1".into()));
+    }
+    let [e1, e2]: [EngineSpec; 2] = specs
+        .try_into()
+        .map_err(|_| UserError("two engines needed".into()))?;
+    let cfg = crate::referee::MatchConfig {
+        variant: a.v.variant.clone(),
+        setup: a.v.setup.clone(),
+        engines: [e1, e2],
+        games: a.games,
+        tc: crate::referee::parse_tc(&a.tc)?,
+        openings,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        concurrency: a.concurrency.max(1),
+        max_moves: a.max_moves.max(1),
+        time_margin_ms: a.time_margin,
+        hang_margin_ms: a.hang_margin,
+        sprt,
+    };
+    let print = |s: &str| {
+        use std::io::Write;
+        let mut o = std::io::stdout().lock();
+        let _ = writeln!(o, "{s}");
+        let _ = o.flush();
+    };
+    let summary = crate::referee::run_match(&cfg, &print)?;
+    if let Some(path) = &a.pgn {
+        std::fs::write(path, &summary.pgn)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// Restores the default action of SIGPIPE, so that writing to a closed pipe (`polymachy
+/// variants | head -1`) ends the program quietly, as Unix tools do, instead of a panic in
+/// `println!`. The match referee keeps it ignored: a dead engine's pipe is an error it handles.
+#[cfg(unix)]
+fn default_sigpipe() {
+    unsafe extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: resetting a signal to its default action at start-up, before any thread runs.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn default_sigpipe() {}
 
 /// An error for the user: printed on stderr, exit status 2.
 #[derive(Debug)]
@@ -150,6 +321,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if !matches!(cli.command, Some(Command::Match(_))) {
+        default_sigpipe();
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(UserError(msg)) => {
@@ -175,12 +349,12 @@ fn run(cli: Cli) -> Result<(), UserError> {
     match command {
         Command::Uci { v } => {
             let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
-            let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
+            let lines = crate::protocol::lineio::stdin_lines();
             crate::protocol::uci::run(lines, out, &v.variant, v.setup.as_deref()).map_err(UserError)
         }
         Command::Xboard { v } => {
             let out = crate::protocol::Out::new(Box::new(std::io::stdout()));
-            let lines = std::io::BufRead::lines(std::io::stdin().lock()).map_while(Result::ok);
+            let lines = crate::protocol::lineio::stdin_lines();
             crate::protocol::xboard::run(lines, out, &v.variant, v.setup.as_deref())
                 .map_err(UserError)
         }
@@ -245,6 +419,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         }
         Command::Play(a) => play::run_play(a),
         Command::Serve(a) => run_serve(a),
+        Command::Match(a) => run_match(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),

@@ -5,7 +5,7 @@
 //! typed in coordinate notation (`e3e5`, `e11e12q`) or the SAN-like form (`Le4`, `Pxd6`, `e4`,
 //! `e12=Q`); the commands are listed by `help`.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -130,7 +130,7 @@ Scores are in pawns, from the side named (+ is good for it); #N mates in N moves
 
 /// Reads lines from standard input, echoing them when they do not come from a terminal.
 struct Input {
-    lines: std::io::Lines<std::io::StdinLock<'static>>,
+    lines: crate::protocol::lineio::LossyLines<std::io::StdinLock<'static>>,
     echo: bool,
 }
 
@@ -139,25 +139,34 @@ impl Input {
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
         Input {
-            lines: stdin.lock().lines(),
+            lines: crate::protocol::lineio::stdin_lines(),
             echo,
         }
     }
 
     /// Prints `prompt` and reads a line; `None` at the end of input.
     fn ask(&mut self, prompt: &str) -> Option<String> {
-        print!("{prompt} ");
-        let _ = std::io::stdout().flush();
-        match self.lines.next() {
-            Some(Ok(l)) => {
-                if self.echo {
-                    println!("{}", l.trim_end());
+        loop {
+            print!("{prompt} ");
+            let _ = std::io::stdout().flush();
+            match self.lines.next() {
+                // A line that is not UTF-8 is reported and the game goes on.
+                Some(l) if crate::protocol::lineio::is_garbled(&l) => {
+                    println!(
+                        "error: the line `{}` is not valid UTF-8 (ignored)",
+                        crate::protocol::lineio::shown(&l)
+                    );
                 }
-                Some(l)
-            }
-            _ => {
-                println!();
-                None
+                Some(l) => {
+                    if self.echo {
+                        println!("{}", l.trim_end());
+                    }
+                    return Some(l);
+                }
+                None => {
+                    println!();
+                    return None;
+                }
             }
         }
     }

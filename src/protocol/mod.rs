@@ -5,6 +5,7 @@
 //! are answered while the engine thinks. Output goes through one shared writer, a line at a
 //! time.
 
+pub mod lineio;
 pub mod uci;
 pub mod xboard;
 
@@ -64,14 +65,14 @@ impl Engine {
         let rules = Ruleset::new(&v, setup)?;
         let pos = Position::start(&rules);
         let stop = Arc::new(AtomicBool::new(false));
-        let mut searcher = Searcher::new(&rules, hash_mb);
-        searcher.set_stop_flag(stop.clone());
+        // The searcher (and its hash table) is made at the first search, so that selecting a
+        // variant is answered at once.
         Ok(Engine {
             variant: v,
             rules,
             pos,
             hash_mb,
-            searcher: Some(searcher),
+            searcher: None,
             thread: None,
             stop,
         })
@@ -164,25 +165,16 @@ pub fn pv_text(rules: &Ruleset, pv: &[Move]) -> String {
 /// Waits for the first command and runs the protocol it names (`uci` or `xboard`).
 /// Returns false when the input named neither.
 pub fn autodetect(variant: &str, setup: Option<&str>) -> Result<bool, String> {
-    use std::io::BufRead;
-    let stdin = std::io::stdin();
-    let mut first = String::new();
-    loop {
-        first.clear();
-        if stdin
-            .lock()
-            .read_line(&mut first)
-            .map_err(|e| e.to_string())?
-            == 0
-        {
-            return Ok(false);
+    let mut input = lineio::stdin_lines();
+    let first = loop {
+        match input.next() {
+            None => return Ok(false),
+            Some(l) if l.trim().is_empty() => continue,
+            Some(l) => break l,
         }
-        if !first.trim().is_empty() {
-            break;
-        }
-    }
+    };
     let out = Out::new(Box::new(std::io::stdout()));
-    let lines = std::iter::once(first.clone()).chain(stdin.lock().lines().map_while(Result::ok));
+    let lines = std::iter::once(first.clone()).chain(input);
     match first.split_whitespace().next() {
         Some("uci") => uci::run(lines, out, variant, setup).map(|_| true),
         Some("xboard") => xboard::run(lines, out, variant, setup).map(|_| true),

@@ -22,6 +22,13 @@ pub fn run(
     // Whether the running search has no limit (it must be stopped at the end of input).
     let mut unbounded = false;
     for line in lines {
+        if super::lineio::is_garbled(&line) {
+            out.line(&format!(
+                "info string error: the line `{}` is not valid UTF-8 (ignored)",
+                super::lineio::shown(line.trim())
+            ));
+            continue;
+        }
         let line = line.trim();
         let mut words = line.split_whitespace();
         let Some(cmd) = words.next() else { continue };
@@ -48,49 +55,53 @@ pub fn run(
             "setoption" => {
                 eng.stop();
                 let (name, value) = parse_setoption(&rest);
-                let result = match name.to_ascii_lowercase().as_str() {
-                    "uci_variant" => {
-                        variant_name = value.clone();
-                        switch(
-                            &mut eng,
-                            Variant::load(&value).map_err(|e| e.to_string()),
-                            setup_choice.as_deref(),
-                        )
-                    }
-                    "variantpath" => {
-                        if value.is_empty() || value == "<empty>" {
-                            Ok(())
-                        } else {
-                            let r = switch(
+                let result = if rest.first() != Some(&"name") || name.is_empty() {
+                    Err("expected `setoption name NAME [value VALUE]`".to_string())
+                } else {
+                    match name.to_ascii_lowercase().as_str() {
+                        "uci_variant" => {
+                            variant_name = value.clone();
+                            switch(
                                 &mut eng,
                                 Variant::load(&value).map_err(|e| e.to_string()),
                                 setup_choice.as_deref(),
-                            );
-                            if r.is_ok() {
-                                variant_name = eng.variant.id.clone();
+                            )
+                        }
+                        "variantpath" => {
+                            if value.is_empty() || value == "<empty>" {
+                                Ok(())
+                            } else {
+                                let r = switch(
+                                    &mut eng,
+                                    Variant::load(&value).map_err(|e| e.to_string()),
+                                    setup_choice.as_deref(),
+                                );
+                                if r.is_ok() {
+                                    variant_name = eng.variant.id.clone();
+                                }
+                                r
                             }
-                            r
                         }
-                    }
-                    "setup" => {
-                        setup_choice = if value.is_empty() || value == "<empty>" {
-                            None
-                        } else {
-                            Some(value.clone())
-                        };
-                        let v = eng.variant.clone();
-                        switch(&mut eng, Ok(v), setup_choice.as_deref())
-                    }
-                    "hash" => match value.parse::<usize>() {
-                        Ok(mb) if (1..=4096).contains(&mb) => {
-                            eng.set_hash(mb);
-                            Ok(())
+                        "setup" => {
+                            setup_choice = if value.is_empty() || value == "<empty>" {
+                                None
+                            } else {
+                                Some(value.clone())
+                            };
+                            let v = eng.variant.clone();
+                            switch(&mut eng, Ok(v), setup_choice.as_deref())
                         }
-                        _ => Err(format!(
-                            "Hash must be a number from 1 to 4096, got `{value}`"
-                        )),
-                    },
-                    _ => Err(format!("unknown option `{name}`")),
+                        "hash" => match value.parse::<usize>() {
+                            Ok(mb) if (1..=4096).contains(&mb) => {
+                                eng.set_hash(mb);
+                                Ok(())
+                            }
+                            _ => Err(format!(
+                                "Hash must be a number from 1 to 4096, got `{value}`"
+                            )),
+                        },
+                        _ => Err(format!("unknown option `{name}`")),
+                    }
                 };
                 if let Err(e) = result {
                     out.line(&format!("info string error: {}", e.replace('\n', " | ")));
@@ -103,7 +114,14 @@ pub fn run(
                 }
             }
             "go" => {
-                let limits = parse_go(&rest, eng.pos.side() == crate::geometry::Color::White);
+                let limits = match parse_go(&rest, eng.pos.side() == crate::geometry::Color::White)
+                {
+                    Ok(l) => l,
+                    Err(e) => {
+                        out.line(&format!("info string error: {e} (go ignored)"));
+                        continue;
+                    }
+                };
                 unbounded = limits == Limits::default();
                 let o1 = out.clone();
                 let o2 = out.clone();
@@ -194,39 +212,61 @@ fn position(eng: &mut Engine, words: &[&str]) -> Result<(), String> {
         }
         _ => return Err("expected `position startpos` or `position fen FEN`".into()),
     };
-    eng.pos = pos;
+    if moves_at < words.len() && words[0] == "startpos" && moves_at != 1 {
+        return Err(format!("unexpected `{}` after `startpos`", words[1]));
+    }
+    // The position changes only when the whole command is good.
+    let old = std::mem::replace(&mut eng.pos, pos);
     for m in words.iter().skip(moves_at + 1) {
         match eng.find_move(m) {
             Some(mv) => eng.pos.make(mv),
-            None => return Err(format!("illegal move `{m}` in position {}", eng.pos.fen())),
+            None => {
+                let err = format!("illegal move `{m}` in position {}", eng.pos.fen());
+                eng.pos = old;
+                return Err(err);
+            }
         }
     }
     Ok(())
 }
 
-/// The limits of a `go` command.
-fn parse_go(words: &[&str], white: bool) -> Limits {
+/// The limits of a `go` command, or what is wrong with it (then no search starts).
+fn parse_go(words: &[&str], white: bool) -> Result<Limits, String> {
     let mut l = Limits::default();
-    let num = |i: usize| {
-        words
-            .get(i + 1)
-            .and_then(|s| s.parse::<i64>().ok())
-            .map(|n| n.max(0) as u64)
-    };
     let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, 0, 0, None);
     let mut infinite = false;
-    for (i, w) in words.iter().enumerate() {
-        match *w {
-            "depth" => l.depth = num(i).map(|n| n.clamp(1, 90) as u32),
-            "nodes" => l.nodes = num(i),
-            "movetime" => l.movetime = num(i).map(Duration::from_millis),
-            "wtime" => wtime = num(i),
-            "btime" => btime = num(i),
-            "winc" => winc = num(i).unwrap_or(0),
-            "binc" => binc = num(i).unwrap_or(0),
-            "movestogo" => mtg = num(i).map(|n| n as u32),
-            "infinite" => infinite = true,
-            _ => {}
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        i += 1;
+        match w {
+            "infinite" => {
+                infinite = true;
+                continue;
+            }
+            "ponder" => continue,
+            // Restricting the root moves is not supported: the rest of the line is ignored.
+            "searchmoves" => break,
+            "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo"
+            | "mate" => {}
+            _ => return Err(format!("unknown `go` parameter `{w}`")),
+        }
+        let n = match words.get(i).map(|s| s.parse::<i64>()) {
+            Some(Ok(n)) => n.max(0) as u64,
+            Some(Err(_)) => return Err(format!("`go {w}` needs a number, found `{}`", words[i])),
+            None => return Err(format!("`go {w}` needs a number")),
+        };
+        i += 1;
+        match w {
+            "depth" => l.depth = Some(n.clamp(1, 90) as u32),
+            "mate" => l.depth = Some((2 * n).clamp(1, 90) as u32),
+            "nodes" => l.nodes = Some(n),
+            "movetime" => l.movetime = Some(Duration::from_millis(n)),
+            "wtime" => wtime = Some(n),
+            "btime" => btime = Some(n),
+            "winc" => winc = n,
+            "binc" => binc = n,
+            _ => mtg = Some(n.min(u32::MAX as u64) as u32),
         }
     }
     let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
@@ -240,5 +280,5 @@ fn parse_go(words: &[&str], white: bool) -> Limits {
     if infinite {
         l = Limits::default();
     }
-    l
+    Ok(l)
 }

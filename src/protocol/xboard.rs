@@ -10,11 +10,18 @@ use super::{Engine, Out};
 use crate::game::outcome;
 use crate::geometry::Color;
 use crate::moves::Move;
+use crate::ruleset::Ruleset;
 use crate::search::{Clock, Limits, Score};
 use crate::variant::{BUILTIN, Variant};
 
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
 const SLOTS: &[u8] = b"PNBRQFEACWMOHIJGDVLSUK";
+
+/// Slots whose built-in behaviour XBoard keeps whatever the `piece` command says: the Pawn
+/// promotes and the Lance is promoted on the last rank (XBoard appends `q` to its moves
+/// there). Only a piece that promotes may sit in the Pawn slot; no piece sits in the Lance's.
+const PAWN_SLOT: usize = 0;
+const LANCE_SLOT: usize = 18;
 
 /// The built-in variant that is XBoard's "normal" game (FIDE chess): `new` starts it, and a
 /// `variant` command that follows selects another.
@@ -25,36 +32,159 @@ fn xb_name(id: &str) -> &str {
     if id == NORMAL { "normal" } else { id }
 }
 
-/// Whether XBoard can show a variant: at most 21 non-royal piece types and one royal type.
+/// Whether XBoard can show a variant: one royal type and room for the others in the slots
+/// that XBoard does not alter.
 fn fits(v: &Variant) -> bool {
     let royal = v.pieces.iter().filter(|p| p.royal).count();
-    royal == 1 && v.pieces.len() <= SLOTS.len()
+    royal == 1 && v.pieces.len() < SLOTS.len()
 }
 
-/// The piece-to-char table of a variant: each piece in the slot of its own letter when free,
-/// else in the first free slot.
-pub fn piece_to_char(v: &Variant) -> String {
+/// The piece-to-char table of a variant: the pawn (the most numerous promoting piece) in the
+/// Pawn slot, the royal piece in the King's, each other piece in the slot of its own letter
+/// when that slot is free and unaltered by XBoard, else in the first such free slot.
+pub fn piece_to_char(rules: &Ruleset) -> String {
+    let v = &rules.variant;
     let mut table = vec![b'.'; SLOTS.len()];
     let king = SLOTS.len() - 1;
+    let pawn = crate::game::pawn_kind(rules);
+    let usable = |i: usize| i != PAWN_SLOT && i != LANCE_SLOT && i != king;
     let mut rest = Vec::new();
-    for p in &v.pieces {
+    for (k, p) in v.pieces.iter().enumerate() {
         let l = p.letter as u8;
         if p.royal {
             table[king] = l;
-        } else if let Some(i) = SLOTS[..king].iter().position(|&s| s == l) {
-            table[i] = l;
+        } else if Some(k) == pawn {
+            table[PAWN_SLOT] = l;
         } else {
             rest.push(l);
         }
     }
+    let mut later = Vec::new();
     for l in rest {
-        if let Some(i) = table[..king].iter().position(|&s| s == b'.') {
+        match SLOTS.iter().position(|&s| s == l) {
+            Some(i) if usable(i) && table[i] == b'.' => table[i] = l,
+            _ => later.push(l),
+        }
+    }
+    for l in later {
+        if let Some(i) = (0..king).find(|&i| usable(i) && table[i] == b'.') {
             table[i] = l;
         }
     }
     let white: String = table.iter().map(|&b| b as char).collect();
     let black: String = white.chars().map(|c| c.to_ascii_lowercase()).collect();
     format!("{white}{black}")
+}
+
+/// A FEN with its rights written as XBoard keeps them: a right that the king's file letter
+/// also names (the king leap, which XBoard writes Shredder-style as `Gg`) uses that letter.
+pub fn xb_fen(rules: &Ruleset, fen: &str) -> String {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if fields.len() < 3 || fields[2] == "-" {
+        return fen.to_string();
+    }
+    let g = rules.geometry;
+    let royal_file = |white: bool| {
+        rules.start.iter().enumerate().find_map(|(i, &p)| {
+            (p != crate::moves::EMPTY
+                && rules.is_royal(p)
+                && (crate::moves::color_of(p) == Color::White) == white)
+                .then(|| g.file(i as crate::geometry::Square))
+        })
+    };
+    let parse = |c: char| rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
+    let rights: String = fields[2]
+        .chars()
+        .map(|c| {
+            let white = c.is_ascii_uppercase();
+            let Some(f) = royal_file(white) else { return c };
+            let letter = crate::geometry::Geometry::file_char(f);
+            let letter = if white {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            if letter != c && parse(letter).is_some() && parse(letter) == parse(c) {
+                letter
+            } else {
+                c
+            }
+        })
+        .collect();
+    fields[2] = rights;
+    fields.join(" ")
+}
+
+/// The position of a `setboard` FEN. XBoard 4.9 writes ranks above 9 with the characters
+/// that follow `9` (`:` is rank 10) and, on boards of more than 10 ranks, may write an
+/// en-passant square that no pawn passed (`g:` in Metamachy's start position): such a field
+/// is read as `-`, with a note (the second value) that says so.
+pub fn setboard_position(
+    rules: &Arc<Ruleset>,
+    fen: &str,
+) -> Result<(crate::position::Position, Option<String>), String> {
+    use crate::position::Position;
+    let first = match Position::from_fen(rules, fen) {
+        Ok(p) => return Ok((p, None)),
+        Err(e) => e.to_string(),
+    };
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if fields.len() < 4 || fields[3] == "-" {
+        return Err(first);
+    }
+    let ep = fields[3].clone();
+    // `g:` → `g10`, `g;` → `g11`, ...
+    let mut chars = ep.chars();
+    let file = chars.next().unwrap_or('-');
+    let rank: String = chars
+        .map(|c| match c {
+            ':'..='?' => (c as u32 - '0' as u32).to_string(),
+            _ => c.to_string(),
+        })
+        .collect();
+    fields[3] = format!("{file}{rank}");
+    if let Ok(p) = Position::from_fen(rules, &fields.join(" ")) {
+        return Ok((p, None));
+    }
+    fields[3] = "-".into();
+    match Position::from_fen(rules, &fields.join(" ")) {
+        Ok(p) => Ok((
+            p,
+            Some(format!(
+                "en-passant field `{ep}` names no square a pawn passed: read as `-`"
+            )),
+        )),
+        Err(_) => Err(first),
+    }
+}
+
+/// Moves as XBoard writes them. On a board of exactly ten ranks XBoard numbers the ranks from
+/// 0 (the Xiangqi convention: Shako's `f3f4` is `f2f3` for XBoard); elsewhere from 1, as
+/// Polymachy does. `shift` is -1 from Polymachy's numbering to XBoard's and +1 back; every
+/// square name (a letter followed by digits) in `text` is renumbered.
+pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
+    if ranks != 10 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        out.push(c);
+        i += 1;
+        if c.is_ascii_lowercase() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i > start {
+                let n: i32 = text[start..i].parse().unwrap_or(0);
+                out.push_str(&(n + shift).to_string());
+            }
+        }
+    }
+    out
 }
 
 struct Session {
@@ -69,6 +199,9 @@ struct Session {
     remaining: Option<Duration>,
     /// The move a finished search played, to be made on the engine's board.
     pending: Arc<Mutex<Option<Move>>>,
+    /// The built-in variants, loaded once (when the features are sent) so that `variant`
+    /// is answered at once.
+    loaded: Vec<Variant>,
 }
 
 /// Runs a CECP session over `lines` until `quit` or the end of input.
@@ -90,10 +223,18 @@ pub fn run(
         increment: Duration::ZERO,
         remaining: None,
         pending: Arc::new(Mutex::new(None)),
+        loaded: Vec::new(),
     };
     for line in lines {
         let line = line.trim().to_string();
         if line.is_empty() {
+            continue;
+        }
+        if super::lineio::is_garbled(&line) {
+            s.out.line(&format!(
+                "Error (not valid UTF-8): {}",
+                super::lineio::shown(&line)
+            ));
             continue;
         }
         if !s.eng.searching() {
@@ -111,7 +252,8 @@ pub fn run(
             "new" => {
                 s.halt();
                 // CECP: `new` is the standard game; XBoard sends `variant` after it otherwise.
-                match Variant::load(NORMAL) {
+                let cached = s.loaded.iter().find(|v| v.id == NORMAL).cloned();
+                match cached.map_or_else(|| Variant::load(NORMAL), Ok) {
                     Ok(v) => s.switch(v),
                     Err(e) => s.out.line(&format!("Error (new): {e}")),
                 }
@@ -122,7 +264,8 @@ pub fn run(
             "variant" => {
                 s.halt();
                 let id = if arg == "normal" { NORMAL } else { arg };
-                match Variant::load(id) {
+                let cached = s.loaded.iter().find(|v| v.id == id).cloned();
+                match cached.map_or_else(|| Variant::load(id), Ok) {
                     Ok(v) => {
                         s.switch(v);
                         s.describe();
@@ -149,8 +292,11 @@ pub fn run(
             "usermove" => s.user_move(arg),
             "setboard" => {
                 s.halt();
-                match crate::position::Position::from_fen(&s.eng.rules, arg) {
-                    Ok(p) => {
+                match setboard_position(&s.eng.rules, arg) {
+                    Ok((p, note)) => {
+                        if let Some(n) = note {
+                            s.out.line(&format!("# {n}"));
+                        }
                         s.eng.pos = p;
                         s.restart_analysis();
                     }
@@ -207,7 +353,8 @@ pub fn run(
             }
             _ => {
                 // A bare move (when usermove=1 was not accepted).
-                if s.eng.find_move(&line).is_some() {
+                let ranks = s.eng.rules.geometry.ranks;
+                if s.eng.find_move(&xb_ranks(ranks, &line, 1)).is_some() {
                     s.user_move(&line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -225,11 +372,20 @@ pub fn run(
 }
 
 impl Session {
-    fn features(&self) {
-        let names: Vec<String> = BUILTIN
+    fn features(&mut self) {
+        // XBoard waits for `done=1` once it has seen `done=0`, so the slower list of
+        // variants below cannot race its two-second time-out.
+        self.out.line("feature done=0");
+        if self.loaded.is_empty() {
+            self.loaded = BUILTIN
+                .iter()
+                .filter_map(|(n, _)| Variant::load(n).ok())
+                .collect();
+        }
+        let names: Vec<String> = self
+            .loaded
             .iter()
-            .filter_map(|(n, _)| Variant::load(n).ok())
-            .filter(fits)
+            .filter(|v| fits(v))
             .map(|v| xb_name(&v.id).to_string())
             .collect();
         self.out.line(&format!(
@@ -273,10 +429,13 @@ impl Session {
         }
         self.out.line(&format!(
             "setup ({}) {}x{}+0_fairy {}",
-            piece_to_char(v),
+            piece_to_char(&self.eng.rules),
             v.files,
             v.ranks,
-            crate::position::Position::start(&self.eng.rules).fen()
+            xb_fen(
+                &self.eng.rules,
+                &crate::position::Position::start(&self.eng.rules).fen()
+            )
         ));
         let rs = &self.eng.rules;
         for (k, p) in v.pieces.iter().enumerate() {
@@ -285,14 +444,17 @@ impl Session {
                 .iter()
                 .filter_map(|h| h.notation_hint(rs, k))
                 .collect();
+            // `&` makes the description hold for both colours (without it XBoard applies it
+            // to White's piece only).
             self.out
-                .line(&format!("piece {} {}{extra}", p.letter, p.betza));
+                .line(&format!("piece {}& {}{extra}", p.letter, p.betza));
         }
     }
 
     fn user_move(&mut self, text: &str) {
         self.halt();
-        let Some(mv) = self.eng.find_move(text) else {
+        let ranks = self.eng.rules.geometry.ranks;
+        let Some(mv) = self.eng.find_move(&xb_ranks(ranks, text, 1)) else {
             self.out.line(&format!("Illegal move: {text}"));
             return;
         };
@@ -353,7 +515,7 @@ impl Session {
                         Score::Mate(m) if m > 0 => 100_000 + m,
                         Score::Mate(m) => -100_000 + m,
                     };
-                    let pv = super::pv_text(rules, &info.pv);
+                    let pv = xb_ranks(rules.geometry.ranks, &super::pv_text(rules, &info.pv), -1);
                     o1.line(&format!(
                         "{} {} {} {} {}",
                         info.depth,
@@ -372,7 +534,11 @@ impl Session {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    o2.line(&format!("move {}", crate::cli::notation::coord(rules, m)));
+                    let text = crate::cli::notation::coord(rules, m);
+                    o2.line(&format!(
+                        "move {}",
+                        xb_ranks(rules.geometry.ranks, &text, -1)
+                    ));
                 }
             },
         );

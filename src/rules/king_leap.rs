@@ -80,12 +80,24 @@ impl Rule for KingLeapRule {
         r
     }
 
-    fn parse_right(&self, _rs: &Ruleset, c: char) -> Option<u16> {
+    /// `K`/`k`, or the file letter of the side's royal piece in the start position (the
+    /// Shredder-FEN form, `Gg` in Metamachy, which XBoard writes and keeps).
+    fn parse_right(&self, rs: &Ruleset, c: char) -> Option<u16> {
         match c {
-            'K' => Some(self.bit(Color::White)),
-            'k' => Some(self.bit(Color::Black)),
-            _ => None,
+            'K' => return Some(self.bit(Color::White)),
+            'k' => return Some(self.bit(Color::Black)),
+            _ => {}
         }
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let at = rs.start.iter().position(|&p| {
+            p != crate::moves::EMPTY && rs.is_royal(p) && crate::moves::color_of(p) == color
+        })?;
+        let file = crate::geometry::Geometry::file_char(rs.geometry.file(at as u8));
+        (c.to_ascii_lowercase() == file).then(|| self.bit(color))
     }
 
     fn write_rights(&self, _rs: &Ruleset, rights: u16, out: &mut String) {

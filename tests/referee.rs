@@ -1,0 +1,370 @@
+//! `polymachy match`: real engines (Fairy-Stockfish over UCI) and deliberately broken ones.
+//!
+//! Tests that need an outside program fail when `CI` is set and it is missing (`.ci/run`
+//! installs them through `scripts/install-deps.sh`); elsewhere they say so and skip.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
+
+/// Whether `program` runs; missing: a failure under CI, a loud skip elsewhere.
+fn need(what: &str, ok: bool) -> bool {
+    if ok {
+        return true;
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{what} is missing (scripts/install-deps.sh installs it)");
+    }
+    eprintln!("SKIPPED: {what} is missing (scripts/install-deps.sh installs it)");
+    false
+}
+
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn pyffish_ok() -> bool {
+    Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn engines_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("polymachy-referee-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn run_match(args: &[&str]) -> common::Run {
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    common::run_binary(&all, "")
+}
+
+/// Processes whose command line contains `needle` (a broken engine still alive).
+fn processes_with(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(c) = std::fs::read(e.path().join("cmdline")) {
+            let c = String::from_utf8_lossy(&c).replace('\0', " ");
+            if c.contains(needle) && !c.contains("cargo") {
+                // A zombie's status says Z.
+                let st = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+                found.push(format!("{c} [{st}]"));
+            }
+        }
+    }
+    found
+}
+
+fn vs_fairy_stockfish(variant: &str, extra: &[&str]) {
+    let Some(fsf) = find_program("fairy-stockfish") else {
+        need("fairy-stockfish", false);
+        return;
+    };
+    if !need("python3 with pyffish (pip install pyffish)", pyffish_ok()) {
+        return;
+    }
+    let pgn = temp(&format!("{variant}.pgn"));
+    let me = format!("{BIN} uci");
+    let mut args = vec![
+        "-v",
+        variant,
+        "--engine",
+        &me,
+        "--engine",
+        fsf.to_str().unwrap(),
+        "--games",
+        "4",
+        "--tc",
+        "0.5+0.01",
+        "--engine-option",
+        "2:Hash=8",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let r = run_match(&args);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.lines().filter(|l| l.starts_with("game ")).count(),
+        4,
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(": 4 games, +"), "{}", r.stdout);
+    assert!(r.stdout.contains("Elo difference: "), "{}", r.stdout);
+    // No engine failed: every game ended on the board or by adjudication.
+    assert!(!r.stdout.contains("restarted"), "{}", r.stdout);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"").count(), 4, "{text}");
+    assert_eq!(
+        text.matches(&format!("[Variant \"{variant}\"]")).count(),
+        4,
+        "{text}"
+    );
+    for tag in [
+        "[VariantMen ",
+        "[TimeControl \"0.5+0.01\"]",
+        "[Termination ",
+        "[Result ",
+    ] {
+        assert_eq!(text.matches(tag).count(), 4, "{tag} in {text}");
+    }
+    // Fairy-Stockfish's own rules (through pyffish) accept every move of every game.
+    let v = Command::new("python3")
+        .arg(engines_dir().join("validate_pgn.py"))
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&v.stdout);
+    assert!(v.status.success(), "{said}\n{text}");
+    assert_eq!(said.matches("every move legal").count(), 4, "{said}");
+}
+
+#[test]
+fn four_games_of_shako_against_fairy_stockfish_revalidated_by_pyffish() {
+    vs_fairy_stockfish("shako", &[]);
+}
+
+#[test]
+fn four_games_of_chess_from_random_openings_against_fairy_stockfish() {
+    let pgn_has_fen = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    vs_fairy_stockfish("chess", &["--random-plies", "4", "--seed", "7"]);
+    // The random openings are written as FEN/SetUp (checked when the test ran).
+    let text = pgn_has_fen(&temp("chess.pgn"));
+    if !text.is_empty() {
+        assert_eq!(text.matches("[SetUp \"1\"]").count(), 4, "{text}");
+        assert_eq!(text.matches("[FEN \"").count(), 4, "{text}");
+    }
+}
+
+/// Polymachy against a broken engine: both games go to Polymachy, each failure is named,
+/// the match finishes and no engine process is left behind.
+fn against_broken(how: &str, expect: &str) {
+    let script = engines_dir().join("broken-uci.sh");
+    let broken = format!("{} {how}", script.display());
+    let me = format!("{BIN} uci");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        &broken,
+        "--games",
+        "2",
+        "--tc",
+        "0.3+0",
+        "--hang-margin",
+        // The slow engine must be heard from before it counts as hung.
+        if how == "slow" { "3000" } else { "300" },
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let games: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(games.len(), 2, "{}", r.stdout);
+    for g in &games {
+        assert!(g.contains(expect), "{g}");
+        assert!(g.contains(&format!("broken-{how}")), "{g}");
+    }
+    // Game 1: Polymachy White wins; game 2: Polymachy Black wins.
+    assert!(games[0].contains(" 1-0 "), "{}", games[0]);
+    assert!(games[1].contains(" 0-1 "), "{}", games[1]);
+    assert!(r.stdout.contains(": 2 games, +2 =0 -0"), "{}", r.stdout);
+    let left = processes_with(&format!("broken-uci.sh {how}"));
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn an_illegal_move_loses_and_is_logged_with_the_position() {
+    against_broken("illegal", "played the illegal move `a1a1` in ");
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_and_is_restarted() {
+    against_broken("silent", "stopped answering");
+}
+
+#[test]
+fn an_engine_that_crashes_loses_and_is_restarted() {
+    against_broken("crash", "crashed");
+}
+
+#[test]
+fn a_move_after_the_flag_falls_loses_on_time() {
+    // The clock is checked before the move: the slow engine's `a1a1` is never looked at.
+    against_broken("slow", "lost on time");
+}
+
+#[test]
+fn an_answer_without_a_move_loses() {
+    against_broken("garbage", "protocol error");
+}
+
+#[test]
+fn bad_match_arguments_are_reported() {
+    let me = format!("{BIN} uci");
+    for (args, msg) in [
+        (vec!["--engine", &me], "needs two --engine"),
+        (
+            vec!["--engine", &me, "--engine", &me, "--tc", "x"],
+            "is not a number of seconds",
+        ),
+        (
+            vec!["--engine", &me, "--engine", &me, "--sprt", "5,0"],
+            "ELO0 < ELO1",
+        ),
+        (
+            vec!["--engine", &me, "--engine", "/nonexistent/engine"],
+            "engine 2",
+        ),
+        (
+            vec!["--engine", &me, "--engine", &me, "-v", "nosuchgame"],
+            "nosuchgame",
+        ),
+    ] {
+        let r = run_match(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(msg), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn polymachy_against_itself_over_cecp_with_an_opening_file() {
+    let epd = temp("openings.epd");
+    std::fs::write(
+        &epd,
+        "# two openings, each played twice\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ;\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n",
+    )
+    .unwrap();
+    let pgn = temp("cecp.pgn");
+    let me = format!("{BIN} xboard");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--protocol",
+        "xboard",
+        "--protocol",
+        "auto",
+        "--games",
+        "4",
+        "--tc",
+        "0.5+0.01",
+        "--max-moves",
+        "20",
+        "--openings",
+        epd.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("(CECP)"), "{}", r.stdout);
+    assert!(!r.stdout.contains("restarted"), "{}", r.stdout);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // Each opening twice, colours reversed: games 1-2 start after 1. e4, games 3-4 after 1. d4.
+    let fens: Vec<&str> = text.lines().filter(|l| l.starts_with("[FEN ")).collect();
+    assert_eq!(fens.len(), 4, "{text}");
+    assert!(
+        fens[0].contains("4P3") && fens[1].contains("4P3"),
+        "{fens:?}"
+    );
+    assert!(
+        fens[2].contains("3P4") && fens[3].contains("3P4"),
+        "{fens:?}"
+    );
+    let whites: Vec<&str> = text.lines().filter(|l| l.starts_with("[White ")).collect();
+    assert!(
+        whites[0].contains("(1)") && whites[1].contains("(2)"),
+        "{whites:?}"
+    );
+    // Black moves first from these openings: the move text starts `1...`.
+    assert_eq!(text.matches("\n1... ").count(), 4, "{text}");
+    // 20 moves at most: a game that got there is a draw by adjudication.
+    for block in text.split("[Event ").skip(1) {
+        if block.contains("move cap") {
+            assert!(block.contains("[Termination \"adjudication\"]"), "{block}");
+            assert!(block.contains("[Result \"1/2-1/2\"]"), "{block}");
+        }
+    }
+}
+
+#[test]
+fn sprt_stops_the_match_once_it_decides() {
+    let script = engines_dir().join("broken-uci.sh");
+    let broken = format!("{} illegal", script.display());
+    let me = format!("{BIN} uci");
+    let r = run_match(&[
+        "-v", "chess", "--engine", &me, "--engine", &broken, "--games", "200", "--tc", "0.2+0",
+        "--sprt", "0,20",
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("H1 accepted, the match stops"),
+        "{}",
+        r.stdout
+    );
+    let played = r.stdout.lines().filter(|l| l.starts_with("game ")).count();
+    // Every game is a win for Polymachy: with (0, 20) the test cannot decide after 10 wins and
+    // has decided after 20 (see the unit test in src/referee/stats.rs).
+    assert!((11..=20).contains(&played), "{played} games\n{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(&format!(": {played} games, +{played} =0 -0")),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn fairy_max_is_found_to_speak_cecp_and_plays_chess() {
+    let Some(fmax) = find_program("fairymax") else {
+        need("fairymax", false);
+        return;
+    };
+    let me = format!("{BIN} uci");
+    let pgn = temp("fairymax.pgn");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        fmax.to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "0.5+0.01",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("`Fairy-Max 5.0b` ready (CECP)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(": 2 games, +"), "{}", r.stdout);
+    assert!(!r.stdout.contains("restarted"), "{}", r.stdout);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"chess\"]").count(), 2, "{text}");
+}

@@ -1,0 +1,288 @@
+//! Real XBoard (4.9, run headless under `xvfb-run`) plays short matches with Polymachy as
+//! both engines, and the tests read XBoard's own PGN and debug output: no forfeit, no
+//! illegal-move claim, no move altered between the engines, every game finished by the rules.
+//!
+//! The command line is the one the README gives. A depth limit (`-depth 3`) keeps the games
+//! quick and independent of the machine's speed. XBoard's legality test is on where it can
+//! express the rules: not in Metamachy (the king leap's conditions are beyond XBoard's
+//! `piece` descriptions) nor in Shako (XBoard castles only on the back rank, Shako's king
+//! castles on the second: XBoard refuses `f1h1`, its name for Polymachy's `f2h2`).
+//!
+//! Without `xboard` or `xvfb-run` the tests fail under `CI` and skip elsewhere.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
+
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn programs() -> Option<(PathBuf, PathBuf)> {
+    match (find_program("xvfb-run"), find_program("xboard")) {
+        (Some(x), Some(b)) => Some((x, b)),
+        _ => {
+            if std::env::var_os("CI").is_some() {
+                panic!("xboard or xvfb-run is missing (scripts/install-deps.sh installs them)");
+            }
+            eprintln!("SKIPPED: xboard or xvfb-run is missing (scripts/install-deps.sh)");
+            None
+        }
+    }
+}
+
+/// What one XBoard match left behind.
+struct XbMatch {
+    stdout: String,
+    debug: String,
+    pgn: String,
+}
+
+fn xboard_match(
+    variant: &str,
+    first: &str,
+    second: &str,
+    legality: bool,
+    games: u32,
+    extra: &[&str],
+) -> Option<XbMatch> {
+    let (xvfb, xboard) = programs()?;
+    let dir = std::env::temp_dir().join(format!(
+        "polymachy-xboard-{}-{variant}-{}",
+        std::process::id(),
+        first.len() + second.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let debug = dir.join("debug.txt");
+    let pgn = dir.join("games.pgn");
+    let _ = std::fs::remove_file(&debug);
+    let _ = std::fs::remove_file(&pgn);
+    let games = games.to_string();
+    let out = Command::new(xvfb)
+        .arg("-a")
+        .arg(xboard)
+        .args(["-noGUI", "-fcp", first, "-scp", second, "-variant", variant])
+        .args(["-mg", &games, "-tc", "5", "-depth", "3", "-xponder"])
+        .arg(if legality { "-testLegality" } else { "-xlegal" })
+        .args(if legality { &["true"][..] } else { &[][..] })
+        .args(["-debug", "-nameOfDebugFile"])
+        .arg(&debug)
+        .arg("-saveGameFile")
+        .arg(&pgn)
+        .args(["-popupExitMessage", "false", "-soundProgram", "/bin/true"])
+        .args(["-saveSettingsOnExit", "false", "-settingsFile", "/dev/null"])
+        .args(extra)
+        .current_dir(&dir)
+        .output()
+        .expect("xvfb-run runs");
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    Some(XbMatch {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr),
+        debug: read(&debug),
+        pgn: read(&pgn),
+    })
+}
+
+/// The checks every match must pass; returns the number of moves compared.
+fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
+    let ctx = || format!("XBoard said:\n{}\nPGN:\n{}", tail(&m.stdout), m.pgn);
+    assert!(m.stdout.contains("final score"), "{}", ctx());
+    for bad in [
+        "forfeit",
+        "Forfeit",
+        "False ",
+        "Illegal move",
+        "illegal-move",
+    ] {
+        let hits: Vec<&str> = m
+            .debug
+            .lines()
+            .filter(|l| l.contains(bad))
+            .take(3)
+            .collect();
+        assert!(
+            hits.is_empty(),
+            "`{bad}` in XBoard's debug output: {hits:?}"
+        );
+    }
+    assert!(!m.debug.contains("tellusererror"), "{}", ctx());
+    // Each game in the PGN, finished by the rules.
+    let blocks: Vec<&str> = m.pgn.split("[Event ").skip(1).collect();
+    assert_eq!(blocks.len(), games, "{}", ctx());
+    for b in &blocks {
+        assert!(
+            b.contains(&format!("[Variant \"{variant}\"]")) || variant == "normal",
+            "{b}"
+        );
+        let end = b.trim_end().lines().last().unwrap_or("");
+        let by_rules = [
+            "Checkmate",
+            "Stalemate",
+            "repetition",
+            "move-count rule",
+            "50-move",
+            "Xboard adjudication: Checkmate",
+        ];
+        assert!(
+            (end.ends_with("1-0") || end.ends_with("0-1") || end.ends_with("1/2-1/2"))
+                && by_rules.iter().any(|r| b.contains(r)),
+            "a game not finished by the rules: {end}\n{b}"
+        );
+    }
+    // Every move an engine sent reached the other engine unchanged (XBoard alters nothing).
+    let mut pending: [std::collections::VecDeque<String>; 2] = Default::default();
+    let mut compared = 0;
+    for l in m.debug.lines() {
+        let l = l.split_once(' ').map_or(l, |x| x.1);
+        let (who, rest) = if let Some(r) = l.strip_prefix("<first : ") {
+            (0, ("<", r))
+        } else if let Some(r) = l.strip_prefix("<second: ") {
+            (1, ("<", r))
+        } else if let Some(r) = l.strip_prefix(">first : ") {
+            (0, (">", r))
+        } else if let Some(r) = l.strip_prefix(">second: ") {
+            (1, (">", r))
+        } else {
+            continue;
+        };
+        match rest {
+            ("<", r) if r.starts_with("move ") => {
+                pending[1 - who].push_back(r["move ".len()..].trim().to_string());
+            }
+            (">", r) if r.starts_with("usermove ") => {
+                // XBoard logs `usermove ` and the move as two writes: the move is the last word.
+                let got = r.split_whitespace().last().unwrap_or("").to_string();
+                let sent = pending[who].pop_front();
+                assert_eq!(
+                    sent.as_deref(),
+                    Some(got.as_str()),
+                    "XBoard passed on a move altered"
+                );
+                compared += 1;
+            }
+            // An engine without `usermove=1` (Fairy-Max) gets the bare move.
+            (">", r) if is_move(r) => {
+                let sent = pending[who].pop_front();
+                assert_eq!(
+                    sent.as_deref(),
+                    Some(r.trim()),
+                    "XBoard passed on a move altered"
+                );
+                compared += 1;
+            }
+            (">", r) if r.starts_with("new") => pending[who].clear(),
+            _ => {}
+        }
+    }
+    assert!(
+        compared >= 10,
+        "only {compared} moves passed between engines\n{}",
+        ctx()
+    );
+    compared
+}
+
+/// Whether `s` is a move in coordinate notation (`e2e4`, `a7a8q`), not an `edit`-mode line.
+fn is_move(s: &str) -> bool {
+    let b = s.trim().as_bytes();
+    let mut i = 0;
+    for _ in 0..2 {
+        if i >= b.len() || !b[i].is_ascii_lowercase() {
+            return false;
+        }
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len() || (i + 1 == b.len() && b[i].is_ascii_lowercase())
+}
+
+fn tail(s: &str) -> String {
+    let lines: Vec<&str> = s
+        .lines()
+        .filter(|l| !l.starts_with("ALSA") && !l.starts_with("aplay"))
+        .collect();
+    lines[lines.len().saturating_sub(20)..].join("\n")
+}
+
+fn polymachy_both_sides(variant: &str, legality: bool) {
+    let me = format!("{BIN} xboard");
+    let Some(m) = xboard_match(variant, &me, &me, legality, 2, &[]) else {
+        return;
+    };
+    check(&m, variant, 2);
+}
+
+#[test]
+fn xboard_metamachy_without_legality_test() {
+    polymachy_both_sides("metamachy", false);
+}
+
+#[test]
+fn xboard_perfect12_with_legality_test() {
+    polymachy_both_sides("perfect12", true);
+}
+
+#[test]
+fn xboard_lions_and_unicorns_with_legality_test() {
+    polymachy_both_sides("lions-and-unicorns", true);
+}
+
+#[test]
+fn xboard_shako_without_legality_test() {
+    polymachy_both_sides("shako", false);
+}
+
+/// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test on. Fairy-Max gets
+/// the variant from `tests/engines/fmax-lions-and-unicorns.ini` appended to its own ini file,
+/// and the position (Knights in front of the Lions) through XBoard's `edit` mode, as it has
+/// no `setboard`; its `random` is left out of the start string so that the games repeat.
+///
+/// Ignored: Fairy-Max 5.0b sometimes exits right after that `edit` set-up, before its first
+/// move (XBoard then reports "Error writing to second chess program"): in 6 of the 9 runs
+/// tried. The 3 others passed every check below (about 13 s each).
+#[test]
+#[ignore]
+fn xboard_lions_and_unicorns_against_fairy_max() {
+    let (Some(fmax), Ok(stock)) = (
+        find_program("fairymax"),
+        std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini"),
+    ) else {
+        if std::env::var_os("CI").is_some() {
+            panic!("fairymax is missing (scripts/install-deps.sh installs it)");
+        }
+        eprintln!("SKIPPED: fairymax is missing (scripts/install-deps.sh)");
+        return;
+    };
+    let section = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fmax-lions-and-unicorns.ini"),
+    )
+    .unwrap();
+    let ini = std::env::temp_dir().join(format!("polymachy-fmax-{}.ini", std::process::id()));
+    std::fs::write(&ini, stock + &section).unwrap();
+    let me = format!("{BIN} xboard");
+    let fm = format!("{} 22 {}", fmax.display(), ini.display());
+    let Some(m) = xboard_match(
+        "lions-and-unicorns",
+        &me,
+        &fm,
+        true,
+        2,
+        &["-secondInitString", "new\n"],
+    ) else {
+        return;
+    };
+    assert!(m.stdout.contains("Fairy-Max"), "{}", tail(&m.stdout));
+    check(&m, "lions-and-unicorns", 2);
+}
