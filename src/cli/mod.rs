@@ -271,7 +271,7 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
 
 /// Restores the default action of SIGPIPE, so that writing to a closed pipe (`polymachy
 /// variants | head -1`) ends the program quietly, as Unix tools do, instead of a panic in
-/// `println!`. The match referee keeps it ignored: a dead engine's pipe is an error it handles.
+/// `println!`. `match` and `serve` keep it ignored (see `main`).
 #[cfg(unix)]
 fn default_sigpipe() {
     unsafe extern "C" {
@@ -321,7 +321,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    if !matches!(cli.command, Some(Command::Match(_))) {
+    // The referee and the web server write to pipes and sockets whose peer may go away; they
+    // handle that as an error, so they keep SIGPIPE ignored.
+    if !matches!(cli.command, Some(Command::Match(_) | Command::Serve(_))) {
         default_sigpipe();
     }
     match run(cli) {
