@@ -157,23 +157,14 @@ pub fn pawn_kind(rules: &Ruleset) -> Option<usize> {
     best.map(|(k, _)| k)
 }
 
-fn is_capture(pos: &Position, mv: Move) -> bool {
-    if mv.kind == MoveKind::EnPassant {
-        return true;
-    }
-    let c = pos.piece_at(mv.to);
-    mv.kind != MoveKind::Castle && c != EMPTY && color_of(c) != pos.side()
-}
+use crate::text::is_capture;
 
 /// The rank of `sq` as written (1-based).
 fn rank_text(g: Geometry, sq: Square) -> String {
     (g.rank(sq) + 1).to_string()
 }
 
-/// The move in coordinate notation (`e2e4`, `e7e8q`).
-pub fn coord(rules: &Ruleset, mv: Move) -> String {
-    crate::cli::notation::coord(rules, mv)
-}
+pub use crate::text::coord;
 
 /// The move in the SAN-like form, with `+` or `#`. `mv` must be legal in `pos`.
 pub fn san(pos: &mut Position, mv: Move) -> String {
@@ -230,6 +221,9 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
         if let Some(k) = mv.promotion() {
             s.push('=');
             s.push(rules.variant.pieces[k].letter);
+        }
+        if crate::text::needs_ep_suffix(mv) {
+            s.push_str(crate::text::EP_SUFFIX);
         }
     }
     pos.make(mv);
@@ -290,6 +284,15 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     let g = rules.geometry;
     let shown = text.trim();
     let t = shown.trim_end_matches(['+', '#', '!', '?']);
+    // `ep` (or `e.p.`) asks for the en-passant capture (see `crate::text`).
+    let (t, want_ep) = match t
+        .strip_suffix(crate::text::EP_SUFFIX)
+        .or_else(|| t.strip_suffix("e.p."))
+    {
+        Some(r) if !r.is_empty() => (r, true),
+        _ => (t, false),
+    };
+    let wrote_x = t.contains('x');
     if t.is_empty() {
         return Err(MoveError("no move given".into()));
     }
@@ -425,12 +428,21 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     };
     let mut cands: Vec<Move> = Vec::new();
     for m in legal.iter() {
-        if matches(m, pos)
-            && !cands
-                .iter()
-                .any(|c| c.from == m.from && c.to == m.to && c.promo == m.promo)
+        if !matches(m, pos) || (want_ep && m.kind != MoveKind::EnPassant) {
+            continue;
+        }
+        match cands
+            .iter()
+            .position(|c| c.from == m.from && c.to == m.to && c.promo == m.promo)
         {
-            cands.push(*m);
+            // A step and an en-passant capture on the same squares: `x` (or `ep`) picks the
+            // capture, otherwise the step.
+            Some(i) => {
+                if (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep) {
+                    cands[i] = *m;
+                }
+            }
+            None => cands.push(*m),
         }
     }
     if cands.len() > 1 && promo.is_none() {

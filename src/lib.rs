@@ -17,6 +17,9 @@ pub mod protocol;
 pub mod rules;
 pub mod ruleset;
 pub mod search;
+pub mod selfplay;
 pub mod tables;
+#[cfg(feature = "testing")]
 pub mod testing;
+pub mod text;
 pub mod variant;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
 use crate::ruleset::Ruleset;
+use crate::tables::{LEAP, MAKES_EP};
 
 /// What make needs to restore a position.
 #[derive(Clone, Copy, Debug)]
@@ -29,11 +30,241 @@ struct Undo {
     null: bool,
 }
 
-/// Why a FEN was refused: every problem found.
+/// The largest halfmove clock or fullmove number a position accepts: far beyond any game, and
+/// far from `u32` overflow however many moves are made from it.
+pub const MAX_CLOCK: u32 = 1_000_000_000;
+
+/// One thing wrong with a FEN or a [`Setup`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The FEN has no fields at all.
+    Empty,
+    /// A problem in the placement field (already a sentence).
+    Placement(String),
+    /// The side field is neither `w` nor `b`.
+    Side(String),
+    /// A rights letter that no rule of the variant owns.
+    UnknownRight(char),
+    /// A rights letter whose pieces are not where the right needs them.
+    RightWithoutPieces { letter: char, why: String },
+    /// The en-passant field is not a square of the board.
+    EpNotASquare(String),
+    /// No piece of the side that just moved can have passed over the en-passant square.
+    EpNoVictim(String),
+    /// The en-passant square is occupied.
+    EpOccupied(String),
+    /// The halfmove clock is not a number.
+    HalfmoveNotANumber(String),
+    /// The halfmove clock is over [`MAX_CLOCK`].
+    HalfmoveTooLarge(String),
+    /// The fullmove number is not a number from 1.
+    FullmoveNotANumber(String),
+    /// The fullmove number is over [`MAX_CLOCK`].
+    FullmoveTooLarge(String),
+    /// More than six fields.
+    TooManyFields(usize),
+    /// The board has the wrong number of squares for the variant.
+    BoardSize { found: usize, expected: usize },
+    /// A side has no royal piece in a variant that has royal pieces.
+    NoRoyal(Color),
+    /// The side that just moved is in check.
+    NotToMoveInCheck(Color),
+    /// Rights bits that no rule of the variant hands out.
+    UnownedRights(u16),
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Empty => write!(f, "empty FEN"),
+            Problem::Placement(m) => write!(f, "{m}"),
+            Problem::Side(s) => write!(f, "side to move must be `w` or `b`, found `{s}`"),
+            Problem::UnknownRight(c) => write!(f, "rights: `{c}` means nothing in this variant"),
+            Problem::RightWithoutPieces { letter, why } => write!(f, "rights: `{letter}` {why}"),
+            Problem::EpNotASquare(e) => {
+                write!(f, "en-passant square `{e}` is not a square of this board")
+            }
+            Problem::EpNoVictim(e) => write!(
+                f,
+                "en-passant square {e}: no piece of the side that just moved can have passed over it"
+            ),
+            Problem::EpOccupied(e) => write!(f, "en-passant square {e} is occupied"),
+            Problem::HalfmoveNotANumber(h) => write!(f, "halfmove clock `{h}` is not a number"),
+            Problem::HalfmoveTooLarge(h) => {
+                write!(f, "halfmove clock `{h}` is too large (at most {MAX_CLOCK})")
+            }
+            Problem::FullmoveNotANumber(n) => {
+                write!(f, "fullmove number `{n}` must be a number from 1")
+            }
+            Problem::FullmoveTooLarge(n) => {
+                write!(f, "fullmove number `{n}` is too large (at most {MAX_CLOCK})")
+            }
+            Problem::TooManyFields(n) => write!(f, "{n} fields, at most 6 expected"),
+            Problem::BoardSize { found, expected } => {
+                write!(f, "the board has {found} squares, the variant {expected}")
+            }
+            Problem::NoRoyal(c) => write!(f, "{} has no royal piece", c.name()),
+            Problem::NotToMoveInCheck(c) => {
+                write!(f, "the side not to move ({}) is in check", c.name())
+            }
+            Problem::UnownedRights(b) => {
+                write!(f, "rights bits {b:#06x} belong to no rule of this variant")
+            }
+        }
+    }
+}
+
+/// Why a FEN or a setup was refused: every problem found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid FEN: {}", problems.join("; "))]
+#[error("invalid FEN: {}", messages(problems))]
 pub struct FenError {
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
+}
+
+fn messages(ps: &[Problem]) -> String {
+    ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; ")
+}
+
+impl FenError {
+    /// Each problem as a sentence.
+    pub fn messages(&self) -> Vec<String> {
+        self.problems.iter().map(|p| p.to_string()).collect()
+    }
+}
+
+/// An unchecked position: what a FEN, a variant's start position or a generator says, before
+/// anything is checked. [`Position::from_setup`] checks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Piece codes, rank 1 first (`board[rank * files + file]`), one per square.
+    pub board: Vec<Code>,
+    pub side: Color,
+    /// Rights bits, as the variant's hooks hand them out.
+    pub rights: u16,
+    /// The en-passant square (the square passed over), if any.
+    pub ep: Option<Square>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+impl Setup {
+    /// The start position of a ruleset (after its setup choice), White to move, every right
+    /// its hooks grant at the start.
+    pub fn start(rules: &Ruleset) -> Setup {
+        let rights = rules.hooks.iter().fold(0, |r, h| r | h.start_rights(rules));
+        Setup {
+            board: rules.start.clone(),
+            side: Color::White,
+            rights,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// Reads a FEN's fields without checking the position they describe. Field problems are
+    /// all reported.
+    pub fn from_fen(rules: &Ruleset, fen: &str) -> Result<Setup, Vec<Problem>> {
+        let g = rules.geometry;
+        let mut problems = Vec::new();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(vec![Problem::Empty]);
+        }
+        let mut s = Setup {
+            board: vec![EMPTY; g.size()],
+            side: Color::White,
+            rights: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        };
+        match crate::variant::parse_placement_codes(rules, fields[0]) {
+            Ok(b) => s.board = b,
+            Err(es) => problems.extend(es.into_iter().map(Problem::Placement)),
+        }
+        s.side = match fields.get(1).copied() {
+            None | Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(x) => {
+                problems.push(Problem::Side(x.into()));
+                Color::White
+            }
+        };
+        if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
+            for c in r.chars() {
+                match rules.hooks.iter().find_map(|h| h.parse_right(rules, c)) {
+                    Some(b) => s.rights |= b,
+                    None => problems.push(Problem::UnknownRight(c)),
+                }
+            }
+        }
+        if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
+            match g.parse_square(e) {
+                Some(sq) => s.ep = Some(sq),
+                None => problems.push(Problem::EpNotASquare(e.into())),
+            }
+        }
+        if let Some(&h) = fields.get(4) {
+            match parse_clock(h) {
+                Ok(n) => s.halfmove = n,
+                Err(true) => problems.push(Problem::HalfmoveTooLarge(h.into())),
+                Err(false) => problems.push(Problem::HalfmoveNotANumber(h.into())),
+            }
+        }
+        if let Some(&f) = fields.get(5) {
+            match parse_clock(f) {
+                Ok(n) if n >= 1 => s.fullmove = n,
+                Err(true) => problems.push(Problem::FullmoveTooLarge(f.into())),
+                _ => problems.push(Problem::FullmoveNotANumber(f.into())),
+            }
+        }
+        if fields.len() > 6 {
+            problems.push(Problem::TooManyFields(fields.len()));
+        }
+        if problems.is_empty() {
+            Ok(s)
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// The square of the piece whose move left en-passant rights on `ep`: a piece of `mover`
+/// standing where one of its `nn`/`in` steps over `ep` lands, the step's start empty. It is
+/// read from the move tables, not guessed from geometry, so a triple step (`ifmnH`) or a
+/// sideways one works like a pawn's double step.
+fn ep_victim(rules: &Ruleset, board: &[Code], ep: Square, mover: Color) -> Option<Square> {
+    let t = &rules.tables;
+    for kind in 0..rules.variant.pieces.len() {
+        let c = code(kind, mover);
+        for from in rules.geometry.squares() {
+            if board[from as usize] != EMPTY {
+                continue;
+            }
+            for e in t.entries_at(kind, mover, from) {
+                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && e.ep == ep {
+                    let to = t.squares_of(e)[0];
+                    if board[to as usize] == c {
+                        return Some(to);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A clock field: `Err(true)` when it is all digits but over [`MAX_CLOCK`], `Err(false)` when
+/// it is not a number.
+fn parse_clock(s: &str) -> Result<u32, bool> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(false);
+    }
+    match s.parse::<u64>() {
+        Ok(n) if n <= MAX_CLOCK as u64 => Ok(n as u32),
+        _ => Err(true),
+    }
 }
 
 /// A game position of some variant.
@@ -75,122 +306,121 @@ impl PartialEq for Position {
 }
 
 impl Position {
-    /// The start position of a ruleset.
+    /// The start position of a ruleset. It was checked when the ruleset was compiled.
     pub fn start(rules: &Arc<Ruleset>) -> Position {
+        Position::build(rules, &Setup::start(rules), 0)
+    }
+
+    /// A position from a setup that has been checked (`ep_victim`: see [`Position::ep_victim`]).
+    fn build(rules: &Arc<Ruleset>, s: &Setup, ep_victim: Square) -> Position {
         let mut p = Position {
             rules: rules.clone(),
             board: [EMPTY; 256],
-            side: Color::White,
-            rights: 0,
-            ep: None,
-            ep_victim: 0,
-            halfmove: 0,
-            fullmove: 1,
+            side: s.side,
+            rights: s.rights,
+            ep: s.ep,
+            ep_victim,
+            halfmove: s.halfmove,
+            fullmove: s.fullmove,
             hash: 0,
             royal: [0; 2],
             royal_count: [0; 2],
             occupied: Default::default(),
             stack: Vec::with_capacity(256),
         };
-        p.board[..rules.start.len()].copy_from_slice(&rules.start);
-        let mut r = 0;
-        for h in &rules.hooks {
-            r |= h.start_rights(rules);
-        }
-        p.rights = r;
+        let n = s.board.len().min(256);
+        p.board[..n].copy_from_slice(&s.board[..n]);
         p.refresh();
         p
     }
 
     /// Reads a FEN. Every problem is reported at once.
     pub fn from_fen(rules: &Arc<Ruleset>, fen: &str) -> Result<Position, FenError> {
-        let g = rules.geometry;
+        let setup = Setup::from_fen(rules, fen).map_err(|problems| FenError { problems })?;
+        Position::from_setup(rules, &setup)
+    }
+
+    /// Checks a setup: the board's size, each side's royal piece, the side not to move not in
+    /// check, every right backed by its pieces, an en-passant square that is empty and that a
+    /// piece of the side that just moved can have passed over, clocks in range. Every problem
+    /// is reported.
+    pub fn from_setup(rules: &Arc<Ruleset>, s: &Setup) -> Result<Position, FenError> {
         let mut problems = Vec::new();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
+        let size = rules.geometry.size();
+        if s.board.len() != size {
             return Err(FenError {
-                problems: vec!["empty FEN".into()],
+                problems: vec![Problem::BoardSize {
+                    found: s.board.len(),
+                    expected: size,
+                }],
             });
         }
-        let mut p = Position::start(rules);
-        p.board = [EMPTY; 256];
-        p.rights = 0;
-        match crate::variant::parse_placement_codes(rules, fields[0]) {
-            Ok(b) => p.board[..b.len()].copy_from_slice(&b),
-            Err(es) => problems.extend(es),
+        let pieces = rules.variant.pieces.len();
+        if s.board.iter().any(|&c| c != EMPTY && (c < 2 || kind_of(c) >= pieces)) {
+            problems.push(Problem::Placement("a square holds no piece of this variant".into()));
+            return Err(FenError { problems });
         }
-        p.side = match fields.get(1).copied() {
-            None | Some("w") => Color::White,
-            Some("b") => Color::Black,
-            Some(s) => {
-                problems.push(format!("side to move must be `w` or `b`, found `{s}`"));
-                Color::White
-            }
+        if s.halfmove > MAX_CLOCK {
+            problems.push(Problem::HalfmoveTooLarge(s.halfmove.to_string()));
+        }
+        if s.fullmove == 0 {
+            problems.push(Problem::FullmoveNotANumber("0".into()));
+        } else if s.fullmove > MAX_CLOCK {
+            problems.push(Problem::FullmoveTooLarge(s.fullmove.to_string()));
+        }
+        let owned = if rules.rights_used >= 16 {
+            u16::MAX
+        } else {
+            (1u16 << rules.rights_used) - 1
         };
-        if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
-            for c in r.chars() {
-                let bits = rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
-                match bits {
-                    Some(b) => p.rights |= b,
-                    None => problems.push(format!(
-                        "rights: `{c}` means nothing in {}",
-                        rules.variant.title
-                    )),
+        if s.rights & !owned != 0 {
+            problems.push(Problem::UnownedRights(s.rights & !owned));
+        }
+        for h in &rules.hooks {
+            for (letter, why) in h.check_rights(rules, &s.board, s.rights) {
+                problems.push(Problem::RightWithoutPieces { letter, why });
+            }
+        }
+        let mut victim = 0;
+        if let Some(e) = s.ep {
+            let name = rules.geometry.name(e).to_string();
+            if e as usize >= size {
+                problems.push(Problem::EpNotASquare(name));
+            } else if s.board[e as usize] != EMPTY {
+                problems.push(Problem::EpOccupied(name));
+            } else {
+                match ep_victim(rules, &s.board, e, s.side.flip()) {
+                    Some(v) => victim = v,
+                    None => problems.push(Problem::EpNoVictim(name)),
                 }
             }
         }
-        if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
-            match g.parse_square(e) {
-                Some(sq) => {
-                    // The piece that passed `sq` stands one rank further, seen from its side.
-                    let dir: i32 = if p.side == Color::White { -1 } else { 1 };
-                    match g.offset(sq, 0, dir) {
-                        Some(v) if p.board[v as usize] != EMPTY && color_of(p.board[v as usize]) != p.side && p.board[sq as usize] == EMPTY => {
-                            p.ep = Some(sq);
-                            p.ep_victim = v;
-                        }
-                        _ => problems.push(format!("en-passant square {e}: no piece of the side that just moved stands beyond it, or it is occupied")),
-                    }
-                }
-                None => problems.push(format!(
-                    "en-passant square `{e}` is not a square of this board"
-                )),
+        let p = Position::build(rules, s, victim);
+        let royals = rules.royal.iter().any(|&r| r);
+        for c in [Color::White, Color::Black] {
+            if royals && p.royal_count[c.index()] == 0 {
+                problems.push(Problem::NoRoyal(c));
             }
         }
-        if let Some(&h) = fields.get(4) {
-            match h.parse::<u32>() {
-                Ok(n) => p.halfmove = n,
-                Err(_) => problems.push(format!("halfmove clock `{h}` is not a number")),
-            }
-        }
-        if let Some(&f) = fields.get(5) {
-            match f.parse::<u32>() {
-                Ok(n) if n >= 1 => p.fullmove = n,
-                _ => problems.push(format!("fullmove number `{f}` must be a number from 1")),
-            }
-        }
-        if fields.len() > 6 {
-            problems.push(format!("{} fields, at most 6 expected", fields.len()));
-        }
-        if problems.is_empty() {
-            p.refresh();
-            let royals = rules.royal.iter().any(|&r| r);
-            for c in [Color::White, Color::Black] {
-                if royals && p.royal_count[c.index()] == 0 {
-                    problems.push(format!("{} has no royal piece", c.name()));
-                }
-            }
-            if problems.is_empty() && p.royal_in_check(p.side.flip()) {
-                problems.push(format!(
-                    "the side not to move ({}) is in check",
-                    p.side.flip().name()
-                ));
-            }
+        if problems.is_empty() && p.royal_in_check(p.side.flip()) {
+            problems.push(Problem::NotToMoveInCheck(p.side.flip()));
         }
         if problems.is_empty() {
             Ok(p)
         } else {
             Err(FenError { problems })
+        }
+    }
+
+    /// The unchecked setup of this position (its board, side, rights, e.p. square, clocks).
+    pub fn setup(&self) -> Setup {
+        Setup {
+            board: self.board[..self.rules.geometry.size()].to_vec(),
+            side: self.side,
+            rights: self.rights,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
         }
     }
 
@@ -426,7 +656,9 @@ impl Position {
             }
             self.rights &= !clears;
         }
-        if mv.kind == MoveKind::Double {
+        // A double step that promotes leaves no en-passant rights: the piece that could be
+        // taken is no longer the piece that stepped.
+        if mv.kind == MoveKind::Double && mv.promo == 0 {
             self.ep = Some(mv.aux);
             self.ep_victim = mv.to;
             h ^= rs.z_ep[mv.aux as usize];
@@ -436,7 +668,7 @@ impl Position {
         if captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)] {
             self.halfmove = 0;
         } else {
-            self.halfmove += 1;
+            self.halfmove = self.halfmove.saturating_add(1);
         }
         if self.side == Color::Black {
             self.fullmove += 1;

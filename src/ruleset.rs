@@ -48,6 +48,36 @@ pub struct Ruleset {
     pub z_ep: Vec<u64>,
 }
 
+/// Why a variant cannot be compiled, saying which part of the file is at fault so that the
+/// loader can point at it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The setup choice asked for does not exist or does not fit.
+    #[error("{0}")]
+    Setup(String),
+    /// A piece's notation cannot be compiled for this board.
+    #[error("{name}: {message}")]
+    Piece {
+        kind: usize,
+        name: String,
+        message: String,
+    },
+    /// A rule cannot be set up on this board.
+    #[error("rule {rule}: {message}")]
+    Rule { rule: &'static str, message: String },
+    /// The start position is not a legal position.
+    #[error("start position: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    Start {
+        problems: Vec<crate::position::Problem>,
+    },
+}
+
+impl From<CompileError> for String {
+    fn from(e: CompileError) -> String {
+        e.to_string()
+    }
+}
+
 /// splitmix64, for reproducible hash keys.
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -59,19 +89,25 @@ fn splitmix(state: &mut u64) -> u64 {
 
 impl Ruleset {
     /// Compiles `variant` with an optional setup choice.
-    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, String> {
+    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, CompileError> {
         let g = Geometry::new(variant.files, variant.ranks);
         let size = g.size();
         // Start position, after the setup hook.
         let mut placement = variant.placement.clone();
         let mut handled = false;
         for h in &variant.rules {
-            if h.setup(variant, setup, &mut placement)? {
+            if h
+                .setup(variant, setup, &mut placement)
+                .map_err(CompileError::Setup)?
+            {
                 handled = true;
             }
         }
         if setup.is_some() && !handled {
-            return Err(format!("{} has no setup choices", variant.title));
+            return Err(CompileError::Setup(format!(
+                "{} has no setup choices",
+                variant.title
+            )));
         }
         let start: Vec<Code> = placement
             .iter()
@@ -82,7 +118,11 @@ impl Ruleset {
         let tables = Tables::build(g, &betzas, &|kind, color, sq| {
             start_ref[sq as usize] == code(kind, color)
         })
-        .map_err(|(k, e)| format!("{}: {}", variant.pieces[k].name, e.message))?;
+        .map_err(|(k, e)| CompileError::Piece {
+            kind: k,
+            name: variant.pieces[k].name.clone(),
+            message: e.message,
+        })?;
         let irreversible = (0..variant.pieces.len())
             .map(|k| {
                 // A piece whose every non-capturing move goes forward cannot undo a move.
@@ -140,7 +180,10 @@ impl Ruleset {
         hooks.sort_by_key(|h| h.configure_order());
         for (i, h) in hooks.iter_mut().enumerate() {
             h.configure(&mut rs, i as u8)
-                .map_err(|e| format!("rule {}: {e}", h.name()))?;
+                .map_err(|message| CompileError::Rule {
+                    rule: h.name(),
+                    message,
+                })?;
             if let Some(d) = h.draws() {
                 rs.draws = d;
             }
@@ -152,7 +195,16 @@ impl Ruleset {
             .map(|(i, _)| i as u8)
             .collect();
         rs.hooks = hooks;
-        Ok(Arc::new(rs))
+        let rs = Arc::new(rs);
+        // The start position is checked like any FEN: both royal pieces, the side not to move
+        // not in check, every start right backed by its pieces.
+        let start = crate::position::Setup::start(&rs);
+        if let Err(e) = crate::position::Position::from_setup(&rs, &start) {
+            return Err(CompileError::Start {
+                problems: e.problems,
+            });
+        }
+        Ok(rs)
     }
 
     /// Hands out `n` fresh rights bits; returns the first.

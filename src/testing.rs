@@ -32,7 +32,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
-use crate::cli::notation::coord;
+use crate::text::coord;
 use crate::geometry::{Color, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of};
 use crate::position::Position;

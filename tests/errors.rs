@@ -299,7 +299,7 @@ fn metamachy() -> Arc<Ruleset> {
 fn fen_problems(rs: &Arc<Ruleset>, fen: &str) -> Vec<String> {
     match Position::from_fen(rs, fen) {
         Ok(p) => panic!("{fen} should be refused, got {p:?}"),
-        Err(e) => e.problems,
+        Err(e) => e.messages(),
     }
 }
 

@@ -11,9 +11,9 @@ use crate::ruleset::Ruleset;
 use crate::variant::Variant;
 
 pub mod bench;
+#[cfg(feature = "testing")]
 pub mod check;
 pub mod describe;
-pub mod notation;
 pub mod play;
 
 #[derive(Parser, Debug)]
@@ -77,6 +77,7 @@ pub enum Command {
         variant: Option<String>,
     },
     /// Property-test a variant: check the engine's invariants over random games
+    #[cfg(feature = "testing")]
     Check(check::CheckArgs),
     /// Measure perft speed (nodes per second) on the shipped variants
     Bench(bench::BenchArgs),
@@ -108,7 +109,7 @@ impl<E: std::fmt::Display> From<E> for UserError {
 /// Loads a variant and compiles it with a setup.
 pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
     let variant = Variant::load(&v.variant)?;
-    Ruleset::new(&variant, v.setup.as_deref()).map_err(UserError)
+    Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
 }
 
 /// A position from an optional FEN.
@@ -188,14 +189,14 @@ fn run(cli: Cli) -> Result<(), UserError> {
                         "\r[{}/{}] {}    ",
                         i + 1,
                         list.len(),
-                        notation::coord(&rules, mv)
+                        crate::text::coord(&rules, mv)
                     );
                 }
                 pos.make(mv);
                 let n = perft.count(&mut pos, depth - 1);
                 pos.unmake();
                 if divide {
-                    println!("{} {n}", notation::coord(&rules, mv));
+                    println!("{} {n}", crate::text::coord(&rules, mv));
                 }
                 total += n;
             }
@@ -216,7 +217,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let pos = load_position(&rules, fen.as_deref())?;
             print!(
                 "{}",
-                crate::cli::notation::draw(&pos, None, ascii || !color_ok())
+                crate::text::board::draw(&pos, None, ascii || !color_ok())
             );
             println!("{}", pos.fen());
             Ok(())
@@ -225,6 +226,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),
+        #[cfg(feature = "testing")]
         Command::Check(a) => check::run_check(a),
         Command::Variants { toml, variant } => {
             let names: Vec<String> = match variant {
@@ -259,5 +261,5 @@ pub fn color_ok() -> bool {
 
 /// Formats a move in coordinate notation.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
-    notation::coord(rules, mv)
+    crate::text::coord(rules, mv)
 }

@@ -17,7 +17,7 @@ use crate::game::{self, Game};
 use crate::geometry::Color;
 use crate::position::Position;
 use crate::ruleset::Ruleset;
-use crate::search::selfplay::{MatchConfig, play_match};
+use crate::selfplay::{MatchConfig, play_match};
 use crate::search::{Limits, SearchResult, Searcher};
 use crate::variant::Variant;
 
@@ -332,7 +332,7 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
             println!();
             print!(
                 "{}",
-                super::notation::draw(game.position(), game.last_move(), ascii)
+                crate::text::board::draw(game.position(), game.last_move(), ascii)
             );
             show_board = false;
         }

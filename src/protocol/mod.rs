@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::cli::notation::coord;
+use crate::text::coord;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::ruleset::Ruleset;

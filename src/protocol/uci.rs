@@ -125,7 +125,7 @@ pub fn run(
                     move |rules, r| match r.best {
                         Some(m) => o2.line(&format!(
                             "bestmove {}",
-                            crate::cli::notation::coord(rules, m)
+                            crate::text::coord(rules, m)
                         )),
                         None => o2.line("bestmove 0000"),
                     },
@@ -139,7 +139,7 @@ pub fn run(
             // Polymachy extension for people at the console.
             "d" => out.line(&format!(
                 "{}\nFen: {}",
-                crate::cli::notation::draw(&eng.pos, None, true),
+                crate::text::board::draw(&eng.pos, None, true),
                 eng.pos.fen()
             )),
             _ => out.line(&format!("info string unknown command: {line}")),

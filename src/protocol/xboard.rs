@@ -372,7 +372,7 @@ impl Session {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    o2.line(&format!("move {}", crate::cli::notation::coord(rules, m)));
+                    o2.line(&format!("move {}", crate::text::coord(rules, m)));
                 }
             },
         );

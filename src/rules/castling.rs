@@ -161,6 +161,47 @@ impl Rule for CastlingRule {
             .map(|c| c.right)
     }
 
+    fn check_rights(
+        &self,
+        rs: &Ruleset,
+        board: &[crate::moves::Code],
+        rights: u16,
+    ) -> Vec<(char, String)> {
+        let g = rs.geometry;
+        let mut out = Vec::new();
+        for &i in &self.mine {
+            let c = &rs.castlings[i];
+            if rights & c.right == 0 {
+                continue;
+            }
+            let (Some(partner), king) = (self.partner, rs.start[c.king_from as usize]) else {
+                continue;
+            };
+            let rook = code(partner, c.color);
+            if board[c.king_from as usize] != king || board[c.rook_from as usize] != rook {
+                let l = if c.king_side { 'K' } else { 'Q' };
+                let letter = if c.color == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                };
+                let pieces = &rs.variant.pieces;
+                out.push((
+                    letter,
+                    format!(
+                        "needs {}'s {} on {} and its {} on {}",
+                        c.color.name(),
+                        pieces[crate::moves::kind_of(king)].name,
+                        g.name(c.king_from),
+                        pieces[partner].name,
+                        g.name(c.rook_from)
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
     fn write_rights(&self, rs: &Ruleset, rights: u16, out: &mut String) {
         for color in [Color::White, Color::Black] {
             for king_side in [true, false] {
@@ -196,8 +237,8 @@ impl Rule for CastlingRule {
             let rook = pos.piece_at(c.rook_from);
             if !rs.is_royal(king)
                 || crate::moves::color_of(king) != c.color
-                || Some(crate::moves::kind_of(rook)) != self.partner
                 || rook == 0
+                || Some(crate::moves::kind_of(rook)) != self.partner
                 || crate::moves::color_of(rook) != c.color
             {
                 continue;

@@ -88,6 +88,36 @@ impl Rule for KingLeapRule {
         }
     }
 
+    fn check_rights(
+        &self,
+        rs: &Ruleset,
+        board: &[crate::moves::Code],
+        rights: u16,
+    ) -> Vec<(char, String)> {
+        let mut out = Vec::new();
+        for c in [Color::White, Color::Black] {
+            if rights & self.bit(c) == 0 {
+                continue;
+            }
+            // The royal piece must stand where the start position has it.
+            let home = rs.geometry.squares().any(|s| {
+                let p = board[s as usize];
+                rs.is_royal(p) && crate::moves::color_of(p) == c && rs.start[s as usize] == p
+            });
+            if !home {
+                let letter = if c == Color::White { 'K' } else { 'k' };
+                out.push((
+                    letter,
+                    format!(
+                        "needs {}'s royal piece on its start square",
+                        c.name()
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
     fn write_rights(&self, _rs: &Ruleset, rights: u16, out: &mut String) {
         if rights & self.bit(Color::White) != 0 {
             out.push('K');

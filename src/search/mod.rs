@@ -15,7 +15,6 @@
 //! per ply, so the search itself allocates nothing once warmed up.
 
 pub mod eval;
-pub mod selfplay;
 pub mod time;
 pub mod tt;
 

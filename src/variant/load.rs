@@ -5,7 +5,6 @@ use super::{PieceDef, Variant};
 use crate::geometry::{Color, MAX_SIDE};
 use crate::moves::MAX_KINDS;
 use crate::notation;
-use crate::tables::Tables;
 
 /// The built-in variants: (name, file text). The files live in `variants/`.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -382,29 +381,6 @@ fn read_variant(
             hint: Some("mark the king with `royal = true`".into()),
         });
     }
-    // Compile each piece's notation now, so that unsupported combinations are reported here.
-    if let (Some(f), Some(r)) = (files, ranks) {
-        for (i, p) in pieces.iter().enumerate() {
-            if p.betza.components.is_empty() {
-                continue;
-            }
-            if let Err((_, e)) = Tables::build(
-                crate::geometry::Geometry::new(f, r),
-                std::slice::from_ref(&p.betza),
-                &|_, _, _| true,
-            ) {
-                diags.push(Diag {
-                    span: piece_spans[i].clone(),
-                    message: format!(
-                        "the movement of {} (`{}`) cannot be compiled: {}",
-                        p.name, p.betza_text, e.message
-                    ),
-                    hint: None,
-                });
-            }
-        }
-    }
-
     let mut variant = Variant {
         id,
         title: title.unwrap_or_default(),
@@ -440,6 +416,7 @@ fn read_variant(
         }
     }
     // Start position.
+    let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     match (start, files, ranks) {
         (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
             Ok(p) => variant.placement = p,
@@ -510,17 +487,36 @@ fn read_variant(
     if !ok || !diags.is_empty() {
         return None;
     }
-    // Compile once: what a rule finds wrong with the board (a castling partner that is not
-    // there, say) is reported at that rule's table.
-    if let Err(msg) = crate::ruleset::Ruleset::new(&variant, None) {
-        let span = rule_spans
-            .iter()
-            .find(|(n, _)| msg.starts_with(&format!("rule {n}:")))
-            .map(|(_, s)| s.clone())
-            .unwrap_or(0..0);
+    // Compile once: what cannot be set up (a notation the generator cannot compile on this
+    // board, a castling partner that is not there, an illegal start position) is reported at
+    // the part of the file at fault.
+    if let Err(e) = crate::ruleset::Ruleset::new(&variant, None) {
+        use crate::ruleset::CompileError as E;
+        let (span, message) = match &e {
+            E::Piece { kind, message, .. } => {
+                let p = &variant.pieces[*kind];
+                (
+                    piece_spans[*kind].clone(),
+                    format!(
+                        "the movement of {} (`{}`) cannot be compiled: {message}",
+                        p.name, p.betza_text
+                    ),
+                )
+            }
+            E::Rule { rule, .. } => (
+                rule_spans
+                    .iter()
+                    .find(|(n, _)| n == rule)
+                    .map(|(_, s)| s.clone())
+                    .unwrap_or(0..0),
+                format!("the variant cannot be set up: {e}"),
+            ),
+            E::Start { .. } => (start_span, format!("{e}")),
+            E::Setup(_) => (0..0, format!("the variant cannot be set up: {e}")),
+        };
         diags.push(Diag {
             span,
-            message: format!("the variant cannot be set up: {msg}"),
+            message,
             hint: None,
         });
         return None;

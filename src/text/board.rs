@@ -1,19 +1,8 @@
-//! Moves and boards as text: coordinate notation and board drawings.
+//! Board drawings.
 
 use crate::geometry::Color;
 use crate::moves::{Move, color_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
-
-/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case).
-pub fn coord(rules: &Ruleset, mv: Move) -> String {
-    let g = rules.geometry;
-    let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
-    if let Some(k) = mv.promotion() {
-        s.push(rules.variant.pieces[k].letter.to_ascii_lowercase());
-    }
-    s
-}
 
 /// Draws the board with coordinates, White at the bottom. `last` marks a move's squares.
 pub fn draw(pos: &Position, last: Option<Move>, ascii: bool) -> String {

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Limits, Searcher};
+use crate::search::{Limits, Searcher};
 use crate::game::{Game, GameResult, Outcome};
 use crate::geometry::Color;
 use crate::ruleset::Ruleset;
