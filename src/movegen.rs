@@ -164,7 +164,13 @@ fn land(
 pub const EP_NAMED: u8 = 1;
 
 /// Whether the piece of `kind` on `from` has a non-capturing move that can reach `to`.
-fn moves_plainly_to(t: &crate::tables::Tables, kind: usize, side: Color, from: Square, to: Square) -> bool {
+fn moves_plainly_to(
+    t: &crate::tables::Tables,
+    kind: usize,
+    side: Color,
+    from: Square,
+    to: Square,
+) -> bool {
     t.entries_at(kind, side, from)
         .iter()
         .any(|e| e.flags & MOVE != 0 && t.squares_of(e).contains(&to))

@@ -24,15 +24,16 @@ struct Undo {
     ep: Option<Square>,
     ep_victim: Square,
     halfmove: u32,
+    fullmove: u32,
     hash: u64,
     royal: [Square; 2],
     /// A null move (the side to move passed), for the search.
     null: bool,
 }
 
-/// The largest halfmove clock or fullmove number a position accepts: far beyond any game, and
-/// far from `u32` overflow however many moves are made from it.
-pub const MAX_CLOCK: u32 = 1_000_000_000;
+/// The largest halfmove clock or fullmove number: both count up to it and stay there (a FEN
+/// written after any number of moves reads back).
+pub const MAX_CLOCK: u32 = u32::MAX;
 
 /// One thing wrong with a FEN or a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +98,10 @@ impl fmt::Display for Problem {
                 write!(f, "fullmove number `{n}` must be a number from 1")
             }
             Problem::FullmoveTooLarge(n) => {
-                write!(f, "fullmove number `{n}` is too large (at most {MAX_CLOCK})")
+                write!(
+                    f,
+                    "fullmove number `{n}` is too large (at most {MAX_CLOCK})"
+                )
             }
             Problem::TooManyFields(n) => write!(f, "{n} fields, at most 6 expected"),
             Problem::BoardSize { found, expected } => {
@@ -122,7 +126,10 @@ pub struct FenError {
 }
 
 fn messages(ps: &[Problem]) -> String {
-    ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; ")
+    ps.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 impl FenError {
@@ -356,17 +363,17 @@ impl Position {
             });
         }
         let pieces = rules.variant.pieces.len();
-        if s.board.iter().any(|&c| c != EMPTY && (c < 2 || kind_of(c) >= pieces)) {
-            problems.push(Problem::Placement("a square holds no piece of this variant".into()));
+        if s.board
+            .iter()
+            .any(|&c| c != EMPTY && (c < 2 || kind_of(c) >= pieces))
+        {
+            problems.push(Problem::Placement(
+                "a square holds no piece of this variant".into(),
+            ));
             return Err(FenError { problems });
-        }
-        if s.halfmove > MAX_CLOCK {
-            problems.push(Problem::HalfmoveTooLarge(s.halfmove.to_string()));
         }
         if s.fullmove == 0 {
             problems.push(Problem::FullmoveNotANumber("0".into()));
-        } else if s.fullmove > MAX_CLOCK {
-            problems.push(Problem::FullmoveTooLarge(s.fullmove.to_string()));
         }
         let owned = if rules.rights_used >= 16 {
             u16::MAX
@@ -671,7 +678,7 @@ impl Position {
             self.halfmove = self.halfmove.saturating_add(1);
         }
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
         h ^= rs.z_side;
@@ -690,6 +697,7 @@ impl Position {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
             royal: self.royal,
             null,
@@ -706,7 +714,7 @@ impl Position {
         }
         self.halfmove = 0;
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
         self.hash ^= self.rules.z_side;
@@ -722,9 +730,7 @@ impl Position {
         let Some(u) = self.stack.pop() else { return };
         if u.null {
             self.side = self.side.flip();
-            if self.side == Color::Black {
-                self.fullmove -= 1;
-            }
+            self.fullmove = u.fullmove;
             self.ep = u.ep;
             self.ep_victim = u.ep_victim;
             self.halfmove = u.halfmove;
@@ -734,9 +740,7 @@ impl Position {
         let rs = &*self.rules;
         let mv = u.mv;
         self.side = self.side.flip();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = u.fullmove;
         let (me, them) = (self.side.index(), self.side.flip().index());
         self.board[mv.to as usize] = EMPTY;
         self.occupied[me].remove(mv.to);
@@ -762,9 +766,18 @@ impl Position {
         self.royal = u.royal;
     }
 
-    /// Whether a pseudo-legal move is legal: its hook allows it and it leaves no royal piece
-    /// of the mover attacked.
+    /// Whether any move value is legal here: exactly when [`Position::legal_moves`] lists it.
+    /// Safe on any value (a random one, one from another position); it generates the
+    /// pseudo-legal moves, so the search uses [`Position::is_legal_pseudo`] instead.
     pub fn is_legal(&mut self, mv: Move) -> bool {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        pseudo.as_slice().contains(&mv) && self.is_legal_pseudo(mv)
+    }
+
+    /// Whether a pseudo-legal move (one that [`Position::pseudo_legal_moves`] lists) is legal:
+    /// its hook allows it and it leaves no royal piece of the mover attacked.
+    pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
         let checked = self.in_check();
         self.is_legal_with(mv, checked)
     }

@@ -96,8 +96,7 @@ impl Ruleset {
         let mut placement = variant.placement.clone();
         let mut handled = false;
         for h in &variant.rules {
-            if h
-                .setup(variant, setup, &mut placement)
+            if h.setup(variant, setup, &mut placement)
                 .map_err(CompileError::Setup)?
             {
                 handled = true;

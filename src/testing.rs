@@ -32,11 +32,11 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
-use crate::text::coord;
 use crate::geometry::{Color, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
+use crate::text::coord;
 
 // ---------------------------------------------------------------------------------------------
 // Random games
@@ -583,7 +583,7 @@ pub fn check_rejections_with(
     }
     let me = pos.side();
     for &mv in pseudo.iter().filter(|m| !legal_set.contains(m)) {
-        if pos.is_legal(mv) {
+        if pos.is_legal_pseudo(mv) {
             return Err(format!(
                 "pseudo-legal move {} is left out of the legal moves, yet is_legal accepts it",
                 show(&rules, mv)

@@ -150,7 +150,7 @@ fn parse(pos: &mut Position, text: &str) -> Move {
     let rules = pos.rules().clone();
     *list
         .iter()
-        .find(|&&m| polymachy::cli::notation::coord(&rules, m) == text)
+        .find(|&&m| polymachy::text::coord(&rules, m) == text)
         .unwrap_or_else(|| panic!("{text} is not pseudo-legal in {}", pos.fen()))
 }
 

@@ -2,7 +2,6 @@
 
 mod common;
 
-
 fn session(args: &[&str], input: &str) -> (String, String, i32) {
     let r = common::run_binary(args, input);
     (r.stdout, r.stderr, r.code)

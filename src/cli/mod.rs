@@ -46,8 +46,8 @@ pub enum Command {
     Show {
         #[command(flatten)]
         v: VariantArgs,
-        /// Position in FEN (default: the start position)
-        #[arg(long)]
+        /// Position in FEN (default: the start position); may start with `-`
+        #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
         /// Plain ASCII letters instead of colours
         #[arg(long)]
@@ -60,8 +60,8 @@ pub enum Command {
         /// Depth in plies
         #[arg(long, short = 'd')]
         depth: u32,
-        /// Position in FEN (default: the start position)
-        #[arg(long)]
+        /// Position in FEN (default: the start position); may start with `-`
+        #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
         /// One line per root move with its count
         #[arg(long)]

@@ -108,10 +108,7 @@ impl Rule for KingLeapRule {
                 let letter = if c == Color::White { 'K' } else { 'k' };
                 out.push((
                     letter,
-                    format!(
-                        "needs {}'s royal piece on its start square",
-                        c.name()
-                    ),
+                    format!("needs {}'s royal piece on its start square", c.name()),
                 ));
             }
         }

@@ -1,6 +1,6 @@
 //! Positions and moves as text, below the game record, the protocols and the command line:
 //! coordinate notation, what counts as a capture, board drawings. SAN-like reading and
-//! writing live in [`crate::game`], FEN reading and writing in [`crate::position`].
+//! writing live in the game record (`game.rs`), FEN reading and writing in `position.rs`.
 //!
 //! **Every legal move has its own name.** A move is written `from` `to` and, for a promotion,
 //! the promoted piece's letter in lower case (`e2e4`, `a10a12`, `e11e12q`). When an

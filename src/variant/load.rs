@@ -37,8 +37,7 @@ impl VariantError {
 pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
     if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\')
     {
-        let text = std::fs::read_to_string(name_or_path)
-            .map_err(|e| VariantError::one(format!("{name_or_path}: cannot read the file: {e}")))?;
+        let text = read_file(name_or_path)?;
         let mut v = from_toml(&text, name_or_path)?;
         if v.id.is_empty() {
             v.id = std::path::Path::new(name_or_path)
@@ -64,6 +63,40 @@ pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
             )))
         }
     }
+}
+
+/// The largest variant file read, in bytes (the shipped ones are under 20 KB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a variant file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a device such
+/// as `/dev/urandom` would block or never end), in UTF-8.
+fn read_file(path: &str) -> Result<String, VariantError> {
+    use std::io::Read;
+    let fail = |why: String| VariantError::one(format!("{path}: cannot read the file: {why}"));
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail(
+            "not a regular file (a variant file is a .toml text file)".into(),
+        ));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "{} bytes, more than the {MAX_FILE_BYTES} a variant file may have",
+            meta.len()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    // The file may have grown since: read one byte more than allowed to notice.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "more than the {MAX_FILE_BYTES} bytes a variant file may have"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
 }
 
 /// Converts the TOML parser's spanned tree into ours.
@@ -247,13 +280,23 @@ fn read_variant(
     let mut pieces: Vec<PieceDef> = Vec::new();
     let mut piece_spans: Vec<Span> = Vec::new();
     let mut promo_raw: Vec<Option<(String, Span)>> = Vec::new();
+    // A piece without its own valid letter makes every later use of letters (the start
+    // position, promotions) fail for that reason alone: those consequences are not reported.
+    let mut letters_broken = false;
     match &pieces_v {
         None => {
-            diags.push(Diag {
-                span: 0..0,
-                message: "no pieces: the file has no `[[piece]]` table".into(),
-                hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
-            });
+            // A misspelled `[[pieces]]` is already reported as an unknown key: say nothing more.
+            let misspelled = entries
+                .iter()
+                .any(|(k, _, _)| k != "piece" && k.to_ascii_lowercase().starts_with("piece"));
+            if !misspelled {
+                diags.push(Diag {
+                    span: 0..0,
+                    message: "no pieces: the file has no `[[piece]]` table".into(),
+                    hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
+                });
+            }
+            letters_broken = true;
             ok = false;
         }
         Some(SVal {
@@ -262,6 +305,7 @@ fn read_variant(
         }) => {
             for (i, it) in items.iter().enumerate() {
                 let Val::Table(t) = &it.val else {
+                    letters_broken = true;
                     diags.push(Diag {
                         span: it.span.clone(),
                         message: "each `[[piece]]` must be a table".into(),
@@ -280,6 +324,7 @@ fn read_variant(
                 let name = match name {
                     Some(n) => n.0,
                     None => {
+                        letters_broken = true;
                         diags.push(Diag {
                             span: it.span.clone(),
                             message: format!("piece {} has no `name`", i + 1),
@@ -294,6 +339,7 @@ fn read_variant(
                         match (cs.next(), cs.next()) {
                             (Some(c), None) if c.is_ascii_uppercase() => {
                                 if let Some(prev) = pieces.iter().find(|q| q.letter == c) {
+                                    letters_broken = true;
                                     diags.push(Diag {
                                         span,
                                         message: format!(
@@ -306,12 +352,14 @@ fn read_variant(
                                 c
                             }
                             _ => {
+                                letters_broken = true;
                                 diags.push(Diag { span, message: format!("letter of {name} must be one upper-case letter A-Z, found \"{l}\""), hint: None });
                                 '?'
                             }
                         }
                     }
                     None => {
+                        letters_broken = true;
                         diags.push(Diag {
                             span: it.span.clone(),
                             message: format!("piece {name} has no `letter`"),
@@ -356,6 +404,7 @@ fn read_variant(
             }
         }
         Some(v) => {
+            letters_broken = true;
             diags.push(Diag {
                 span: v.span.clone(),
                 message: "`piece` must be an array of tables (`[[piece]]`)".into(),
@@ -399,6 +448,7 @@ fn read_variant(
             for (j, c) in s.chars().enumerate() {
                 match variant.kind_by_letter(c) {
                     Some(k) if c.is_ascii_uppercase() => kinds.push(k),
+                    _ if letters_broken => {}
                     _ => {
                         let at = offset_in_string(text, &span, j + 1);
                         diags.push(Diag {
@@ -422,6 +472,9 @@ fn read_variant(
             Ok(p) => variant.placement = p,
             Err(errs) => {
                 for (col, msg, hint) in errs {
+                    if letters_broken && msg.starts_with(UNKNOWN_LETTER) {
+                        continue;
+                    }
                     let at = offset_in_string(text, &span, col);
                     diags.push(Diag {
                         span: at..at + 1,
@@ -458,6 +511,7 @@ fn read_variant(
                 continue;
             }
             let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
+            p.quiet_letters = letters_broken;
             let built = crate::rules::build(name, &mut p, &variant);
             p.finish();
             if let Some(r) = built {
@@ -524,6 +578,9 @@ fn read_variant(
     Some(variant)
 }
 
+/// The start of the message for a placement letter that no piece has.
+const UNKNOWN_LETTER: &str = "no piece has the letter";
+
 /// A start position: `placement[rank * files + file]`.
 pub type Placement = Vec<Option<(usize, Color)>>;
 
@@ -538,7 +595,9 @@ pub fn parse_placement(
     ranks: u8,
 ) -> Result<Placement, Vec<PlacementError>> {
     let mut out = vec![None; files as usize * ranks as usize];
-    let mut errs = Vec::new();
+    let mut errs: Vec<PlacementError> = Vec::new();
+    // Letters no piece has, with the number of squares holding each.
+    let mut unknown: Vec<(char, usize)> = Vec::new();
     let rows: Vec<&str> = s.split('/').collect();
     if rows.len() != ranks as usize {
         errs.push((
@@ -578,11 +637,18 @@ pub fn parse_placement(
                             out[rank * files as usize + file] = Some((k, color));
                         }
                     }
-                    None => errs.push((
-                        col + j,
-                        format!("no piece has the letter '{c}'"),
-                        Some(letter_hint(v)),
-                    )),
+                    None => match unknown.iter_mut().find(|(l, _)| *l == c) {
+                        // One line per letter, however many squares hold it.
+                        Some((_, n)) => *n += 1,
+                        None => {
+                            unknown.push((c, 1));
+                            errs.push((
+                                col + j,
+                                format!("{UNKNOWN_LETTER} '{c}'"),
+                                Some(letter_hint(v)),
+                            ));
+                        }
+                    },
                 }
                 file += 1;
             } else {
@@ -608,6 +674,14 @@ pub fn parse_placement(
             ));
         }
         col += chars.len() + 1;
+    }
+    for (c, n) in unknown {
+        if n > 1 {
+            let m = format!("{UNKNOWN_LETTER} '{c}'");
+            if let Some(e) = errs.iter_mut().find(|e| e.1 == m) {
+                e.1 = format!("{m} (on {n} squares)");
+            }
+        }
     }
     if errs.is_empty() { Ok(out) } else { Err(errs) }
 }

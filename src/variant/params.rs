@@ -61,6 +61,9 @@ pub struct Params<'a, 'd> {
     used: Vec<bool>,
     known: Vec<&'static str>,
     pub diags: &'d mut Vec<Diag>,
+    /// The pieces' letters are already known to be broken (a piece without a valid letter of
+    /// its own): a letter no piece has is a consequence of that, and is not reported again.
+    pub quiet_letters: bool,
 }
 
 impl<'a, 'd> Params<'a, 'd> {
@@ -77,6 +80,7 @@ impl<'a, 'd> Params<'a, 'd> {
             used: vec![false; entries.len()],
             known: Vec::new(),
             diags,
+            quiet_letters: false,
         }
     }
 
@@ -180,6 +184,7 @@ impl<'a, 'd> Params<'a, 'd> {
             for (i, c) in s.chars().enumerate() {
                 match variant.kind_by_letter(c) {
                     Some(k) if c.is_ascii_uppercase() => out.push(k),
+                    _ if self.quiet_letters => {}
                     _ => {
                         let at = span.start + 1 + i;
                         let msg = format!("`{}.{key}`: no piece has the letter '{c}'", self.path);
