@@ -48,28 +48,72 @@ pub struct Ruleset {
     pub z_ep: Vec<u64>,
 }
 
-/// Why a variant cannot be compiled, saying which part of the file is at fault so that the
-/// loader can point at it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CompileError {
+/// What keeps a variant from being compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileProblem {
     /// The setup choice asked for does not exist or does not fit.
-    #[error("{0}")]
     Setup(String),
     /// A piece's notation cannot be compiled for this board.
-    #[error("{name}: {message}")]
-    Piece {
-        kind: usize,
-        name: String,
-        message: String,
-    },
+    Piece { kind: usize, message: String },
     /// A rule cannot be set up on this board.
-    #[error("rule {rule}: {message}")]
     Rule { rule: &'static str, message: String },
     /// The start position is not a legal position.
-    #[error("start position: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     Start {
         problems: Vec<crate::position::Problem>,
     },
+}
+
+/// Why a variant cannot be compiled, located in its file when the problem is in the file:
+/// `file:line:column: message`, one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{prefix}{message}")]
+pub struct CompileError {
+    pub problem: CompileProblem,
+    /// Where in the file (`None`: the problem is not in the file, e.g. a setup choice).
+    pub at: Option<crate::variant::Loc>,
+    /// `file:line:column: ` or nothing.
+    prefix: String,
+    message: String,
+}
+
+impl CompileError {
+    fn new(variant: &Variant, problem: CompileProblem) -> CompileError {
+        let l = &variant.locations;
+        let (at, message) = match &problem {
+            CompileProblem::Setup(m) => (None, m.clone()),
+            CompileProblem::Piece { kind, message } => {
+                let p = &variant.pieces[*kind];
+                (
+                    l.pieces.get(*kind).copied(),
+                    format!(
+                        "the movement of {} (`{}`) cannot be compiled: {message}",
+                        p.name, p.betza_text
+                    ),
+                )
+            }
+            CompileProblem::Rule { rule, message } => (
+                l.rules.iter().find(|(n, _)| n == rule).map(|(_, at)| *at),
+                format!("the variant cannot be set up: rule {rule}: {message}"),
+            ),
+            CompileProblem::Start { problems } => (
+                l.start,
+                format!(
+                    "start position: {}",
+                    problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            ),
+        };
+        CompileError {
+            prefix: l.prefix(at),
+            problem,
+            at,
+            message,
+        }
+    }
 }
 
 impl From<CompileError> for String {
@@ -97,16 +141,14 @@ impl Ruleset {
         let mut handled = false;
         for h in &variant.rules {
             if h.setup(variant, setup, &mut placement)
-                .map_err(CompileError::Setup)?
+                .map_err(|m| CompileError::new(variant, CompileProblem::Setup(m)))?
             {
                 handled = true;
             }
         }
         if setup.is_some() && !handled {
-            return Err(CompileError::Setup(format!(
-                "{} has no setup choices",
-                variant.title
-            )));
+            let m = format!("{} has no setup choices", variant.title);
+            return Err(CompileError::new(variant, CompileProblem::Setup(m)));
         }
         let start: Vec<Code> = placement
             .iter()
@@ -117,10 +159,9 @@ impl Ruleset {
         let tables = Tables::build(g, &betzas, &|kind, color, sq| {
             start_ref[sq as usize] == code(kind, color)
         })
-        .map_err(|(k, e)| CompileError::Piece {
-            kind: k,
-            name: variant.pieces[k].name.clone(),
-            message: e.message,
+        .map_err(|(kind, e)| {
+            let message = e.message;
+            CompileError::new(variant, CompileProblem::Piece { kind, message })
         })?;
         let irreversible = (0..variant.pieces.len())
             .map(|k| {
@@ -178,11 +219,10 @@ impl Ruleset {
         let mut hooks: Vec<Box<dyn Rule>> = variant.rules.clone();
         hooks.sort_by_key(|h| h.configure_order());
         for (i, h) in hooks.iter_mut().enumerate() {
-            h.configure(&mut rs, i as u8)
-                .map_err(|message| CompileError::Rule {
-                    rule: h.name(),
-                    message,
-                })?;
+            h.configure(&mut rs, i as u8).map_err(|message| {
+                let rule = h.name();
+                CompileError::new(variant, CompileProblem::Rule { rule, message })
+            })?;
             if let Some(d) = h.draws() {
                 rs.draws = d;
             }
@@ -199,9 +239,11 @@ impl Ruleset {
         // not in check, every start right backed by its pieces.
         let start = crate::position::Setup::start(&rs);
         if let Err(e) = crate::position::Position::from_setup(&rs, &start) {
-            return Err(CompileError::Start {
-                problems: e.problems,
-            });
+            let problems = e.problems;
+            return Err(CompileError::new(
+                variant,
+                CompileProblem::Start { problems },
+            ));
         }
         Ok(rs)
     }

@@ -59,12 +59,13 @@ fn a_castling_right_needs_its_king_and_rook() {
 
 #[test]
 fn a_king_leap_right_needs_the_king_on_its_square() {
+    // Metamachy's King starts on f1, g1 or f2 depending on the setup choice.
     let rs = rules("metamachy");
     let fen = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/\
                ERNBILGIBNRE/CM3Q1K2MC w Kk - 0 1";
     assert_eq!(
         fen_error(&rs, fen),
-        "invalid FEN: rights: `K` needs white's royal piece on its start square"
+        "invalid FEN: rights: `K` needs white's royal piece on a square it starts the game on (f1 g1 f2)"
     );
     // Without the right, the same position is fine.
     Position::from_fen(&rs, &fen.replace(" Kk ", " k ")).unwrap();
@@ -72,23 +73,53 @@ fn a_king_leap_right_needs_the_king_on_its_square() {
 
 const KINGS: &str = "[[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n";
 
+/// The one-line error of compiling a variant text that reads without error.
+fn compile_error(text: &str) -> Vec<String> {
+    let v = Variant::from_toml(text, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+    vec![Ruleset::new(&v, None).unwrap_err().to_string()]
+}
+
 #[test]
 fn the_start_position_of_a_variant_is_checked_like_a_fen() {
     let two = format!("name = \"T\"\nfiles = 2\nranks = 1\nstart = \"Kk\"\n{KINGS}");
     assert_eq!(
-        variant_errors(&two),
+        compile_error(&two),
         ["t.toml:4:9: start position: the side not to move (black) is in check"]
     );
     let one = format!("name = \"T\"\nfiles = 3\nranks = 3\nstart = \"K2/3/3\"\n{KINGS}");
     assert_eq!(
-        variant_errors(&one),
+        compile_error(&one),
         ["t.toml:4:9: start position: black has no royal piece"]
     );
     let none = format!("name = \"T\"\nfiles = 3\nranks = 3\nstart = \"3/3/3\"\n{KINGS}");
     assert_eq!(
-        variant_errors(&none),
+        compile_error(&none),
         ["t.toml:4:9: start position: white has no royal piece; black has no royal piece"]
     );
+    // The command line shows it the same way, once.
+    let dir = std::env::temp_dir().join(format!("polymachy-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("kk.toml");
+    std::fs::write(&f, &two).unwrap();
+    let f = f.to_str().unwrap();
+    let r = run_binary(&["show", "--variant", f], "");
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr.trim(),
+        format!("error: {f}:4:9: start position: the side not to move (black) is in check")
+    );
+    // Over UCI, the engine answers with the error instead of playing king takes king.
+    let r = run_binary(
+        &["uci"],
+        &format!("uci\nsetoption name VariantPath value {f}\nisready\nquit\n"),
+    );
+    assert!(
+        r.stdout
+            .contains("start position: the side not to move (black) is in check"),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A 4×6 board whose pawn steps three squares at once (`ifmnH`) and a 4×4 one whose double
@@ -259,12 +290,7 @@ fn every_legal_move_has_its_own_name_in_every_shipped_game() {
 
 #[test]
 fn hash_is_bounded_on_the_command_line_like_uci() {
-    for big in [
-        "999999999",
-        "17592186044415",
-        "18446744073709551617",
-        "0",
-    ] {
+    for big in ["999999999", "17592186044415", "18446744073709551617", "0"] {
         let r = run_binary(
             &[
                 "analyse",

@@ -202,7 +202,11 @@ fn rules_for_record(
         },
         None => Variant::load(&v.variant)?,
     };
-    Ruleset::new(&variant, setup.as_deref()).map_err(|e| UserError(format!("{file}: {e}")))
+    Ruleset::new(&variant, setup.as_deref()).map_err(|e| match e.at {
+        // A problem located in the variant file names that file.
+        Some(_) => UserError(e.to_string()),
+        None => UserError(format!("{file}: {e}")),
+    })
 }
 
 /// Loads a saved game.

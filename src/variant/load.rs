@@ -1,7 +1,7 @@
 //! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
 
 use super::params::{Diag, Params, SVal, Span, Val, letter_hint};
-use super::{PieceDef, Variant};
+use super::{Loc, Locations, PieceDef, Variant};
 use crate::geometry::{Color, MAX_SIDE};
 use crate::moves::MAX_KINDS;
 use crate::notation;
@@ -194,6 +194,7 @@ pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantErro
     match variant {
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
+            v.locations.origin = origin.to_string();
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),
@@ -280,8 +281,9 @@ fn read_variant(
     let mut pieces: Vec<PieceDef> = Vec::new();
     let mut piece_spans: Vec<Span> = Vec::new();
     let mut promo_raw: Vec<Option<(String, Span)>> = Vec::new();
-    // A piece without its own valid letter makes every later use of letters (the start
-    // position, promotions) fail for that reason alone: those consequences are not reported.
+    // A piece without a valid letter of its own makes the start position and the rules' letter
+    // lists fail on every square and key that uses its letter, for that reason alone: those
+    // consequences are not reported (a promotion list is short, and is still checked).
     let mut letters_broken = false;
     match &pieces_v {
         None => {
@@ -440,15 +442,20 @@ fn read_variant(
         placement: vec![],
         rules: vec![],
         source: String::new(),
+        locations: Locations::default(),
     };
     // Promotion targets.
+    let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
+    let start_uses = |c: char| start_text.chars().any(|x| x.eq_ignore_ascii_case(&c));
     for (i, raw) in promo_raw.into_iter().enumerate() {
         if let Some((s, span)) = raw {
             let mut kinds = Vec::new();
             for (j, c) in s.chars().enumerate() {
                 match variant.kind_by_letter(c) {
                     Some(k) if c.is_ascii_uppercase() => kinds.push(k),
-                    _ if letters_broken => {}
+                    // The start position uses this letter too: most likely the letter of the
+                    // piece whose own letter is broken, already reported.
+                    None if letters_broken && start_uses(c) => {}
                     _ => {
                         let at = offset_in_string(text, &span, j + 1);
                         diags.push(Diag {
@@ -541,40 +548,23 @@ fn read_variant(
     if !ok || !diags.is_empty() {
         return None;
     }
-    // Compile once: what cannot be set up (a notation the generator cannot compile on this
-    // board, a castling partner that is not there, an illegal start position) is reported at
-    // the part of the file at fault.
-    if let Err(e) = crate::ruleset::Ruleset::new(&variant, None) {
-        use crate::ruleset::CompileError as E;
-        let (span, message) = match &e {
-            E::Piece { kind, message, .. } => {
-                let p = &variant.pieces[*kind];
-                (
-                    piece_spans[*kind].clone(),
-                    format!(
-                        "the movement of {} (`{}`) cannot be compiled: {message}",
-                        p.name, p.betza_text
-                    ),
-                )
-            }
-            E::Rule { rule, .. } => (
-                rule_spans
-                    .iter()
-                    .find(|(n, _)| n == rule)
-                    .map(|(_, s)| s.clone())
-                    .unwrap_or(0..0),
-                format!("the variant cannot be set up: {e}"),
-            ),
-            E::Start { .. } => (start_span, format!("{e}")),
-            E::Setup(_) => (0..0, format!("the variant cannot be set up: {e}")),
-        };
-        diags.push(Diag {
-            span,
-            message,
-            hint: None,
-        });
-        return None;
-    }
+    // What can only be found by compiling (a notation the generator cannot compile on this
+    // board, a castling partner that is not there, an illegal start position) is found by
+    // `Ruleset::new`, once, when the caller compiles the variant; these locations let its
+    // error point at the part of the file at fault.
+    let loc = |span: &Span| {
+        let (line, col) = line_col(text, span.start);
+        Loc { line, col }
+    };
+    variant.locations = Locations {
+        origin: String::new(),
+        start: Some(loc(&start_span)),
+        pieces: piece_spans.iter().map(loc).collect(),
+        rules: rule_spans
+            .iter()
+            .map(|(n, s)| (n.clone(), loc(s)))
+            .collect(),
+    };
     Some(variant)
 }
 
