@@ -1,6 +1,6 @@
 //! Positions and moves as text, below the game record, the protocols and the command line:
-//! coordinate notation, what counts as a capture, board drawings. SAN-like reading and
-//! writing live in the game record (`game.rs`), FEN reading and writing in `position.rs`.
+//! coordinate notation, what counts as a capture, board drawings, FEN reading and writing
+//! ([`fen`]). SAN-like reading and writing live in the game record (`game.rs`).
 //!
 //! **Every legal move has its own name.** A move is written `from` `to` and, for a promotion,
 //! the promoted piece's letter in lower case (`e2e4`, `a10a12`, `e11e12q`). When an
@@ -13,6 +13,8 @@
 //! en-passant capture.
 
 pub mod board;
+pub mod fen;
+pub mod san;
 
 use crate::moves::{EMPTY, Move, MoveKind, color_of};
 use crate::position::Position;
