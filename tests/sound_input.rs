@@ -426,13 +426,23 @@ fn an_unknown_start_letter_is_one_line_per_letter() {
     );
     let text = text.replacen("PPPPPPPPPP/ERNBQKBNRE", "PPPPPPPPPP/ERYBQKBYRE", 1);
     let errs = variant_errors(&text);
-    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
-        errs[0].ends_with("start position: no piece has the letter 'y'"),
+        errs[0].ends_with("start position: no piece has the letter 'y' (on 3 squares)"),
         "{errs:?}"
     );
+}
+
+#[test]
+fn a_changed_piece_letter_in_terachess1_is_one_line() {
+    // The Corporal's letter changed from O to Y: the start position uses `o`/`O` on 28
+    // squares, and the en-passant rule names O twice. One mistake, one line.
+    let text = BUILTIN.iter().find(|(n, _)| *n == "terachess1").unwrap().1;
+    let text = text.replacen("letter = \"O\"", "letter = \"Y\"", 1);
+    let errs = variant_errors(&text);
+    assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
-        errs[1].ends_with("start position: no piece has the letter 'Y' (on 2 squares)"),
+        errs[0].ends_with("start position: no piece has the letter 'o' (on 28 squares)"),
         "{errs:?}"
     );
 }

@@ -46,11 +46,10 @@ pub struct CastlingRule {
 impl CastlingRule {
     pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingRule> {
         let distance = p.int("king-distance", 1, 14).unwrap_or(2) as u8;
-        let reported = p.diags.len();
         let partner = match p.letters("partner", v) {
             Some(ks) if ks.len() == 1 => Some(ks[0]),
             // A letter no piece has: already reported (or a consequence of broken letters).
-            Some(_) if p.diags.len() > reported || p.quiet_letters => return None,
+            Some(_) if p.last_unknown => return None,
             Some(_) => {
                 let span = p.span.clone();
                 p.error(span, "`rules.castling.partner` must be one letter", None);

@@ -472,15 +472,22 @@ fn read_variant(
             variant.pieces[i].promotes_to = kinds;
         }
     }
-    // Start position.
+    // Start position. The letters it uses that no piece has are reported here, once each;
+    // a rule's letter list naming the same letter says nothing more.
+    let mut start_unknown: Vec<char> = Vec::new();
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     match (start, files, ranks) {
         (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
             Ok(p) => variant.placement = p,
             Err(errs) => {
                 for (col, msg, hint) in errs {
-                    if letters_broken && msg.starts_with(UNKNOWN_LETTER) {
-                        continue;
+                    if msg.starts_with(UNKNOWN_LETTER)
+                        && let Some(c) = msg.split('\'').nth(1).and_then(|l| l.chars().next())
+                    {
+                        start_unknown.push(c.to_ascii_uppercase());
+                        if letters_broken {
+                            continue;
+                        }
                     }
                     let at = offset_in_string(text, &span, col);
                     diags.push(Diag {
@@ -519,6 +526,7 @@ fn read_variant(
             }
             let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
             p.quiet_letters = letters_broken;
+            p.quiet_unknown = start_unknown.clone();
             let built = crate::rules::build(name, &mut p, &variant);
             p.finish();
             if let Some(r) = built {
@@ -627,8 +635,8 @@ pub fn parse_placement(
                             out[rank * files as usize + file] = Some((k, color));
                         }
                     }
-                    None => match unknown.iter_mut().find(|(l, _)| *l == c) {
-                        // One line per letter, however many squares hold it.
+                    None => match unknown.iter_mut().find(|(l, _)| l.eq_ignore_ascii_case(&c)) {
+                        // One line per letter (either colour), however many squares hold it.
                         Some((_, n)) => *n += 1,
                         None => {
                             unknown.push((c, 1));
@@ -667,6 +675,7 @@ pub fn parse_placement(
     }
     for (c, n) in unknown {
         if n > 1 {
+            // `c` is the first spelling seen; the count covers both colours.
             let m = format!("{UNKNOWN_LETTER} '{c}'");
             if let Some(e) = errs.iter_mut().find(|e| e.1 == m) {
                 e.1 = format!("{m} (on {n} squares)");
