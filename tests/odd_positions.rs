@@ -35,6 +35,8 @@ struct Raw {
     halfmove: u32,
     fullmove: u32,
     keep_start: bool,
+    /// Move values made of random bytes.
+    moves: Vec<(u8, u8, u8, u8, u8)>,
 }
 
 fn raw() -> impl Strategy<Value = Raw> {
@@ -47,9 +49,10 @@ fn raw() -> impl Strategy<Value = Raw> {
         prop_oneof![0..200u32, Just(MAX_CLOCK)],
         prop_oneof![1..500u32, Just(MAX_CLOCK)],
         any::<bool>(),
+        proptest::collection::vec(any::<(u8, u8, u8, u8, u8)>(), 0..8),
     )
         .prop_map(
-            |(variant, soup, black, rights, ep, halfmove, fullmove, keep_start)| Raw {
+            |(variant, soup, black, rights, ep, halfmove, fullmove, keep_start, moves)| Raw {
                 variant,
                 soup,
                 black,
@@ -58,6 +61,7 @@ fn raw() -> impl Strategy<Value = Raw> {
                 halfmove,
                 fullmove,
                 keep_start,
+                moves,
             },
         )
 }
@@ -130,7 +134,26 @@ fn odd_moves(moves: &[Move], size: usize, salt: usize) -> Vec<Move> {
     out
 }
 
-fn exercise(rs: &Arc<Ruleset>, pos: &mut Position, salt: usize) {
+/// A move value from random bytes: any squares, promotion, kind and extra byte.
+fn random_move(rs: &Ruleset, (a, b, c, d, e): (u8, u8, u8, u8, u8)) -> Move {
+    let size = rs.geometry.size();
+    let kinds = [
+        MoveKind::Normal,
+        MoveKind::Double,
+        MoveKind::EnPassant,
+        MoveKind::Castle,
+        MoveKind::Hook,
+    ];
+    Move {
+        from: (a as usize % size) as u8,
+        to: (b as usize % size) as u8,
+        promo: c % (rs.variant.pieces.len() as u8 + 1),
+        kind: kinds[d as usize % kinds.len()],
+        aux: e,
+    }
+}
+
+fn exercise(rs: &Arc<Ruleset>, pos: &mut Position, salt: usize, random: &[Move]) {
     let fen = pos.fen();
     let back = Position::from_fen(rs, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(&back, pos, "{fen}");
@@ -156,7 +179,10 @@ fn exercise(rs: &Arc<Ruleset>, pos: &mut Position, salt: usize) {
         assert_eq!(pos.hash(), hash);
     }
     assert_eq!(pos.fen(), fen);
-    for m in odd_moves(&legal, rs.geometry.size(), salt) {
+    for m in odd_moves(&legal, rs.geometry.size(), salt)
+        .into_iter()
+        .chain(random.iter().copied())
+    {
         assert_eq!(pos.is_legal(m), legal.contains(&m), "{fen}: {m:?}");
     }
     let mut searcher = Searcher::new(rs, 1);
@@ -190,7 +216,8 @@ fn accepted_odd_positions_are_handled_everywhere() {
             match Position::from_setup(rs, &setup) {
                 Ok(mut pos) => {
                     accepted.set(accepted.get() + 1);
-                    exercise(rs, &mut pos, r.soup.len());
+                    let random: Vec<Move> = r.moves.iter().map(|&m| random_move(rs, m)).collect();
+                    exercise(rs, &mut pos, r.soup.len(), &random);
                 }
                 Err(_) => refused.set(refused.get() + 1),
             }
