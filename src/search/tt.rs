@@ -3,6 +3,8 @@
 //! Buckets of two entries: one kept by depth, one always replaced. An entry records the best
 //! move, the score (mate scores stored relative to the node), the depth and the bound.
 
+use crate::moves::Move;
+
 /// Hash table size, in megabytes, unless the command line or a GUI sets another.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// The smallest hash table, in megabytes.
@@ -20,8 +22,6 @@ pub fn parse_hash_mb(value: &str) -> Result<usize, String> {
         )),
     }
 }
-
-use crate::moves::Move;
 
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
