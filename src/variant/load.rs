@@ -480,10 +480,8 @@ fn read_variant(
         (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
             Ok(p) => variant.placement = p,
             Err(errs) => {
-                for (col, msg, hint) in errs {
-                    if msg.starts_with(UNKNOWN_LETTER)
-                        && let Some(c) = msg.split('\'').nth(1).and_then(|l| l.chars().next())
-                    {
+                for (col, msg, hint, unknown) in errs {
+                    if let Some(c) = unknown {
                         start_unknown.push(c.to_ascii_uppercase());
                         if letters_broken {
                             continue;
@@ -582,8 +580,9 @@ const UNKNOWN_LETTER: &str = "no piece has the letter";
 /// A start position: `placement[rank * files + file]`.
 pub type Placement = Vec<Option<(usize, Color)>>;
 
-/// A problem in a FEN placement: 1-based column, message, hint.
-pub type PlacementError = (usize, String, Option<String>);
+/// A problem in a FEN placement: 1-based column, message, hint, and the letter when the
+/// problem is a letter that no piece has.
+pub type PlacementError = (usize, String, Option<String>, Option<char>);
 
 /// Parses a FEN placement against a variant's letters.
 pub fn parse_placement(
@@ -602,6 +601,7 @@ pub fn parse_placement(
             1,
             format!("{} ranks given, the board has {ranks}", rows.len()),
             Some("ranks are separated by '/', the top rank first".into()),
+            None,
         ));
         return Err(errs);
     }
@@ -620,7 +620,7 @@ pub fn parse_placement(
                     j += 1;
                 }
                 if n == 0 {
-                    errs.push((col + j, "an empty run of 0 squares".into(), None));
+                    errs.push((col + j, "an empty run of 0 squares".into(), None, None));
                 }
                 file += n;
             } else if c.is_ascii_alphabetic() {
@@ -644,6 +644,7 @@ pub fn parse_placement(
                                 col + j,
                                 format!("{UNKNOWN_LETTER} '{c}'"),
                                 Some(letter_hint(v)),
+                                Some(c),
                             ));
                         }
                     },
@@ -656,6 +657,7 @@ pub fn parse_placement(
                     Some(
                         "use piece letters, digits for empty squares and '/' between ranks".into(),
                     ),
+                    None,
                 ));
                 file += 1;
             }
@@ -669,6 +671,7 @@ pub fn parse_placement(
                     rank + 1
                 ),
                 None,
+                None,
             ));
         }
         col += chars.len() + 1;
@@ -677,7 +680,7 @@ pub fn parse_placement(
         if n > 1 {
             // `c` is the first spelling seen; the count covers both colours.
             let m = format!("{UNKNOWN_LETTER} '{c}'");
-            if let Some(e) = errs.iter_mut().find(|e| e.1 == m) {
+            if let Some(e) = errs.iter_mut().find(|e| e.3 == Some(c)) {
                 e.1 = format!("{m} (on {n} squares)");
             }
         }

@@ -149,7 +149,7 @@ pub fn parse_placement_codes(
             .collect()),
         Err(es) => Err(es
             .into_iter()
-            .map(|(col, m, h)| match h {
+            .map(|(col, m, h, _)| match h {
                 Some(h) => format!("placement column {col}: {m} ({h})"),
                 None => format!("placement column {col}: {m}"),
             })
