@@ -57,6 +57,48 @@ fn a_castling_right_needs_its_king_and_rook() {
     );
 }
 
+/// `setboard`, `position fen` and a PGN's `[FEN]` go through the same checks as `--fen`.
+#[test]
+fn every_way_in_checks_the_rights() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1";
+    let why = "invalid FEN: rights: `K` needs white's King on e1 and its Rook on h1";
+    let r = run_binary(
+        &["xboard"],
+        &format!("xboard\nprotover 2\nvariant chess\nsetboard {fen}\nquit\n"),
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == format!("tellusererror Illegal position: {why}")),
+        "{}",
+        r.stdout
+    );
+    let r = run_binary(
+        &["uci"],
+        &format!("uci\nsetoption name UCI_Variant value chess\nposition fen {fen}\nquit\n"),
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == format!("info string error: {why}")),
+        "{}",
+        r.stdout
+    );
+    let dir = std::env::temp_dir().join(format!("polymachy-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        format!("[Event \"x\"]\n[Variant \"chess\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n*\n"),
+    )
+    .unwrap();
+    let p = pgn.to_str().unwrap();
+    let r = run_binary(&["play", "--variant", "chess", "--load", p], "quit\n");
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.trim(), format!("error: {p}:4: {why}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_king_leap_right_needs_the_king_on_its_square() {
     // Metamachy's King starts on f1, g1 or f2 depending on the setup choice.
