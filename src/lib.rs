@@ -18,8 +18,10 @@ pub mod referee;
 pub mod rules;
 pub mod ruleset;
 pub mod search;
+pub mod selfplay;
 pub mod serve;
 pub mod tables;
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
 pub mod variant;

@@ -158,6 +158,24 @@ fn land(
     }
 }
 
+/// Marks (in `Move::aux`) an en-passant capture whose piece could also move to the same square
+/// without capturing: its written name carries the suffix `ep` so that the two moves have
+/// different names (see `text::coord`).
+pub const EP_NAMED: u8 = 1;
+
+/// Whether the piece of `kind` on `from` has a non-capturing move that can reach `to`.
+fn moves_plainly_to(
+    t: &crate::tables::Tables,
+    kind: usize,
+    side: Color,
+    from: Square,
+    to: Square,
+) -> bool {
+    t.entries_at(kind, side, from)
+        .iter()
+        .any(|e| e.flags & MOVE != 0 && t.squares_of(e).contains(&to))
+}
+
 /// Generates the pseudo-legal moves of the notation for the side to move.
 pub fn generate(pos: &Position, out: &mut MoveList) {
     let rs = &**pos.rules();
@@ -189,6 +207,9 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                     if e.flags & EP != 0 && ep == Some(to) {
                         let mut mv = Move::new(from, to);
                         mv.kind = MoveKind::EnPassant;
+                        if moves_plainly_to(t, kind, side, from, to) {
+                            mv.aux = EP_NAMED;
+                        }
                         push(rs, e, side, kind, mv, out);
                     }
                 } else if e.flags & CAPTURE != 0 && color_of(c) != side {

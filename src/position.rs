@@ -1,9 +1,5 @@
-//! A position: the board, the side to move and the state fields, with FEN, make and unmake.
-//!
-//! FEN (see the README): placement with ranks from the top and empty runs of one or two digits,
-//! side (`w`/`b`), rights (letters owned by the variant's hooks: `KQkq` for castling, `K`/`k`
-//! for the king leap; `-` for none), en-passant square (the square passed over, `-`), halfmove
-//! clock, fullmove number. Missing trailing fields default to `- - 0 1`.
+//! A position: an unchecked [`Setup`], the checks that make it a [`Position`], make and
+//! unmake. FEN text is read and written in `text::fen` (a layer above).
 
 use std::fmt;
 use std::sync::Arc;
@@ -11,6 +7,7 @@ use std::sync::Arc;
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
 use crate::ruleset::Ruleset;
+use crate::tables::{LEAP, MAKES_EP};
 
 /// What make needs to restore a position.
 #[derive(Clone, Copy, Debug)]
@@ -23,17 +20,175 @@ struct Undo {
     ep: Option<Square>,
     ep_victim: Square,
     halfmove: u32,
+    fullmove: u32,
     hash: u64,
     royal: [Square; 2],
     /// A null move (the side to move passed), for the search.
     null: bool,
 }
 
-/// Why a FEN was refused: every problem found.
+/// The largest halfmove clock or fullmove number: both count up to it and stay there (a FEN
+/// written after any number of moves reads back).
+pub const MAX_CLOCK: u32 = u32::MAX;
+
+/// One thing wrong with a FEN or a [`Setup`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The FEN has no fields at all.
+    Empty,
+    /// A problem in the placement field (already a sentence).
+    Placement(String),
+    /// The side field is neither `w` nor `b`.
+    Side(String),
+    /// A rights letter that no rule of the variant owns.
+    UnknownRight(char),
+    /// A rights letter whose pieces are not where the right needs them.
+    RightWithoutPieces { letter: char, why: String },
+    /// The en-passant field is not a square of the board.
+    EpNotASquare(String),
+    /// No piece of the side that just moved can have passed over the en-passant square.
+    EpNoVictim(String),
+    /// The en-passant square is occupied.
+    EpOccupied(String),
+    /// The halfmove clock is not a number.
+    HalfmoveNotANumber(String),
+    /// The halfmove clock is over [`MAX_CLOCK`].
+    HalfmoveTooLarge(String),
+    /// The fullmove number is not a number from 1.
+    FullmoveNotANumber(String),
+    /// The fullmove number is over [`MAX_CLOCK`].
+    FullmoveTooLarge(String),
+    /// More than six fields.
+    TooManyFields(usize),
+    /// The board has the wrong number of squares for the variant.
+    BoardSize { found: usize, expected: usize },
+    /// A side has no royal piece in a variant that has royal pieces.
+    NoRoyal(Color),
+    /// The side that just moved is in check.
+    NotToMoveInCheck(Color),
+    /// Rights bits that no rule of the variant hands out.
+    UnownedRights(u16),
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Empty => write!(f, "empty FEN"),
+            Problem::Placement(m) => write!(f, "{m}"),
+            Problem::Side(s) => write!(f, "side to move must be `w` or `b`, found `{s}`"),
+            Problem::UnknownRight(c) => write!(f, "rights: `{c}` means nothing in this variant"),
+            Problem::RightWithoutPieces { letter, why } => write!(f, "rights: `{letter}` {why}"),
+            Problem::EpNotASquare(e) => {
+                write!(f, "en-passant square `{e}` is not a square of this board")
+            }
+            Problem::EpNoVictim(e) => write!(
+                f,
+                "en-passant square {e}: no piece of the side that just moved can have passed over it"
+            ),
+            Problem::EpOccupied(e) => write!(f, "en-passant square {e} is occupied"),
+            Problem::HalfmoveNotANumber(h) => write!(f, "halfmove clock `{h}` is not a number"),
+            Problem::HalfmoveTooLarge(h) => {
+                write!(f, "halfmove clock `{h}` is too large (at most {MAX_CLOCK})")
+            }
+            Problem::FullmoveNotANumber(n) => {
+                write!(f, "fullmove number `{n}` must be a number from 1")
+            }
+            Problem::FullmoveTooLarge(n) => {
+                write!(
+                    f,
+                    "fullmove number `{n}` is too large (at most {MAX_CLOCK})"
+                )
+            }
+            Problem::TooManyFields(n) => write!(f, "{n} fields, at most 6 expected"),
+            Problem::BoardSize { found, expected } => {
+                write!(f, "the board has {found} squares, the variant {expected}")
+            }
+            Problem::NoRoyal(c) => write!(f, "{} has no royal piece", c.name()),
+            Problem::NotToMoveInCheck(c) => {
+                write!(f, "the side not to move ({}) is in check", c.name())
+            }
+            Problem::UnownedRights(b) => {
+                write!(f, "rights bits {b:#06x} belong to no rule of this variant")
+            }
+        }
+    }
+}
+
+/// Why a FEN or a setup was refused: every problem found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid FEN: {}", problems.join("; "))]
+#[error("invalid FEN: {}", messages(problems))]
 pub struct FenError {
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
+}
+
+fn messages(ps: &[Problem]) -> String {
+    ps.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl FenError {
+    /// Each problem as a sentence.
+    pub fn messages(&self) -> Vec<String> {
+        self.problems.iter().map(|p| p.to_string()).collect()
+    }
+}
+
+/// An unchecked position: what a FEN, a variant's start position or a generator says, before
+/// anything is checked. [`Position::from_setup`] checks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Piece codes, rank 1 first (`board[rank * files + file]`), one per square.
+    pub board: Vec<Code>,
+    pub side: Color,
+    /// Rights bits, as the variant's hooks hand them out.
+    pub rights: u16,
+    /// The en-passant square (the square passed over), if any.
+    pub ep: Option<Square>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+impl Setup {
+    /// The start position of a ruleset (after its setup choice), White to move, every right
+    /// its hooks grant at the start.
+    pub fn start(rules: &Ruleset) -> Setup {
+        let rights = rules.hooks.iter().fold(0, |r, h| r | h.start_rights(rules));
+        Setup {
+            board: rules.start.clone(),
+            side: Color::White,
+            rights,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+}
+
+/// The square of the piece whose move left en-passant rights on `ep`: a piece of `mover`
+/// standing where one of its `nn`/`in` steps over `ep` lands, the step's start empty. It is
+/// read from the move tables, not guessed from geometry, so a triple step (`ifmnH`) or a
+/// sideways one works like a pawn's double step.
+fn ep_victim(rules: &Ruleset, board: &[Code], ep: Square, mover: Color) -> Option<Square> {
+    let t = &rules.tables;
+    for kind in 0..rules.variant.pieces.len() {
+        let c = code(kind, mover);
+        for from in rules.geometry.squares() {
+            if board[from as usize] != EMPTY {
+                continue;
+            }
+            for e in t.entries_at(kind, mover, from) {
+                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && e.ep == ep {
+                    let to = t.squares_of(e)[0];
+                    if board[to as usize] == c {
+                        return Some(to);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 /// A game position of some variant.
@@ -56,12 +211,6 @@ pub struct Position {
     stack: Vec<Undo>,
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", self.fen())
-    }
-}
-
 impl PartialEq for Position {
     fn eq(&self, o: &Self) -> bool {
         self.board[..] == o.board[..]
@@ -75,122 +224,115 @@ impl PartialEq for Position {
 }
 
 impl Position {
-    /// The start position of a ruleset.
+    /// The start position of a ruleset. It was checked when the ruleset was compiled.
     pub fn start(rules: &Arc<Ruleset>) -> Position {
+        Position::build(rules, &Setup::start(rules), 0)
+    }
+
+    /// A position from a setup that has been checked (`ep_victim`: see [`Position::ep_victim`]).
+    fn build(rules: &Arc<Ruleset>, s: &Setup, ep_victim: Square) -> Position {
         let mut p = Position {
             rules: rules.clone(),
             board: [EMPTY; 256],
-            side: Color::White,
-            rights: 0,
-            ep: None,
-            ep_victim: 0,
-            halfmove: 0,
-            fullmove: 1,
+            side: s.side,
+            rights: s.rights,
+            ep: s.ep,
+            ep_victim,
+            halfmove: s.halfmove,
+            fullmove: s.fullmove,
             hash: 0,
             royal: [0; 2],
             royal_count: [0; 2],
             occupied: Default::default(),
             stack: Vec::with_capacity(256),
         };
-        p.board[..rules.start.len()].copy_from_slice(&rules.start);
-        let mut r = 0;
-        for h in &rules.hooks {
-            r |= h.start_rights(rules);
-        }
-        p.rights = r;
+        let n = s.board.len().min(256);
+        p.board[..n].copy_from_slice(&s.board[..n]);
         p.refresh();
         p
     }
 
-    /// Reads a FEN. Every problem is reported at once.
-    pub fn from_fen(rules: &Arc<Ruleset>, fen: &str) -> Result<Position, FenError> {
-        let g = rules.geometry;
+    /// Checks a setup: the board's size, each side's royal piece, the side not to move not in
+    /// check, every right backed by its pieces, an en-passant square that is empty and that a
+    /// piece of the side that just moved can have passed over, clocks in range. Every problem
+    /// is reported.
+    pub fn from_setup(rules: &Arc<Ruleset>, s: &Setup) -> Result<Position, FenError> {
         let mut problems = Vec::new();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
+        let size = rules.geometry.size();
+        if s.board.len() != size {
             return Err(FenError {
-                problems: vec!["empty FEN".into()],
+                problems: vec![Problem::BoardSize {
+                    found: s.board.len(),
+                    expected: size,
+                }],
             });
         }
-        let mut p = Position::start(rules);
-        p.board = [EMPTY; 256];
-        p.rights = 0;
-        match crate::variant::parse_placement_codes(rules, fields[0]) {
-            Ok(b) => p.board[..b.len()].copy_from_slice(&b),
-            Err(es) => problems.extend(es),
+        let pieces = rules.variant.pieces.len();
+        if s.board
+            .iter()
+            .any(|&c| c != EMPTY && (c < 2 || kind_of(c) >= pieces))
+        {
+            problems.push(Problem::Placement(
+                "a square holds no piece of this variant".into(),
+            ));
+            return Err(FenError { problems });
         }
-        p.side = match fields.get(1).copied() {
-            None | Some("w") => Color::White,
-            Some("b") => Color::Black,
-            Some(s) => {
-                problems.push(format!("side to move must be `w` or `b`, found `{s}`"));
-                Color::White
-            }
+        if s.fullmove == 0 {
+            problems.push(Problem::FullmoveNotANumber("0".into()));
+        }
+        let owned = if rules.rights_used >= 16 {
+            u16::MAX
+        } else {
+            (1u16 << rules.rights_used) - 1
         };
-        if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
-            for c in r.chars() {
-                let bits = rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
-                match bits {
-                    Some(b) => p.rights |= b,
-                    None => problems.push(format!(
-                        "rights: `{c}` means nothing in {}",
-                        rules.variant.title
-                    )),
+        if s.rights & !owned != 0 {
+            problems.push(Problem::UnownedRights(s.rights & !owned));
+        }
+        for h in &rules.hooks {
+            for (letter, why) in h.check_rights(rules, &s.board, s.rights) {
+                problems.push(Problem::RightWithoutPieces { letter, why });
+            }
+        }
+        let mut victim = 0;
+        if let Some(e) = s.ep {
+            let name = rules.geometry.name(e).to_string();
+            if e as usize >= size {
+                problems.push(Problem::EpNotASquare(name));
+            } else if s.board[e as usize] != EMPTY {
+                problems.push(Problem::EpOccupied(name));
+            } else {
+                match ep_victim(rules, &s.board, e, s.side.flip()) {
+                    Some(v) => victim = v,
+                    None => problems.push(Problem::EpNoVictim(name)),
                 }
             }
         }
-        if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
-            match g.parse_square(e) {
-                Some(sq) => {
-                    // The piece that passed `sq` stands one rank further, seen from its side.
-                    let dir: i32 = if p.side == Color::White { -1 } else { 1 };
-                    match g.offset(sq, 0, dir) {
-                        Some(v) if p.board[v as usize] != EMPTY && color_of(p.board[v as usize]) != p.side && p.board[sq as usize] == EMPTY => {
-                            p.ep = Some(sq);
-                            p.ep_victim = v;
-                        }
-                        _ => problems.push(format!("en-passant square {e}: no piece of the side that just moved stands beyond it, or it is occupied")),
-                    }
-                }
-                None => problems.push(format!(
-                    "en-passant square `{e}` is not a square of this board"
-                )),
+        let p = Position::build(rules, s, victim);
+        let royals = rules.royal.iter().any(|&r| r);
+        for c in [Color::White, Color::Black] {
+            if royals && p.royal_count[c.index()] == 0 {
+                problems.push(Problem::NoRoyal(c));
             }
         }
-        if let Some(&h) = fields.get(4) {
-            match h.parse::<u32>() {
-                Ok(n) => p.halfmove = n,
-                Err(_) => problems.push(format!("halfmove clock `{h}` is not a number")),
-            }
-        }
-        if let Some(&f) = fields.get(5) {
-            match f.parse::<u32>() {
-                Ok(n) if n >= 1 => p.fullmove = n,
-                _ => problems.push(format!("fullmove number `{f}` must be a number from 1")),
-            }
-        }
-        if fields.len() > 6 {
-            problems.push(format!("{} fields, at most 6 expected", fields.len()));
-        }
-        if problems.is_empty() {
-            p.refresh();
-            let royals = rules.royal.iter().any(|&r| r);
-            for c in [Color::White, Color::Black] {
-                if royals && p.royal_count[c.index()] == 0 {
-                    problems.push(format!("{} has no royal piece", c.name()));
-                }
-            }
-            if problems.is_empty() && p.royal_in_check(p.side.flip()) {
-                problems.push(format!(
-                    "the side not to move ({}) is in check",
-                    p.side.flip().name()
-                ));
-            }
+        if problems.is_empty() && p.royal_in_check(p.side.flip()) {
+            problems.push(Problem::NotToMoveInCheck(p.side.flip()));
         }
         if problems.is_empty() {
             Ok(p)
         } else {
             Err(FenError { problems })
+        }
+    }
+
+    /// The unchecked setup of this position (its board, side, rights, e.p. square, clocks).
+    pub fn setup(&self) -> Setup {
+        Setup {
+            board: self.board[..self.rules.geometry.size()].to_vec(),
+            side: self.side,
+            rights: self.rights,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
         }
     }
 
@@ -231,51 +373,6 @@ impl Position {
         let mut c = self.clone();
         c.refresh();
         c.hash
-    }
-
-    /// Writes the position as FEN.
-    pub fn fen(&self) -> String {
-        let rs = &self.rules;
-        let g = rs.geometry;
-        let mut s = String::new();
-        for r in (0..g.ranks).rev() {
-            let mut empty = 0;
-            for f in 0..g.files {
-                let c = self.board[g.square(f, r) as usize];
-                if c == EMPTY {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(rs.letter(c));
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if r > 0 {
-                s.push('/');
-            }
-        }
-        s.push_str(if self.side == Color::White {
-            " w "
-        } else {
-            " b "
-        });
-        let mut rights = String::new();
-        for h in &rs.hooks {
-            h.write_rights(rs, self.rights, &mut rights);
-        }
-        s.push_str(if rights.is_empty() { "-" } else { &rights });
-        s.push(' ');
-        match self.ep {
-            Some(e) => s.push_str(&g.name(e).to_string()),
-            None => s.push('-'),
-        }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
-        s
     }
 
     pub fn rules(&self) -> &Arc<Ruleset> {
@@ -426,7 +523,9 @@ impl Position {
             }
             self.rights &= !clears;
         }
-        if mv.kind == MoveKind::Double {
+        // A double step that promotes leaves no en-passant rights: the piece that could be
+        // taken is no longer the piece that stepped.
+        if mv.kind == MoveKind::Double && mv.promo == 0 {
             self.ep = Some(mv.aux);
             self.ep_victim = mv.to;
             h ^= rs.z_ep[mv.aux as usize];
@@ -436,10 +535,10 @@ impl Position {
         if captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)] {
             self.halfmove = 0;
         } else {
-            self.halfmove += 1;
+            self.halfmove = self.halfmove.saturating_add(1);
         }
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
         h ^= rs.z_side;
@@ -458,6 +557,7 @@ impl Position {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
             royal: self.royal,
             null,
@@ -474,7 +574,7 @@ impl Position {
         }
         self.halfmove = 0;
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
         self.hash ^= self.rules.z_side;
@@ -490,9 +590,7 @@ impl Position {
         let Some(u) = self.stack.pop() else { return };
         if u.null {
             self.side = self.side.flip();
-            if self.side == Color::Black {
-                self.fullmove -= 1;
-            }
+            self.fullmove = u.fullmove;
             self.ep = u.ep;
             self.ep_victim = u.ep_victim;
             self.halfmove = u.halfmove;
@@ -502,9 +600,7 @@ impl Position {
         let rs = &*self.rules;
         let mv = u.mv;
         self.side = self.side.flip();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = u.fullmove;
         let (me, them) = (self.side.index(), self.side.flip().index());
         self.board[mv.to as usize] = EMPTY;
         self.occupied[me].remove(mv.to);
@@ -530,9 +626,18 @@ impl Position {
         self.royal = u.royal;
     }
 
-    /// Whether a pseudo-legal move is legal: its hook allows it and it leaves no royal piece
-    /// of the mover attacked.
+    /// Whether any move value is legal here: exactly when [`Position::legal_moves`] lists it.
+    /// Safe on any value (a random one, one from another position); it generates the
+    /// pseudo-legal moves, so the search uses [`Position::is_legal_pseudo`] instead.
     pub fn is_legal(&mut self, mv: Move) -> bool {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        pseudo.as_slice().contains(&mv) && self.is_legal_pseudo(mv)
+    }
+
+    /// Whether a pseudo-legal move (one that [`Position::pseudo_legal_moves`] lists) is legal:
+    /// its hook allows it and it leaves no royal piece of the mover attacked.
+    pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
         let checked = self.in_check();
         self.is_legal_with(mv, checked)
     }

@@ -48,6 +48,80 @@ pub struct Ruleset {
     pub z_ep: Vec<u64>,
 }
 
+/// What keeps a variant from being compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileProblem {
+    /// The setup choice asked for does not exist or does not fit.
+    Setup(String),
+    /// A piece's notation cannot be compiled for this board.
+    Piece { kind: usize, message: String },
+    /// A rule cannot be set up on this board.
+    Rule { rule: &'static str, message: String },
+    /// The start position is not a legal position.
+    Start {
+        problems: Vec<crate::position::Problem>,
+    },
+}
+
+/// Why a variant cannot be compiled, located in its file when the problem is in the file:
+/// `file:line:column: message`, one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{prefix}{message}")]
+pub struct CompileError {
+    pub problem: CompileProblem,
+    /// Where in the file (`None`: the problem is not in the file, e.g. a setup choice).
+    pub at: Option<crate::variant::Loc>,
+    /// `file:line:column: ` or nothing.
+    prefix: String,
+    message: String,
+}
+
+impl CompileError {
+    fn new(variant: &Variant, problem: CompileProblem) -> CompileError {
+        let l = &variant.locations;
+        let (at, message) = match &problem {
+            CompileProblem::Setup(m) => (None, m.clone()),
+            CompileProblem::Piece { kind, message } => {
+                let p = &variant.pieces[*kind];
+                (
+                    l.pieces.get(*kind).copied(),
+                    format!(
+                        "the movement of {} (`{}`) cannot be compiled: {message}",
+                        p.name, p.betza_text
+                    ),
+                )
+            }
+            CompileProblem::Rule { rule, message } => (
+                l.rules.iter().find(|(n, _)| n == rule).map(|(_, at)| *at),
+                format!("the variant cannot be set up: rule {rule}: {message}"),
+            ),
+            CompileProblem::Start { problems } => (
+                l.start,
+                format!(
+                    "start position: {}",
+                    problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            ),
+        };
+        CompileError {
+            prefix: l.prefix(at),
+            problem,
+            at,
+            message,
+        }
+    }
+}
+
+impl From<CompileError> for String {
+    fn from(e: CompileError) -> String {
+        e.to_string()
+    }
+}
+
 /// splitmix64, for reproducible hash keys.
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -59,19 +133,22 @@ fn splitmix(state: &mut u64) -> u64 {
 
 impl Ruleset {
     /// Compiles `variant` with an optional setup choice.
-    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, String> {
+    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, CompileError> {
         let g = Geometry::new(variant.files, variant.ranks);
         let size = g.size();
         // Start position, after the setup hook.
         let mut placement = variant.placement.clone();
         let mut handled = false;
         for h in &variant.rules {
-            if h.setup(variant, setup, &mut placement)? {
+            if h.setup(variant, setup, &mut placement)
+                .map_err(|m| CompileError::new(variant, CompileProblem::Setup(m)))?
+            {
                 handled = true;
             }
         }
         if setup.is_some() && !handled {
-            return Err(format!("{} has no setup choices", variant.title));
+            let m = format!("{} has no setup choices", variant.title);
+            return Err(CompileError::new(variant, CompileProblem::Setup(m)));
         }
         let start: Vec<Code> = placement
             .iter()
@@ -82,7 +159,10 @@ impl Ruleset {
         let tables = Tables::build(g, &betzas, &|kind, color, sq| {
             start_ref[sq as usize] == code(kind, color)
         })
-        .map_err(|(k, e)| format!("{}: {}", variant.pieces[k].name, e.message))?;
+        .map_err(|(kind, e)| {
+            let message = e.message;
+            CompileError::new(variant, CompileProblem::Piece { kind, message })
+        })?;
         let irreversible = (0..variant.pieces.len())
             .map(|k| {
                 // A piece whose every non-capturing move goes forward cannot undo a move.
@@ -139,8 +219,10 @@ impl Ruleset {
         let mut hooks: Vec<Box<dyn Rule>> = variant.rules.clone();
         hooks.sort_by_key(|h| h.configure_order());
         for (i, h) in hooks.iter_mut().enumerate() {
-            h.configure(&mut rs, i as u8)
-                .map_err(|e| format!("rule {}: {e}", h.name()))?;
+            h.configure(&mut rs, i as u8).map_err(|message| {
+                let rule = h.name();
+                CompileError::new(variant, CompileProblem::Rule { rule, message })
+            })?;
             if let Some(d) = h.draws() {
                 rs.draws = d;
             }
@@ -152,7 +234,18 @@ impl Ruleset {
             .map(|(i, _)| i as u8)
             .collect();
         rs.hooks = hooks;
-        Ok(Arc::new(rs))
+        let rs = Arc::new(rs);
+        // The start position is checked like any FEN: both royal pieces, the side not to move
+        // not in check, every start right backed by its pieces.
+        let start = crate::position::Setup::start(&rs);
+        if let Err(e) = crate::position::Position::from_setup(&rs, &start) {
+            let problems = e.problems;
+            return Err(CompileError::new(
+                variant,
+                CompileProblem::Start { problems },
+            ));
+        }
+        Ok(rs)
     }
 
     /// Hands out `n` fresh rights bits; returns the first.

@@ -32,11 +32,11 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
-use crate::cli::notation::coord;
 use crate::geometry::{Color, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of};
-use crate::position::Position;
+use crate::position::{Position, Setup};
 use crate::ruleset::Ruleset;
+use crate::text::coord;
 
 // ---------------------------------------------------------------------------------------------
 // Random games
@@ -116,11 +116,25 @@ pub fn random_position_strategy(
                     placement[sq] = Some((kind, color));
                 }
             }
-            let text = rules.variant.placement_fen(&placement);
-            let first = if black { "b" } else { "w" };
-            let second = if black { "w" } else { "b" };
-            Position::from_fen(&rules, &format!("{text} {first} - - 0 1"))
-                .or_else(|_| Position::from_fen(&rules, &format!("{text} {second} - - 0 1")))
+            // Through the same checks as a FEN or a variant's start position.
+            let board = placement
+                .iter()
+                .map(|p| p.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0))
+                .collect();
+            let first = if black { Color::Black } else { Color::White };
+            let mut setup = Setup {
+                board,
+                side: first,
+                rights: 0,
+                ep: None,
+                halfmove: 0,
+                fullmove: 1,
+            };
+            Position::from_setup(&rules, &setup)
+                .or_else(|_| {
+                    setup.side = first.flip();
+                    Position::from_setup(&rules, &setup)
+                })
                 .ok()
         },
     )
@@ -583,7 +597,7 @@ pub fn check_rejections_with(
     }
     let me = pos.side();
     for &mv in pseudo.iter().filter(|m| !legal_set.contains(m)) {
-        if pos.is_legal(mv) {
+        if pos.is_legal_pseudo(mv) {
             return Err(format!(
                 "pseudo-legal move {} is left out of the legal moves, yet is_legal accepts it",
                 show(&rules, mv)

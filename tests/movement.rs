@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 
-use polymachy::cli::notation::coord;
 use polymachy::moves::MoveList;
 use polymachy::position::Position;
 use polymachy::ruleset::Ruleset;
+use polymachy::text::coord;
 use polymachy::variant::Variant;
 
 /// An 8x8 test game: King, Pawn, and the extra pieces given as (letter, betza).

@@ -489,7 +489,7 @@ fn promotion_in_metamachy() {
 
 #[test]
 fn every_legal_move_reads_back_from_its_san_and_its_coordinates() {
-    use polymachy::search::selfplay::Rng;
+    use polymachy::selfplay::Rng;
     for name in [
         "chess",
         "lions-and-unicorns",

@@ -26,7 +26,7 @@ fn builtins() -> Vec<(&'static str, Arc<Ruleset>)> {
     for &(name, _) in BUILTIN {
         match Variant::load(name)
             .map_err(|e| e.to_string())
-            .and_then(|v| Ruleset::new(&v, None))
+            .and_then(|v| Ok(Ruleset::new(&v, None)?))
         {
             Ok(r) => out.push((name, r)),
             Err(e) => errors.push(format!("built-in variant {name} does not load:\n{e}")),
@@ -150,7 +150,7 @@ fn parse(pos: &mut Position, text: &str) -> Move {
     let rules = pos.rules().clone();
     *list
         .iter()
-        .find(|&&m| polymachy::cli::notation::coord(&rules, m) == text)
+        .find(|&&m| polymachy::text::coord(&rules, m) == text)
         .unwrap_or_else(|| panic!("{text} is not pseudo-legal in {}", pos.fen()))
 }
 

@@ -11,10 +11,10 @@ use std::collections::BTreeSet;
 use std::process::Command;
 use std::sync::Arc;
 
-use polymachy::cli::notation::coord;
 use polymachy::moves::{Move, MoveKind, MoveList};
 use polymachy::position::Position;
 use polymachy::ruleset::Ruleset;
+use polymachy::text::coord;
 use polymachy::variant::Variant;
 
 // ---------------------------------------------------------------------------------------------

@@ -494,7 +494,7 @@ fn evaluation_values_pieces_without_a_value_from_their_moves() {
 #[test]
 #[ignore]
 fn selfplay_deeper_against_shallower() {
-    use polymachy::search::selfplay::{MatchConfig, play_match};
+    use polymachy::selfplay::{MatchConfig, play_match};
     let env = |k: &str, d: u32| {
         std::env::var(k)
             .ok()

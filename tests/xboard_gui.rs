@@ -269,8 +269,7 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
     let ini = std::env::temp_dir().join(format!("polymachy-fmax-{}.ini", std::process::id()));
     std::fs::write(&ini, stock + &section).unwrap();
     let me = format!("{BIN} xboard");
-    let wrapper =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fairymax-cecp.sh");
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fairymax-cecp.sh");
     let fm = format!("{} 22 {}", wrapper.display(), ini.display());
     let Some(m) = xboard_match(
         "lions-and-unicorns",

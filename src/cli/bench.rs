@@ -48,7 +48,7 @@ pub fn run(a: BenchArgs) -> Result<(), UserError> {
     let mut total_secs = 0f64;
     for &(name, depth) in suite {
         let v = Variant::load(name)?;
-        let rules = Ruleset::new(&v, None).map_err(UserError)?;
+        let rules = Ruleset::new(&v, None).map_err(|e| UserError(e.to_string()))?;
         let mut best = f64::MAX;
         let mut nodes = 0;
         let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());

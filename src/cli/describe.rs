@@ -45,7 +45,7 @@ struct Doc {
 
 /// Describes a variant.
 pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
-    let rules = Ruleset::new(v, None).map_err(UserError)?;
+    let rules = Ruleset::new(v, None).map_err(|e| UserError(e.to_string()))?;
     let letters = |ks: &[usize]| ks.iter().map(|&k| v.pieces[k].letter).collect::<String>();
     Ok(VariantInfo {
         id: v.id.clone(),

@@ -11,9 +11,9 @@ use crate::ruleset::Ruleset;
 use crate::variant::Variant;
 
 pub mod bench;
+#[cfg(feature = "testing")]
 pub mod check;
 pub mod describe;
-pub mod notation;
 pub mod play;
 
 #[derive(Parser, Debug)]
@@ -48,8 +48,8 @@ pub enum Command {
     Show {
         #[command(flatten)]
         v: VariantArgs,
-        /// Position in FEN (default: the start position)
-        #[arg(long)]
+        /// Position in FEN (default: the start position); may start with `-`
+        #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
         /// Plain ASCII letters instead of colours
         #[arg(long)]
@@ -62,8 +62,8 @@ pub enum Command {
         /// Depth in plies
         #[arg(long, short = 'd')]
         depth: u32,
-        /// Position in FEN (default: the start position)
-        #[arg(long)]
+        /// Position in FEN (default: the start position); may start with `-`
+        #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
         /// One line per root move with its count
         #[arg(long)]
@@ -79,6 +79,7 @@ pub enum Command {
         variant: Option<String>,
     },
     /// Property-test a variant: check the engine's invariants over random games
+    #[cfg(feature = "testing")]
     Check(check::CheckArgs),
     /// Measure perft speed (nodes per second) on the shipped variants
     Bench(bench::BenchArgs),
@@ -301,7 +302,7 @@ impl<E: std::fmt::Display> From<E> for UserError {
 /// Loads a variant and compiles it with a setup.
 pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
     let variant = Variant::load(&v.variant)?;
-    Ruleset::new(&variant, v.setup.as_deref()).map_err(UserError)
+    Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
 }
 
 /// A position from an optional FEN.
@@ -386,14 +387,14 @@ fn run(cli: Cli) -> Result<(), UserError> {
                         "\r[{}/{}] {}    ",
                         i + 1,
                         list.len(),
-                        notation::coord(&rules, mv)
+                        crate::text::coord(&rules, mv)
                     );
                 }
                 pos.make(mv);
                 let n = perft.count(&mut pos, depth - 1);
                 pos.unmake();
                 if divide {
-                    println!("{} {n}", notation::coord(&rules, mv));
+                    println!("{} {n}", crate::text::coord(&rules, mv));
                 }
                 total += n;
             }
@@ -425,6 +426,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),
+        #[cfg(feature = "testing")]
         Command::Check(a) => check::run_check(a),
         Command::Variants { toml, variant } => {
             let names: Vec<String> = match variant {
@@ -506,5 +508,5 @@ pub fn color_ok() -> bool {
 
 /// Formats a move in coordinate notation.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
-    notation::coord(rules, mv)
+    crate::text::coord(rules, mv)
 }

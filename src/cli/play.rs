@@ -17,8 +17,8 @@ use crate::game::{self, Game};
 use crate::geometry::Color;
 use crate::position::Position;
 use crate::ruleset::Ruleset;
-use crate::search::selfplay::{MatchConfig, play_match};
 use crate::search::{Clock, Limits, Score, SearchResult, Searcher};
+use crate::selfplay::{MatchConfig, play_match};
 use crate::text::board::{self, Style};
 use crate::variant::Variant;
 
@@ -58,11 +58,11 @@ pub struct PlayArgs {
     /// Resume a game saved as PGN
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
-    /// Start from this position instead of the start position
-    #[arg(long, conflicts_with = "load")]
+    /// Start from this position instead of the start position; may start with `-`
+    #[arg(long, conflicts_with = "load", allow_hyphen_values = true)]
     pub fen: Option<String>,
     /// Hash table size in megabytes
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    #[arg(long, default_value_t = crate::search::tt::DEFAULT_HASH_MB, value_name = "MB", value_parser = crate::search::tt::parse_hash_mb)]
     pub hash: usize,
 }
 
@@ -71,8 +71,8 @@ pub struct PlayArgs {
 pub struct AnalyseArgs {
     #[command(flatten)]
     pub v: VariantArgs,
-    /// Position in FEN (default: the start position)
-    #[arg(long)]
+    /// Position in FEN (default: the start position); may start with `-`
+    #[arg(long, allow_hyphen_values = true)]
     pub fen: Option<String>,
     /// Search to this depth in plies
     #[arg(long, short = 'd', value_name = "N", conflicts_with = "movetime")]
@@ -84,7 +84,7 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
     /// Hash table size in megabytes
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    #[arg(long, default_value_t = crate::search::tt::DEFAULT_HASH_MB, value_name = "MB", value_parser = crate::search::tt::parse_hash_mb)]
     pub hash: usize,
 }
 
@@ -109,7 +109,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
     /// Hash table size per engine in megabytes
-    #[arg(long, default_value_t = 16, value_name = "MB")]
+    #[arg(long, default_value_t = 16, value_name = "MB", value_parser = crate::search::tt::parse_hash_mb)]
     pub hash: usize,
 }
 
@@ -221,7 +221,11 @@ fn rules_for_record(
         },
         None => Variant::load(&v.variant)?,
     };
-    Ruleset::new(&variant, setup.as_deref()).map_err(|e| UserError(format!("{file}: {e}")))
+    Ruleset::new(&variant, setup.as_deref()).map_err(|e| match e.at {
+        // A problem located in the variant file names that file.
+        Some(_) => UserError(e.to_string()),
+        None => UserError(format!("{file}: {e}")),
+    })
 }
 
 /// Loads a saved game.

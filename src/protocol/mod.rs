@@ -14,15 +14,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::cli::notation::coord;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
 use crate::search::{Info, Limits, SearchResult, Searcher};
+use crate::text::coord;
 use crate::variant::Variant;
 
 /// Hash table size, in megabytes, until the GUI sets another.
-pub const DEFAULT_HASH_MB: usize = 64;
+pub use crate::search::tt::DEFAULT_HASH_MB;
 
 /// A line-oriented output shared by the protocol loop and the search thread.
 #[derive(Clone)]

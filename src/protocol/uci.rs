@@ -45,7 +45,9 @@ pub fn run(
                 out.line("option name VariantPath type string default <empty>");
                 out.line("option name Setup type string default <empty>");
                 out.line(&format!(
-                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min {} max {}",
+                    crate::search::tt::MIN_HASH_MB,
+                    crate::search::tt::MAX_HASH_MB
                 ));
                 out.line("uciok");
             }
@@ -91,14 +93,12 @@ pub fn run(
                             let v = eng.variant.clone();
                             switch(&mut eng, Ok(v), setup_choice.as_deref())
                         }
-                        "hash" => match value.parse::<usize>() {
-                            Ok(mb) if (1..=4096).contains(&mb) => {
+                        "hash" => match crate::search::tt::parse_hash_mb(&value) {
+                            Ok(mb) => {
                                 eng.set_hash(mb);
                                 Ok(())
                             }
-                            _ => Err(format!(
-                                "Hash must be a number from 1 to 4096, got `{value}`"
-                            )),
+                            Err(e) => Err(format!("Hash {e}")),
                         },
                         _ => Err(format!("unknown option `{name}`")),
                     }
@@ -141,10 +141,7 @@ pub fn run(
                         ));
                     },
                     move |rules, r| match r.best {
-                        Some(m) => o2.line(&format!(
-                            "bestmove {}",
-                            crate::cli::notation::coord(rules, m)
-                        )),
+                        Some(m) => o2.line(&format!("bestmove {}", crate::text::coord(rules, m))),
                         None => o2.line("bestmove 0000"),
                     },
                 );
@@ -157,7 +154,7 @@ pub fn run(
             // Polymachy extension for people at the console.
             "d" => out.line(&format!(
                 "{}\nFen: {}",
-                crate::cli::notation::draw(&eng.pos, None, true),
+                crate::text::board::draw(&eng.pos, None, true),
                 eng.pos.fen()
             )),
             _ => out.line(&format!("info string unknown command: {line}")),

@@ -534,7 +534,7 @@ impl Session {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    let text = crate::cli::notation::coord(rules, m);
+                    let text = crate::text::coord(rules, m);
                     o2.line(&format!(
                         "move {}",
                         xb_ranks(rules.geometry.ranks, &text, -1)

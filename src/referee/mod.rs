@@ -32,12 +32,12 @@ use std::time::{Duration, Instant};
 use engine::{EngineProc, EngineSpec, Failure, Protocol, Reply};
 use stats::Tally;
 
-use crate::cli::notation::coord;
 use crate::game::{GameResult, outcome, san, variant_men};
 use crate::geometry::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
+use crate::text::coord;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]

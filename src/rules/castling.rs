@@ -48,14 +48,19 @@ impl CastlingRule {
         let distance = p.int("king-distance", 1, 14).unwrap_or(2) as u8;
         let partner = match p.letters("partner", v) {
             Some(ks) if ks.len() == 1 => Some(ks[0]),
+            // A letter no piece has: already reported (or a consequence of broken letters).
+            Some(_) if p.last_unknown => return None,
             Some(_) => {
                 let span = p.span.clone();
                 p.error(span, "`rules.castling.partner` must be one letter", None);
-                None
+                return None;
             }
             None => v.kind_by_letter('R'),
         };
         if partner.is_none() {
+            if p.quiet_letters {
+                return None;
+            }
             let span = p.span.clone();
             p.error(
                 span,
@@ -161,6 +166,47 @@ impl Rule for CastlingRule {
             .map(|c| c.right)
     }
 
+    fn check_rights(
+        &self,
+        rs: &Ruleset,
+        board: &[crate::moves::Code],
+        rights: u16,
+    ) -> Vec<(char, String)> {
+        let g = rs.geometry;
+        let mut out = Vec::new();
+        for &i in &self.mine {
+            let c = &rs.castlings[i];
+            if rights & c.right == 0 {
+                continue;
+            }
+            let (Some(partner), king) = (self.partner, rs.start[c.king_from as usize]) else {
+                continue;
+            };
+            let rook = code(partner, c.color);
+            if board[c.king_from as usize] != king || board[c.rook_from as usize] != rook {
+                let l = if c.king_side { 'K' } else { 'Q' };
+                let letter = if c.color == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                };
+                let pieces = &rs.variant.pieces;
+                out.push((
+                    letter,
+                    format!(
+                        "needs {}'s {} on {} and its {} on {}",
+                        c.color.name(),
+                        pieces[crate::moves::kind_of(king)].name,
+                        g.name(c.king_from),
+                        pieces[partner].name,
+                        g.name(c.rook_from)
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
     fn write_rights(&self, rs: &Ruleset, rights: u16, out: &mut String) {
         for color in [Color::White, Color::Black] {
             for king_side in [true, false] {
@@ -196,8 +242,8 @@ impl Rule for CastlingRule {
             let rook = pos.piece_at(c.rook_from);
             if !rs.is_royal(king)
                 || crate::moves::color_of(king) != c.color
-                || Some(crate::moves::kind_of(rook)) != self.partner
                 || rook == 0
+                || Some(crate::moves::kind_of(rook)) != self.partner
                 || crate::moves::color_of(rook) != c.color
             {
                 continue;

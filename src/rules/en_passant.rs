@@ -13,7 +13,7 @@ use super::Rule;
 use crate::geometry::Color;
 use crate::ruleset::Ruleset;
 use crate::tables::{EP, MAKES_EP};
-use crate::variant::{Params, Variant};
+use crate::variant::{Params, PieceDef, Variant};
 
 #[derive(Clone, Debug)]
 pub struct EnPassantRule {
@@ -25,8 +25,54 @@ impl EnPassantRule {
     pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<EnPassantRule> {
         let capturers = p.letters("capturers", v);
         let victims = p.letters("victims", v);
+        // A capturer must have an `e` move, a victim an `nn` or `in` step: otherwise naming it
+        // does nothing, which is surely a mistake.
+        let span = p.span.clone();
+        for (list, what, needs, has) in [
+            (
+                &capturers,
+                "capturers",
+                "an en-passant capture (`e`)",
+                has_e as fn(&PieceDef) -> bool,
+            ),
+            (
+                &victims,
+                "victims",
+                "a step that leaves en-passant rights (`nn` or `in`)",
+                leaves_ep,
+            ),
+        ] {
+            for &k in list.iter().flatten() {
+                let piece = &v.pieces[k];
+                if !has(piece) {
+                    p.error(
+                        span.clone(),
+                        format!(
+                            "`rules.en-passant.{what}` names {} ({}), whose movement `{}` lacks {needs}",
+                            piece.name, piece.letter, piece.betza_text
+                        ),
+                        None,
+                    );
+                }
+            }
+        }
         Some(EnPassantRule { capturers, victims })
     }
+}
+
+fn has_e(p: &PieceDef) -> bool {
+    p.betza
+        .components
+        .iter()
+        .any(|c| c.legs.iter().any(|l| l.mods.e))
+}
+
+fn leaves_ep(p: &PieceDef) -> bool {
+    p.betza.components.iter().any(|c| {
+        c.legs
+            .first()
+            .is_some_and(|l| l.mods.n >= 2 || (l.mods.initial && l.mods.n >= 1))
+    })
 }
 
 impl Rule for EnPassantRule {

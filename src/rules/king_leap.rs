@@ -14,7 +14,7 @@
 
 use super::Rule;
 use crate::geometry::{Color, Square};
-use crate::moves::{Move, MoveKind, MoveList, code};
+use crate::moves::{Move, MoveKind, MoveList, SquareSet, code};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
 use crate::variant::{Params, Variant};
@@ -23,11 +23,17 @@ use crate::variant::{Params, Variant};
 pub struct KingLeapRule {
     /// Rights bit of White; Black's is the next.
     pub first_bit: u16,
+    /// Per colour, the squares the royal piece starts on, in the default start position or any
+    /// setup choice: a FEN may give the right only to a royal piece standing on one of them.
+    pub home: [SquareSet; 2],
 }
 
 impl KingLeapRule {
     pub fn build(_p: &mut Params<'_, '_>, _v: &Variant) -> Option<KingLeapRule> {
-        Some(KingLeapRule { first_bit: 0 })
+        Some(KingLeapRule {
+            first_bit: 0,
+            home: Default::default(),
+        })
     }
 
     fn bit(&self, c: Color) -> u16 {
@@ -56,6 +62,32 @@ impl Rule for KingLeapRule {
 
     fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
         self.first_bit = rs.claim_rights(2)?;
+        let v = &rs.variant;
+        let mut home: [SquareSet; 2] = Default::default();
+        let mut note = |placement: &[Option<(usize, Color)>]| {
+            for (s, p) in placement.iter().enumerate() {
+                if let Some((k, c)) = *p
+                    && rs.royal[k]
+                {
+                    home[c.index()].insert(s as Square);
+                }
+            }
+        };
+        note(&v.placement);
+        for h in &v.rules {
+            for (_, letters) in h.setups() {
+                let mut p = v.placement.clone();
+                if h.setup(v, Some(&letters), &mut p).is_ok() {
+                    note(&p);
+                }
+            }
+        }
+        for (s, &c) in rs.start.iter().enumerate() {
+            if rs.is_royal(c) {
+                home[crate::moves::color_of(c).index()].insert(s as Square);
+            }
+        }
+        self.home = home;
         for (k, &royal) in rs.royal.clone().iter().enumerate() {
             if royal {
                 for c in [Color::White, Color::Black] {
@@ -98,6 +130,42 @@ impl Rule for KingLeapRule {
         })?;
         let file = crate::geometry::Geometry::file_char(rs.geometry.file(at as u8));
         (c.to_ascii_lowercase() == file).then(|| self.bit(color))
+    }
+
+    fn check_rights(
+        &self,
+        rs: &Ruleset,
+        board: &[crate::moves::Code],
+        rights: u16,
+    ) -> Vec<(char, String)> {
+        let mut out = Vec::new();
+        for c in [Color::White, Color::Black] {
+            if rights & self.bit(c) == 0 {
+                continue;
+            }
+            // The royal piece must stand where some start position has it.
+            let home = &self.home[c.index()];
+            let at_home = home.iter().any(|s| {
+                let p = board[s as usize];
+                rs.is_royal(p) && crate::moves::color_of(p) == c
+            });
+            if !at_home {
+                let letter = if c == Color::White { 'K' } else { 'k' };
+                let squares: Vec<String> = home
+                    .iter()
+                    .map(|s| rs.geometry.name(s).to_string())
+                    .collect();
+                out.push((
+                    letter,
+                    format!(
+                        "needs {}'s royal piece on a square it starts the game on ({})",
+                        c.name(),
+                        squares.join(" ")
+                    ),
+                ));
+            }
+        }
+        out
     }
 
     fn write_rights(&self, _rs: &Ruleset, rights: u16, out: &mut String) {

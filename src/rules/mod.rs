@@ -78,6 +78,18 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// The rights letters that `rights` holds but whose pieces are not where the right needs
+    /// them on `board` (a castling right without its king and partner on their squares), each
+    /// with why. A position with such a right is refused.
+    fn check_rights(
+        &self,
+        _rs: &Ruleset,
+        _board: &[crate::moves::Code],
+        _rights: u16,
+    ) -> Vec<(char, String)> {
+        Vec::new()
+    }
+
     /// Writes this hook's letters of the rights field.
     fn write_rights(&self, _rs: &Ruleset, _rights: u16, _out: &mut String) {}
 

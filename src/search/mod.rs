@@ -15,7 +15,6 @@
 //! per ply, so the search itself allocates nothing once warmed up.
 
 pub mod eval;
-pub mod selfplay;
 pub mod time;
 pub mod tt;
 
@@ -575,7 +574,7 @@ impl Searcher {
     #[inline]
     fn make_legal(pos: &mut Position, mv: Move) -> bool {
         if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
-            if !pos.is_legal(mv) {
+            if !pos.is_legal_pseudo(mv) {
                 return false;
             }
             pos.make(mv);

@@ -5,6 +5,24 @@
 
 use crate::moves::Move;
 
+/// Hash table size, in megabytes, unless the command line or a GUI sets another.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// The smallest hash table, in megabytes.
+pub const MIN_HASH_MB: usize = 1;
+/// The largest hash table, in megabytes: the command line and both protocols accept no more.
+pub const MAX_HASH_MB: usize = 4096;
+
+/// Reads a hash size in megabytes, [`MIN_HASH_MB`] to [`MAX_HASH_MB`] (the command line's
+/// `--hash` and the protocols' `Hash` option share it).
+pub fn parse_hash_mb(value: &str) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(mb) if (MIN_HASH_MB..=MAX_HASH_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "must be a number from {MIN_HASH_MB} to {MAX_HASH_MB} (megabytes), got `{value}`"
+        )),
+    }
+}
+
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u8)]

@@ -152,6 +152,11 @@ pub fn pieces_text(rs: &Ruleset) -> String {
     out
 }
 
+/// The board alone, with nothing beside it: [`render`] without side lines.
+pub fn draw(pos: &Position, last: Option<Move>, ascii: bool) -> String {
+    render(pos, last, Style { ascii }, &[])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,3 +1,52 @@
-//! Text for people: the terminal board.
+//! Positions and moves as text, below the game record, the protocols and the command line:
+//! coordinate notation, what counts as a capture, board drawings, FEN reading and writing
+//! ([`fen`]). SAN-like reading and writing live in the game record (`game.rs`).
+//!
+//! **Every legal move has its own name.** A move is written `from` `to` and, for a promotion,
+//! the promoted piece's letter in lower case (`e2e4`, `a10a12`, `e11e12q`). When an
+//! en-passant capture shares its squares with a non-capturing move of the same piece (a
+//! Terachess I Corporal steps diagonally forward and also captures en passant diagonally
+//! forward, so both land on the en-passant square), the capture takes the suffix
+//! [`EP_SUFFIX`]: `d9e10` is the step and `d9e10ep` the capture, in coordinate notation, UCI
+//! and CECP alike, and `Cxe10ep` in the SAN-like form. An en-passant capture with no such twin
+//! (a chess pawn's `e5d6`) is written without it, and reading accepts the suffix on any
+//! en-passant capture.
 
 pub mod board;
+pub mod fen;
+pub mod san;
+
+use crate::moves::{EMPTY, Move, MoveKind, color_of};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+
+/// The suffix of an en-passant capture whose squares a non-capturing move shares.
+pub const EP_SUFFIX: &str = "ep";
+
+/// Whether the move's written name carries [`EP_SUFFIX`].
+pub fn needs_ep_suffix(mv: Move) -> bool {
+    mv.kind == MoveKind::EnPassant && mv.aux == crate::movegen::EP_NAMED
+}
+
+/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case), and
+/// `d9e10ep` for an en-passant capture that needs telling apart from a step.
+pub fn coord(rules: &Ruleset, mv: Move) -> String {
+    let g = rules.geometry;
+    let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
+    if let Some(k) = mv.promotion() {
+        s.push(rules.variant.pieces[k].letter.to_ascii_lowercase());
+    }
+    if needs_ep_suffix(mv) {
+        s.push_str(EP_SUFFIX);
+    }
+    s
+}
+
+/// Whether a move of `pos`'s side to move takes a piece (en passant included; castling never).
+pub fn is_capture(pos: &Position, mv: Move) -> bool {
+    if mv.kind == MoveKind::EnPassant {
+        return true;
+    }
+    let c = pos.piece_at(mv.to);
+    mv.kind != MoveKind::Castle && c != EMPTY && color_of(c) != pos.side()
+}

@@ -1,11 +1,10 @@
 //! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
 
 use super::params::{Diag, Params, SVal, Span, Val, letter_hint};
-use super::{PieceDef, Variant};
+use super::{Loc, Locations, PieceDef, Variant};
 use crate::geometry::{Color, MAX_SIDE};
 use crate::moves::MAX_KINDS;
 use crate::notation;
-use crate::tables::Tables;
 
 /// The built-in variants: (name, file text). The files live in `variants/`.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -38,8 +37,7 @@ impl VariantError {
 pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
     if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\')
     {
-        let text = std::fs::read_to_string(name_or_path)
-            .map_err(|e| VariantError::one(format!("{name_or_path}: cannot read the file: {e}")))?;
+        let text = read_file(name_or_path)?;
         let mut v = from_toml(&text, name_or_path)?;
         if v.id.is_empty() {
             v.id = std::path::Path::new(name_or_path)
@@ -65,6 +63,40 @@ pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
             )))
         }
     }
+}
+
+/// The largest variant file read, in bytes (the shipped ones are under 20 KB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a variant file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a device such
+/// as `/dev/urandom` would block or never end), in UTF-8.
+fn read_file(path: &str) -> Result<String, VariantError> {
+    use std::io::Read;
+    let fail = |why: String| VariantError::one(format!("{path}: cannot read the file: {why}"));
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail(
+            "not a regular file (a variant file is a .toml text file)".into(),
+        ));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "{} bytes, more than the {MAX_FILE_BYTES} a variant file may have",
+            meta.len()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    // The file may have grown since: read one byte more than allowed to notice.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "more than the {MAX_FILE_BYTES} bytes a variant file may have"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
 }
 
 /// Converts the TOML parser's spanned tree into ours.
@@ -162,6 +194,7 @@ pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantErro
     match variant {
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
+            v.locations.origin = origin.to_string();
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),
@@ -248,13 +281,24 @@ fn read_variant(
     let mut pieces: Vec<PieceDef> = Vec::new();
     let mut piece_spans: Vec<Span> = Vec::new();
     let mut promo_raw: Vec<Option<(String, Span)>> = Vec::new();
+    // A piece without a valid letter of its own makes the start position and the rules' letter
+    // lists fail on every square and key that uses its letter, for that reason alone: those
+    // consequences are not reported (a promotion list is short, and is still checked).
+    let mut letters_broken = false;
     match &pieces_v {
         None => {
-            diags.push(Diag {
-                span: 0..0,
-                message: "no pieces: the file has no `[[piece]]` table".into(),
-                hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
-            });
+            // A misspelled `[[pieces]]` is already reported as an unknown key: say nothing more.
+            let misspelled = entries
+                .iter()
+                .any(|(k, _, _)| k != "piece" && k.to_ascii_lowercase().starts_with("piece"));
+            if !misspelled {
+                diags.push(Diag {
+                    span: 0..0,
+                    message: "no pieces: the file has no `[[piece]]` table".into(),
+                    hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
+                });
+            }
+            letters_broken = true;
             ok = false;
         }
         Some(SVal {
@@ -263,6 +307,7 @@ fn read_variant(
         }) => {
             for (i, it) in items.iter().enumerate() {
                 let Val::Table(t) = &it.val else {
+                    letters_broken = true;
                     diags.push(Diag {
                         span: it.span.clone(),
                         message: "each `[[piece]]` must be a table".into(),
@@ -281,6 +326,7 @@ fn read_variant(
                 let name = match name {
                     Some(n) => n.0,
                     None => {
+                        letters_broken = true;
                         diags.push(Diag {
                             span: it.span.clone(),
                             message: format!("piece {} has no `name`", i + 1),
@@ -295,6 +341,7 @@ fn read_variant(
                         match (cs.next(), cs.next()) {
                             (Some(c), None) if c.is_ascii_uppercase() => {
                                 if let Some(prev) = pieces.iter().find(|q| q.letter == c) {
+                                    letters_broken = true;
                                     diags.push(Diag {
                                         span,
                                         message: format!(
@@ -307,12 +354,14 @@ fn read_variant(
                                 c
                             }
                             _ => {
+                                letters_broken = true;
                                 diags.push(Diag { span, message: format!("letter of {name} must be one upper-case letter A-Z, found \"{l}\""), hint: None });
                                 '?'
                             }
                         }
                     }
                     None => {
+                        letters_broken = true;
                         diags.push(Diag {
                             span: it.span.clone(),
                             message: format!("piece {name} has no `letter`"),
@@ -357,6 +406,7 @@ fn read_variant(
             }
         }
         Some(v) => {
+            letters_broken = true;
             diags.push(Diag {
                 span: v.span.clone(),
                 message: "`piece` must be an array of tables (`[[piece]]`)".into(),
@@ -382,29 +432,6 @@ fn read_variant(
             hint: Some("mark the king with `royal = true`".into()),
         });
     }
-    // Compile each piece's notation now, so that unsupported combinations are reported here.
-    if let (Some(f), Some(r)) = (files, ranks) {
-        for (i, p) in pieces.iter().enumerate() {
-            if p.betza.components.is_empty() {
-                continue;
-            }
-            if let Err((_, e)) = Tables::build(
-                crate::geometry::Geometry::new(f, r),
-                std::slice::from_ref(&p.betza),
-                &|_, _, _| true,
-            ) {
-                diags.push(Diag {
-                    span: piece_spans[i].clone(),
-                    message: format!(
-                        "the movement of {} (`{}`) cannot be compiled: {}",
-                        p.name, p.betza_text, e.message
-                    ),
-                    hint: None,
-                });
-            }
-        }
-    }
-
     let mut variant = Variant {
         id,
         title: title.unwrap_or_default(),
@@ -415,14 +442,20 @@ fn read_variant(
         placement: vec![],
         rules: vec![],
         source: String::new(),
+        locations: Locations::default(),
     };
     // Promotion targets.
+    let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
+    let start_uses = |c: char| start_text.chars().any(|x| x.eq_ignore_ascii_case(&c));
     for (i, raw) in promo_raw.into_iter().enumerate() {
         if let Some((s, span)) = raw {
             let mut kinds = Vec::new();
             for (j, c) in s.chars().enumerate() {
                 match variant.kind_by_letter(c) {
                     Some(k) if c.is_ascii_uppercase() => kinds.push(k),
+                    // The start position uses this letter too: most likely the letter of the
+                    // piece whose own letter is broken, already reported.
+                    None if letters_broken && start_uses(c) => {}
                     _ => {
                         let at = offset_in_string(text, &span, j + 1);
                         diags.push(Diag {
@@ -439,12 +472,21 @@ fn read_variant(
             variant.pieces[i].promotes_to = kinds;
         }
     }
-    // Start position.
+    // Start position. The letters it uses that no piece has are reported here, once each;
+    // a rule's letter list naming the same letter says nothing more.
+    let mut start_unknown: Vec<char> = Vec::new();
+    let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     match (start, files, ranks) {
         (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
             Ok(p) => variant.placement = p,
             Err(errs) => {
-                for (col, msg, hint) in errs {
+                for (col, msg, hint, unknown) in errs {
+                    if let Some(c) = unknown {
+                        start_unknown.push(c.to_ascii_uppercase());
+                        if letters_broken {
+                            continue;
+                        }
+                    }
                     let at = offset_in_string(text, &span, col);
                     diags.push(Diag {
                         span: at..at + 1,
@@ -481,6 +523,8 @@ fn read_variant(
                 continue;
             }
             let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
+            p.quiet_letters = letters_broken;
+            p.quiet_unknown = start_unknown.clone();
             let built = crate::rules::build(name, &mut p, &variant);
             p.finish();
             if let Some(r) = built {
@@ -510,29 +554,35 @@ fn read_variant(
     if !ok || !diags.is_empty() {
         return None;
     }
-    // Compile once: what a rule finds wrong with the board (a castling partner that is not
-    // there, say) is reported at that rule's table.
-    if let Err(msg) = crate::ruleset::Ruleset::new(&variant, None) {
-        let span = rule_spans
+    // What can only be found by compiling (a notation the generator cannot compile on this
+    // board, a castling partner that is not there, an illegal start position) is found by
+    // `Ruleset::new`, once, when the caller compiles the variant; these locations let its
+    // error point at the part of the file at fault.
+    let loc = |span: &Span| {
+        let (line, col) = line_col(text, span.start);
+        Loc { line, col }
+    };
+    variant.locations = Locations {
+        origin: String::new(),
+        start: Some(loc(&start_span)),
+        pieces: piece_spans.iter().map(loc).collect(),
+        rules: rule_spans
             .iter()
-            .find(|(n, _)| msg.starts_with(&format!("rule {n}:")))
-            .map(|(_, s)| s.clone())
-            .unwrap_or(0..0);
-        diags.push(Diag {
-            span,
-            message: format!("the variant cannot be set up: {msg}"),
-            hint: None,
-        });
-        return None;
-    }
+            .map(|(n, s)| (n.clone(), loc(s)))
+            .collect(),
+    };
     Some(variant)
 }
+
+/// The start of the message for a placement letter that no piece has.
+const UNKNOWN_LETTER: &str = "no piece has the letter";
 
 /// A start position: `placement[rank * files + file]`.
 pub type Placement = Vec<Option<(usize, Color)>>;
 
-/// A problem in a FEN placement: 1-based column, message, hint.
-pub type PlacementError = (usize, String, Option<String>);
+/// A problem in a FEN placement: 1-based column, message, hint, and the letter when the
+/// problem is a letter that no piece has.
+pub type PlacementError = (usize, String, Option<String>, Option<char>);
 
 /// Parses a FEN placement against a variant's letters.
 pub fn parse_placement(
@@ -542,13 +592,16 @@ pub fn parse_placement(
     ranks: u8,
 ) -> Result<Placement, Vec<PlacementError>> {
     let mut out = vec![None; files as usize * ranks as usize];
-    let mut errs = Vec::new();
+    let mut errs: Vec<PlacementError> = Vec::new();
+    // Letters no piece has, with the number of squares holding each.
+    let mut unknown: Vec<(char, usize)> = Vec::new();
     let rows: Vec<&str> = s.split('/').collect();
     if rows.len() != ranks as usize {
         errs.push((
             1,
             format!("{} ranks given, the board has {ranks}", rows.len()),
             Some("ranks are separated by '/', the top rank first".into()),
+            None,
         ));
         return Err(errs);
     }
@@ -567,7 +620,7 @@ pub fn parse_placement(
                     j += 1;
                 }
                 if n == 0 {
-                    errs.push((col + j, "an empty run of 0 squares".into(), None));
+                    errs.push((col + j, "an empty run of 0 squares".into(), None, None));
                 }
                 file += n;
             } else if c.is_ascii_alphabetic() {
@@ -582,11 +635,19 @@ pub fn parse_placement(
                             out[rank * files as usize + file] = Some((k, color));
                         }
                     }
-                    None => errs.push((
-                        col + j,
-                        format!("no piece has the letter '{c}'"),
-                        Some(letter_hint(v)),
-                    )),
+                    None => match unknown.iter_mut().find(|(l, _)| l.eq_ignore_ascii_case(&c)) {
+                        // One line per letter (either colour), however many squares hold it.
+                        Some((_, n)) => *n += 1,
+                        None => {
+                            unknown.push((c, 1));
+                            errs.push((
+                                col + j,
+                                format!("{UNKNOWN_LETTER} '{c}'"),
+                                Some(letter_hint(v)),
+                                Some(c),
+                            ));
+                        }
+                    },
                 }
                 file += 1;
             } else {
@@ -596,6 +657,7 @@ pub fn parse_placement(
                     Some(
                         "use piece letters, digits for empty squares and '/' between ranks".into(),
                     ),
+                    None,
                 ));
                 file += 1;
             }
@@ -609,9 +671,19 @@ pub fn parse_placement(
                     rank + 1
                 ),
                 None,
+                None,
             ));
         }
         col += chars.len() + 1;
+    }
+    for (c, n) in unknown {
+        if n > 1 {
+            // `c` is the first spelling seen; the count covers both colours.
+            let m = format!("{UNKNOWN_LETTER} '{c}'");
+            if let Some(e) = errs.iter_mut().find(|e| e.3 == Some(c)) {
+                e.1 = format!("{m} (on {n} squares)");
+            }
+        }
     }
     if errs.is_empty() { Ok(out) } else { Err(errs) }
 }

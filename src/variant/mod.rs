@@ -33,6 +33,37 @@ pub struct PieceDef {
     pub promotes_to: Vec<usize>,
 }
 
+/// A place in a variant file (1-based line and column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loc {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// Where the parts of a variant file are, so that a problem found when the variant is compiled
+/// ([`crate::ruleset::Ruleset::new`]) points at the part at fault.
+#[derive(Clone, Debug, Default)]
+pub struct Locations {
+    /// The file as named in messages (`my-game.toml`, `variants/chess.toml`).
+    pub origin: String,
+    /// The `start` value.
+    pub start: Option<Loc>,
+    /// Each `[[piece]]` table, in order.
+    pub pieces: Vec<Loc>,
+    /// Each rule's table name (`castling` in `[rules.castling]`).
+    pub rules: Vec<(String, Loc)>,
+}
+
+impl Locations {
+    /// `origin:line:column: ` for a place, or nothing when there is none.
+    pub fn prefix(&self, at: Option<Loc>) -> String {
+        match at {
+            Some(l) => format!("{}:{}:{}: ", self.origin, l.line, l.col),
+            None => String::new(),
+        }
+    }
+}
+
 /// A checked variant: board, pieces, start position and rule hooks.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -51,6 +82,8 @@ pub struct Variant {
     pub rules: Vec<Box<dyn Rule>>,
     /// Where it was read from (a path, or `built-in`).
     pub source: String,
+    /// Where its parts are in the file.
+    pub locations: Locations,
 }
 
 impl Variant {
@@ -116,7 +149,7 @@ pub fn parse_placement_codes(
             .collect()),
         Err(es) => Err(es
             .into_iter()
-            .map(|(col, m, h)| match h {
+            .map(|(col, m, h, _)| match h {
                 Some(h) => format!("placement column {col}: {m} ({h})"),
                 None => format!("placement column {col}: {m}"),
             })

@@ -61,6 +61,13 @@ pub struct Params<'a, 'd> {
     used: Vec<bool>,
     known: Vec<&'static str>,
     pub diags: &'d mut Vec<Diag>,
+    /// The pieces' letters are already known to be broken (a piece without a valid letter of
+    /// its own): a letter no piece has is a consequence of that, and is not reported again.
+    pub quiet_letters: bool,
+    /// Letters (upper case) already reported as unknown elsewhere (in the start position).
+    pub quiet_unknown: Vec<char>,
+    /// Whether the last [`Params::letters`] met a letter no piece has (reported or not).
+    pub last_unknown: bool,
 }
 
 impl<'a, 'd> Params<'a, 'd> {
@@ -77,6 +84,9 @@ impl<'a, 'd> Params<'a, 'd> {
             used: vec![false; entries.len()],
             known: Vec::new(),
             diags,
+            quiet_letters: false,
+            quiet_unknown: Vec::new(),
+            last_unknown: false,
         }
     }
 
@@ -174,13 +184,20 @@ impl<'a, 'd> Params<'a, 'd> {
 
     /// Piece letters: `"QLG"` or `["Q", "L", "G"]`, each resolved to a kind of `variant`.
     pub fn letters(&mut self, key: &'static str, variant: &Variant) -> Option<Vec<usize>> {
+        self.last_unknown = false;
         let items = self.strings(key)?;
         let mut out = Vec::new();
         for (s, span) in items {
             for (i, c) in s.chars().enumerate() {
                 match variant.kind_by_letter(c) {
                     Some(k) if c.is_ascii_uppercase() => out.push(k),
+                    _ if self.quiet_letters
+                        || self.quiet_unknown.contains(&c.to_ascii_uppercase()) =>
+                    {
+                        self.last_unknown = true;
+                    }
                     _ => {
+                        self.last_unknown = true;
                         let at = span.start + 1 + i;
                         let msg = format!("`{}.{key}`: no piece has the letter '{c}'", self.path);
                         let hint = letter_hint(variant);

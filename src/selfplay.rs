@@ -8,10 +8,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Limits, Searcher};
 use crate::game::{Game, GameResult, Outcome};
 use crate::geometry::Color;
 use crate::ruleset::Ruleset;
+use crate::search::{Limits, Searcher};
 
 /// How a match is played.
 #[derive(Clone, Debug)]

@@ -1,0 +1,159 @@
+//! FEN, read and written: `placement side rights ep halfmove fullmove` (see the README).
+//!
+//! Placement: ranks from the top and empty runs of one or two digits; side `w`/`b`; rights:
+//! letters owned by the variant's hooks (`KQkq` for castling, `K`/`k` for the king leap; `-`
+//! for none); the en-passant square (the square passed over, `-`); halfmove clock; fullmove
+//! number. Missing trailing fields default to `- - 0 1`. Reading gives an unchecked
+//! [`Setup`]; [`Position::from_setup`] checks it.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::geometry::Color;
+use crate::moves::EMPTY;
+use crate::position::{FenError, MAX_CLOCK, Position, Problem, Setup};
+use crate::ruleset::Ruleset;
+
+impl Setup {
+    /// Reads a FEN's fields without checking the position they describe. Field problems are
+    /// all reported.
+    pub fn from_fen(rules: &Ruleset, fen: &str) -> Result<Setup, Vec<Problem>> {
+        let g = rules.geometry;
+        let mut problems = Vec::new();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(vec![Problem::Empty]);
+        }
+        let mut s = Setup {
+            board: vec![EMPTY; g.size()],
+            side: Color::White,
+            rights: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        };
+        match crate::variant::parse_placement_codes(rules, fields[0]) {
+            Ok(b) => s.board = b,
+            Err(es) => problems.extend(es.into_iter().map(Problem::Placement)),
+        }
+        s.side = match fields.get(1).copied() {
+            None | Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(x) => {
+                problems.push(Problem::Side(x.into()));
+                Color::White
+            }
+        };
+        if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
+            for c in r.chars() {
+                match rules.hooks.iter().find_map(|h| h.parse_right(rules, c)) {
+                    Some(b) => s.rights |= b,
+                    None => problems.push(Problem::UnknownRight(c)),
+                }
+            }
+        }
+        if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
+            match g.parse_square(e) {
+                Some(sq) => s.ep = Some(sq),
+                None => problems.push(Problem::EpNotASquare(e.into())),
+            }
+        }
+        if let Some(&h) = fields.get(4) {
+            match parse_clock(h) {
+                Ok(n) => s.halfmove = n,
+                Err(true) => problems.push(Problem::HalfmoveTooLarge(h.into())),
+                Err(false) => problems.push(Problem::HalfmoveNotANumber(h.into())),
+            }
+        }
+        if let Some(&f) = fields.get(5) {
+            match parse_clock(f) {
+                Ok(n) if n >= 1 => s.fullmove = n,
+                Err(true) => problems.push(Problem::FullmoveTooLarge(f.into())),
+                _ => problems.push(Problem::FullmoveNotANumber(f.into())),
+            }
+        }
+        if fields.len() > 6 {
+            problems.push(Problem::TooManyFields(fields.len()));
+        }
+        if problems.is_empty() {
+            Ok(s)
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// A clock field: `Err(true)` when it is all digits but over [`MAX_CLOCK`], `Err(false)` when
+/// it is not a number.
+fn parse_clock(s: &str) -> Result<u32, bool> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(false);
+    }
+    match s.parse::<u64>() {
+        Ok(n) if n <= MAX_CLOCK as u64 => Ok(n as u32),
+        _ => Err(true),
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl Position {
+    /// Reads a FEN. Every problem is reported at once.
+    pub fn from_fen(rules: &Arc<Ruleset>, fen: &str) -> Result<Position, FenError> {
+        let setup = Setup::from_fen(rules, fen).map_err(|problems| FenError { problems })?;
+        Position::from_setup(rules, &setup)
+    }
+
+    /// Writes the position as FEN.
+    pub fn fen(&self) -> String {
+        let rs = self.rules();
+        let g = rs.geometry;
+        let mut s = String::new();
+        for r in (0..g.ranks).rev() {
+            let mut empty = 0;
+            for f in 0..g.files {
+                let c = self.board()[g.square(f, r) as usize];
+                if c == EMPTY {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(rs.letter(c));
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side() == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        let mut rights = String::new();
+        for h in &rs.hooks {
+            h.write_rights(rs, self.rights(), &mut rights);
+        }
+        s.push_str(if rights.is_empty() { "-" } else { &rights });
+        s.push(' ');
+        match self.ep_square() {
+            Some(e) => s.push_str(&g.name(e).to_string()),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock(),
+            self.fullmove_number()
+        ));
+        s
+    }
+}

@@ -1,0 +1,648 @@
+//! The SAN-like form of moves: a typed value read without a position ([`San::parse`]),
+//! resolved against a position ([`San::resolve`]) and, when no legal move fits, explained
+//! ([`San::explain`]); and the form written for a move ([`san`]).
+//!
+//! A move is a piece's letter, an optional origin file, rank or square, an optional `x`, the
+//! destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`); the most numerous
+//! promoting piece of the start position (the pawn) may omit its letter (`e4`, `exd5`);
+//! castling is `O-O` (toward the higher files) or `O-O-O`; coordinate notation (`e2e4`,
+//! `e11e12q`) is read too. `ep` (or `e.p.`) at the end asks for the en-passant capture (see
+//! [`crate::text`]). Written moves add `+` for check and `#` for mate.
+
+use crate::geometry::{Geometry, Square};
+use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+
+pub use super::{coord, is_capture};
+
+/// Why a move was refused: a sentence for the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MoveError(pub String);
+
+/// The kind written without its letter: the promoting, non-royal kind with the most pieces in
+/// the start position.
+pub fn pawn_kind(rules: &Ruleset) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for k in 0..rules.variant.pieces.len() {
+        if rules.promo_choices[k].is_empty() || rules.royal[k] {
+            continue;
+        }
+        let n = rules
+            .start
+            .iter()
+            .filter(|&&c| c != EMPTY && kind_of(c) == k)
+            .count();
+        if n > 0 && best.is_none_or(|(_, m)| n > m) {
+            best = Some((k, n));
+        }
+    }
+    best.map(|(k, _)| k)
+}
+
+/// The rank of `sq` as written (1-based).
+fn rank_text(g: Geometry, sq: Square) -> String {
+    (g.rank(sq) + 1).to_string()
+}
+
+/// The move in the SAN-like form, with `+` or `#`. `mv` must be legal in `pos`.
+pub fn san(pos: &mut Position, mv: Move) -> String {
+    let rules = pos.rules().clone();
+    let g = rules.geometry;
+    let mut s = String::new();
+    if mv.kind == MoveKind::Castle {
+        let king_side = rules
+            .castlings
+            .get(mv.aux as usize)
+            .is_some_and(|c| c.king_side);
+        s.push_str(if king_side { "O-O" } else { "O-O-O" });
+    } else {
+        let pc = pos.piece_at(mv.from);
+        let kind = kind_of(pc);
+        let capture = is_capture(pos, mv);
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        let others: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                m.to == mv.to
+                    && m.from != mv.from
+                    && m.promo == mv.promo
+                    && pos.piece_at(m.from) == pc
+            })
+            .collect();
+        let is_pawn = pawn_kind(&rules) == Some(kind);
+        if !is_pawn {
+            s.push(rules.variant.pieces[kind].letter);
+        }
+        let same_file = others.iter().any(|m| g.file(m.from) == g.file(mv.from));
+        let same_rank = others.iter().any(|m| g.rank(m.from) == g.rank(mv.from));
+        let file = Geometry::file_char(g.file(mv.from));
+        if is_pawn && capture {
+            s.push(file);
+            if same_file {
+                s.push_str(&rank_text(g, mv.from));
+            }
+        } else if !others.is_empty() {
+            if !same_file {
+                s.push(file);
+            } else if !same_rank {
+                s.push_str(&rank_text(g, mv.from));
+            } else {
+                s.push_str(&g.name(mv.from).to_string());
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+        s.push_str(&g.name(mv.to).to_string());
+        if let Some(k) = mv.promotion() {
+            s.push('=');
+            s.push(rules.variant.pieces[k].letter);
+        }
+        if crate::text::needs_ep_suffix(mv) {
+            s.push_str(crate::text::EP_SUFFIX);
+        }
+    }
+    pos.make(mv);
+    if pos.in_check() {
+        let mut replies = MoveList::new();
+        pos.legal_moves(&mut replies);
+        s.push(if replies.is_empty() { '#' } else { '+' });
+    }
+    pos.unmake();
+    s
+}
+
+/// A square reference in a written move: a file, a rank, or both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct SquareRef {
+    file: Option<u8>,
+    rank: Option<u8>,
+}
+
+/// Splits `body` (no piece letter, no promotion) into square references.
+fn square_refs(body: &str) -> Option<Vec<SquareRef>> {
+    let b = body.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let mut r = SquareRef::default();
+        if b[i].is_ascii_lowercase() {
+            r.file = Some(b[i] - b'a');
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i > start {
+            let n: u32 = body[start..i].parse().ok()?;
+            if n == 0 || n > 16 {
+                return None;
+            }
+            r.rank = Some((n - 1) as u8);
+        }
+        if r == SquareRef::default() {
+            return None;
+        }
+        out.push(r);
+    }
+    Some(out)
+}
+
+fn piece_name(rules: &Ruleset, kind: usize) -> &str {
+    &rules.variant.pieces[kind].name
+}
+
+/// A move as written, read without looking at a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum San {
+    /// `O-O` (toward the higher files) or `O-O-O`.
+    Castle { king_side: bool },
+    /// Any other move.
+    Move(SanMove),
+}
+
+/// The parts of a written move other than castling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SanMove {
+    /// The piece letter written, as a kind (`None`: no letter).
+    pub piece: Option<usize>,
+    /// The origin file and rank, when written.
+    pub origin_file: Option<u8>,
+    pub origin_rank: Option<u8>,
+    /// The destination.
+    pub to: Square,
+    /// The piece promoted to, when written.
+    pub promotion: Option<usize>,
+    /// Whether `x` (or `:`) was written.
+    pub capture: bool,
+    /// Whether `ep` (or `e.p.`) was written.
+    pub en_passant: bool,
+}
+
+/// What a written move stands for in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// Exactly one legal move.
+    One(Move),
+    /// Several legal moves (an ambiguity).
+    Many(Vec<Move>),
+    /// No legal move.
+    None,
+}
+
+impl San {
+    /// Reads a written move: its form only, and that its squares are on the board and its
+    /// letters name pieces of the variant.
+    pub fn parse(rules: &Ruleset, text: &str) -> Result<San, MoveError> {
+        let g = rules.geometry;
+        let shown = text.trim();
+        let t = shown.trim_end_matches(['+', '#', '!', '?']);
+        let (t, want_ep) = match t
+            .strip_suffix(super::EP_SUFFIX)
+            .or_else(|| t.strip_suffix("e.p."))
+        {
+            Some(r) if !r.is_empty() => (r, true),
+            _ => (t, false),
+        };
+        if t.is_empty() {
+            return Err(MoveError("no move given".into()));
+        }
+        let upper = t.to_ascii_uppercase().replace('0', "O");
+        if upper == "O-O" || upper == "O-O-O" {
+            return Ok(San::Castle {
+                king_side: upper == "O-O",
+            });
+        }
+        let wrote_x = t.contains('x') || t.contains(':');
+        let hint = "write a move as e2e4 (from and to squares) or like Nf3, exd5, e8=Q";
+        let unreadable = || MoveError(format!("cannot read `{shown}` as a move: {hint}"));
+        let mut rest = t;
+        // Piece letter.
+        let mut kind: Option<usize> = None;
+        if let Some(c) = rest.chars().next()
+            && c.is_ascii_uppercase()
+        {
+            match rules.variant.kind_by_letter(c) {
+                Some(k) => {
+                    kind = Some(k);
+                    rest = &rest[1..];
+                }
+                None => {
+                    return Err(MoveError(format!(
+                        "{shown}: no piece has the letter {c} (the pieces are {})",
+                        rules
+                            .variant
+                            .pieces
+                            .iter()
+                            .map(|p| format!("{} {}", p.letter, p.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+        }
+        // Promotion.
+        let mut promo: Option<usize> = None;
+        let promo_letter = |c: char| -> Result<usize, MoveError> {
+            rules.variant.kind_by_letter(c).ok_or_else(|| {
+                MoveError(format!(
+                    "{shown}: no piece has the letter {}",
+                    c.to_ascii_uppercase()
+                ))
+            })
+        };
+        if let Some(inner) = rest.strip_suffix(')') {
+            let (body, p) = inner.rsplit_once('(').ok_or_else(unreadable)?;
+            let mut cs = p.chars();
+            let (Some(c), None) = (cs.next(), cs.next()) else {
+                return Err(unreadable());
+            };
+            promo = Some(promo_letter(c)?);
+            rest = body;
+        } else if let Some((body, p)) = rest.rsplit_once('=') {
+            let mut cs = p.chars();
+            let (Some(c), None) = (cs.next(), cs.next()) else {
+                return Err(unreadable());
+            };
+            promo = Some(promo_letter(c)?);
+            rest = body;
+        } else {
+            let b = rest.as_bytes();
+            if b.len() >= 3
+                && b[b.len() - 1].is_ascii_alphabetic()
+                && b[b.len() - 2].is_ascii_digit()
+            {
+                promo = Some(promo_letter(b[b.len() - 1] as char)?);
+                rest = &rest[..rest.len() - 1];
+            }
+        }
+        let body: String = rest
+            .chars()
+            .filter(|&c| !matches!(c, 'x' | ':' | '-'))
+            .collect();
+        let refs = square_refs(&body).ok_or_else(unreadable)?;
+        let (origin, dest) = match refs.as_slice() {
+            [d] => (SquareRef::default(), *d),
+            [o, d] => (*o, *d),
+            _ => return Err(unreadable()),
+        };
+        let (Some(df), Some(dr)) = (dest.file, dest.rank) else {
+            return Err(unreadable());
+        };
+        if df >= g.files || dr >= g.ranks {
+            return Err(MoveError(format!(
+                "{shown}: the board has no square {}{}",
+                (b'a' + df) as char,
+                dr + 1
+            )));
+        }
+        let to = g.square(df, dr);
+        let _origin_on_board = match (origin.file, origin.rank) {
+            (Some(f), Some(r)) if f < g.files && r < g.ranks => Some(g.square(f, r)),
+            (Some(f), Some(r)) => {
+                return Err(MoveError(format!(
+                    "{shown}: the board has no square {}{}",
+                    (b'a' + f) as char,
+                    r + 1
+                )));
+            }
+            _ => None,
+        };
+        Ok(San::Move(SanMove {
+            piece: kind,
+            origin_file: origin.file,
+            origin_rank: origin.rank,
+            to,
+            promotion: promo,
+            capture: wrote_x,
+            en_passant: want_ep,
+        }))
+    }
+
+    /// The legal moves of `pos` this written move can stand for.
+    pub fn resolve(&self, pos: &mut Position) -> Resolved {
+        let rules = pos.rules().clone();
+        let g = rules.geometry;
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        let m = match self {
+            San::Castle { king_side } => {
+                let found = legal.iter().copied().find(|m| {
+                    m.kind == MoveKind::Castle
+                        && rules
+                            .castlings
+                            .get(m.aux as usize)
+                            .is_some_and(|c| c.king_side == *king_side)
+                });
+                return found.map_or(Resolved::None, Resolved::One);
+            }
+            San::Move(m) => *m,
+        };
+        let (to, promo, want_ep, wrote_x) = (m.to, m.promotion, m.en_passant, m.capture);
+        let origin = SquareRef {
+            file: m.origin_file,
+            rank: m.origin_rank,
+        };
+        let want_kind = m.wanted_kind(&rules);
+        let matches = |m: &Move, pos: &Position| -> bool {
+            m.to == to
+                && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
+                && origin.file.is_none_or(|f| g.file(m.from) == f)
+                && origin.rank.is_none_or(|r| g.rank(m.from) == r)
+                && promo.is_none_or(|p| m.promotion() == Some(p))
+        };
+        let mut cands: Vec<Move> = Vec::new();
+        for m in legal.iter() {
+            if !matches(m, pos) || (want_ep && m.kind != MoveKind::EnPassant) {
+                continue;
+            }
+            match cands
+                .iter()
+                .position(|c| c.from == m.from && c.to == m.to && c.promo == m.promo)
+            {
+                // A step and an en-passant capture on the same squares: `x` (or `ep`) picks the
+                // capture, otherwise the step.
+                Some(i) => {
+                    if (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep) {
+                        cands[i] = *m;
+                    }
+                }
+                None => cands.push(*m),
+            }
+        }
+        if cands.len() > 1 && promo.is_none() {
+            let plain: Vec<Move> = cands.iter().copied().filter(|m| m.promo == 0).collect();
+            if plain.len() == 1 {
+                cands = plain;
+            }
+        }
+        match cands.len() {
+            0 => Resolved::None,
+            1 => Resolved::One(cands[0]),
+            _ => Resolved::Many(cands),
+        }
+    }
+
+    /// Why this written move (`shown`, as the user wrote it) is no legal move of `pos`, or
+    /// which moves it could be when it is ambiguous.
+    pub fn explain(&self, pos: &mut Position, shown: &str) -> MoveError {
+        let shown = shown.trim();
+        let rules = pos.rules().clone();
+        let g = rules.geometry;
+        let m = match self {
+            San::Castle { .. } => {
+                return MoveError(format!("{shown}: castling that way is not possible now"));
+            }
+            San::Move(m) => *m,
+        };
+        if let Resolved::Many(cands) = self.resolve(pos) {
+            let list: Vec<String> = cands.iter().map(|&m| coord(&rules, m)).collect();
+            let all_promos = cands
+                .iter()
+                .all(|m| m.promo != 0 && m.from == cands[0].from);
+            let how = if all_promos {
+                " (add the piece to promote to, e.g. =Q)"
+            } else {
+                ""
+            };
+            return MoveError(format!(
+                "ambiguous: {shown} could be {}{how}",
+                join_or(&list)
+            ));
+        }
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        let royal_name = rules
+            .variant
+            .pieces
+            .iter()
+            .find(|p| p.royal)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| "royal piece".into());
+        let (to, promo, kind) = (m.to, m.promotion, m.piece);
+        let origin = SquareRef {
+            file: m.origin_file,
+            rank: m.origin_rank,
+        };
+        let from_sq = m.origin_square(g);
+        let pawn = pawn_kind(&rules);
+        let want_kind = m.wanted_kind(&rules);
+        let matches = |mv: &Move, pos: &Position| -> bool {
+            mv.to == to
+                && want_kind.is_none_or(|k| kind_of(pos.piece_at(mv.from)) == k)
+                && origin.file.is_none_or(|f| g.file(mv.from) == f)
+                && origin.rank.is_none_or(|r| g.rank(mv.from) == r)
+                && promo.is_none_or(|p| mv.promotion() == Some(p))
+        };
+        // No legal move matches: say why.
+        if let Some(p) = promo {
+            let mut options: Vec<String> = legal
+                .iter()
+                .filter(|m| {
+                    m.to == to
+                        && m.promo != 0
+                        && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
+                        && origin.file.is_none_or(|f| g.file(m.from) == f)
+                        && origin.rank.is_none_or(|r| g.rank(m.from) == r)
+                })
+                .filter_map(|m| m.promotion().map(|k| piece_name(&rules, k).to_string()))
+                .collect();
+            options.dedup();
+            if !options.is_empty() {
+                return MoveError(format!(
+                    "{shown}: cannot promote to a {} here; the choices are {}",
+                    piece_name(&rules, p),
+                    join_or(&options)
+                ));
+            }
+        }
+        let mut pseudo = MoveList::new();
+        pos.pseudo_legal_moves(&mut pseudo);
+        if pseudo.iter().any(|m| matches(m, pos)) {
+            let castle = pseudo
+                .iter()
+                .any(|m| matches(m, pos) && matches!(m.kind, MoveKind::Castle | MoveKind::Hook));
+            return MoveError(if pos.in_check() {
+                format!(
+                    "{shown}: illegal, your {royal_name} is in check and this move does not end the check"
+                )
+            } else if castle {
+                format!(
+                    "{shown}: illegal, the rule of this move forbids it here (e.g. it would pass an attacked square)"
+                )
+            } else {
+                format!("{shown}: illegal, it would leave your {royal_name} in check")
+            });
+        }
+        let side = pos.side();
+        let to_name = g.name(to).to_string();
+        if let Some(f) = from_sq {
+            let c = pos.piece_at(f);
+            let f_name = g.name(f).to_string();
+            if c == EMPTY {
+                return MoveError(format!("{shown}: there is no piece on {f_name}"));
+            }
+            let name = piece_name(&rules, kind_of(c));
+            if color_of(c) != side {
+                return MoveError(format!(
+                    "{shown}: the {name} on {f_name} is {}'s, and it is {}'s turn",
+                    color_of(c).name(),
+                    side.name()
+                ));
+            }
+            if let Some(k) = want_kind
+                && k != kind_of(c)
+            {
+                return MoveError(format!(
+                    "{shown}: the piece on {f_name} is a {name}, not a {}",
+                    piece_name(&rules, k)
+                ));
+            }
+            if let Some(p) = promo
+                && pseudo.iter().any(|m| m.from == f && m.to == to)
+            {
+                return MoveError(format!(
+                    "{shown}: the {name} cannot become a {} there",
+                    piece_name(&rules, p)
+                ));
+            }
+            return MoveError(format!(
+                "{shown}: the {name} on {f_name} cannot move to {to_name}"
+            ));
+        }
+        let who = match want_kind {
+            Some(k) => piece_name(&rules, k).to_string(),
+            None => "piece".to_string(),
+        };
+        let mut msg = format!("{shown}: no {who} of yours can move to {to_name}");
+        if kind.is_none() && pawn.is_some() && origin == SquareRef::default() && promo.is_none() {
+            let example = rules
+                .variant
+                .pieces
+                .iter()
+                .enumerate()
+                .find(|(k, p)| Some(*k) != pawn && !p.royal);
+            if let Some((_, p)) = example {
+                msg.push_str(&format!(
+                    " (other pieces need their letter, e.g. {}{to_name} for a {})",
+                    p.letter, p.name
+                ));
+            }
+        }
+        MoveError(msg)
+    }
+}
+
+impl SanMove {
+    /// The origin square, when both its file and rank were written.
+    fn origin_square(&self, g: Geometry) -> Option<Square> {
+        match (self.origin_file, self.origin_rank) {
+            (Some(f), Some(r)) => Some(g.square(f, r)),
+            _ => None,
+        }
+    }
+
+    /// The kind the move must be made by: the letter's, or without a letter and without a
+    /// full origin square, the pawn's.
+    fn wanted_kind(&self, rules: &Ruleset) -> Option<usize> {
+        match (self.piece, self.origin_square(rules.geometry)) {
+            (Some(k), _) => Some(k),
+            (None, Some(_)) => None,
+            (None, None) => pawn_kind(rules),
+        }
+    }
+}
+
+/// Reads a move typed by a user or found in a file; explains what is wrong when it is not a
+/// legal move of `pos`.
+pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
+    let san = San::parse(pos.rules(), text)?;
+    match san.resolve(pos) {
+        Resolved::One(m) => Ok(m),
+        _ => Err(san.explain(pos, text)),
+    }
+}
+
+fn join_or(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_refs_read_files_ranks_and_squares() {
+        assert_eq!(
+            square_refs("e4").unwrap(),
+            vec![SquareRef {
+                file: Some(4),
+                rank: Some(3)
+            }]
+        );
+        assert_eq!(square_refs("a10a12").unwrap().len(), 2);
+        assert_eq!(
+            square_refs("1d2").unwrap()[0],
+            SquareRef {
+                file: None,
+                rank: Some(0)
+            }
+        );
+        assert!(square_refs("e").is_some());
+        assert!(square_refs("E4").is_none());
+    }
+
+    #[test]
+    fn a_written_move_is_read_then_resolved_then_explained() {
+        let v = crate::variant::Variant::load("chess").unwrap();
+        let rs = Ruleset::new(&v, None).unwrap();
+        let g = rs.geometry;
+        let n = v.kind_by_letter('N').unwrap();
+        let San::Move(m) = San::parse(&rs, "Nbxd2+").unwrap() else {
+            panic!("not a move")
+        };
+        assert_eq!(
+            m,
+            SanMove {
+                piece: Some(n),
+                origin_file: Some(1),
+                origin_rank: None,
+                to: g.parse_square("d2").unwrap(),
+                promotion: None,
+                capture: true,
+                en_passant: false,
+            }
+        );
+        assert_eq!(
+            San::parse(&rs, "O-O").unwrap(),
+            San::Castle { king_side: true }
+        );
+        assert_eq!(
+            San::parse(&rs, "Zd2").unwrap_err().to_string(),
+            "Zd2: no piece has the letter Z (the pieces are P Pawn, N Knight, B Bishop, R Rook, Q Queen, K King)"
+        );
+        let mut p = Position::start(&rs);
+        // Nbd2 names no legal move in the start position (d2 is taken): resolved to none,
+        // then explained.
+        let san = San::parse(&rs, "Nbd2").unwrap();
+        assert_eq!(san.resolve(&mut p), Resolved::None);
+        assert_eq!(
+            san.explain(&mut p, "Nbd2").to_string(),
+            "Nbd2: no Knight of yours can move to d2"
+        );
+        let nf3 = San::parse(&rs, "Nf3").unwrap();
+        let Resolved::One(m) = nf3.resolve(&mut p) else {
+            panic!("Nf3 is one move")
+        };
+        assert_eq!(coord(&rs, m), "g1f3");
+    }
+}

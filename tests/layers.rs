@@ -1,0 +1,92 @@
+//! The core flows one way: a module may import (`crate::X`) only from its own layer or the
+//! layers below it. The table is the README's "Layout" section.
+
+/// Layers, lowest first. Modules in one layer may use each other.
+const LAYERS: &[&[&str]] = &[
+    &["geometry", "moves", "notation"],
+    &["tables"],
+    // One layer until the rule lifecycle is redesigned: a variant holds its rule hooks, a
+    // hook configures the ruleset and reads positions, a ruleset checks its start position.
+    &["variant", "rules", "ruleset", "position", "movegen"],
+    &["perft", "text"],
+    &["game"],
+    &["search"],
+    &["selfplay", "testing", "protocol", "referee", "serve"],
+    &["cli"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `line: module uses X` for each `crate::X` path in `text` naming a module above `mine`.
+fn upward_imports(module: &str, mine: usize, text: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(i) = rest.find("crate::") {
+            rest = &rest[i + 7..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if let Some(theirs) = layer_of(&name)
+                && theirs > mine
+            {
+                wrong.push(format!("{}: {module} uses {name}", n + 1));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above_it() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut wrong = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(&src).unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let module = top.trim_end_matches(".rs").to_string();
+        if matches!(module.as_str(), "lib" | "main") {
+            continue;
+        }
+        let mine = layer_of(&module).unwrap_or_else(|| panic!("src/{module} is in no layer"));
+        let text = std::fs::read_to_string(&f).unwrap();
+        for w in upward_imports(&module, mine, &text) {
+            wrong.push(format!("{}:{w}", rel.display()));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports from a higher layer:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_layer_check_sees_an_upward_import() {
+    let moves = layer_of("moves").unwrap();
+    let text = "use crate::geometry::Color;\nfn f() { crate::cli::run(); }\n";
+    assert_eq!(upward_imports("moves", moves, text), ["2: moves uses cli"]);
+    let cli = layer_of("cli").unwrap();
+    assert!(upward_imports("cli", cli, text).is_empty());
+}
