@@ -306,9 +306,10 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
 /// the engine that refuses it. Fairy-Max plays from `tests/engines/fmax-metamachy.ini`, whose
 /// King leaps unconditionally on its first move. With the test off, XBoard 4.9 answers an
 /// `Illegal move` from an engine by taking the move back and leaving the mover's clock
-/// running: the game ends when that clock runs out, against the side whose move was refused.
-/// Two games of at most 30 moves each (`-adjudicateDrawMoves 30`: XBoard then calls a draw,
-/// "long game"), one minute each on the clock. Asserted: XBoard finished the match; no game
+/// running; with `-autoCallFlag true` the game ends when that clock runs out, against the side
+/// whose move was refused (without it the game stalls). Two games of at most 30 moves each
+/// (`-adjudicateDrawMoves 30`: XBoard then calls a draw, "long game"), one minute for 40
+/// moves, which leaves Fairy-Max time for its 3 plies, so the games repeat. Asserted: XBoard finished the match; no game
 /// was lost by Polymachy except by checkmate; Fairy-Max never refused a move of Polymachy's;
 /// a move Polymachy refused (a rule-breaking leap) cost Fairy-Max the game; every move
 /// reached the other engine unchanged.
@@ -325,6 +326,8 @@ fn xboard_metamachy_against_fairy_max() {
         "1",
         "-adjudicateDrawMoves",
         "30",
+        "-autoCallFlag",
+        "true",
     ];
     let Some(m) = xboard_match("metamachy", &me, &fm, false, 2, &extra) else {
         return;
