@@ -8,7 +8,11 @@
 //! `piece` descriptions) nor in Shako (XBoard castles only on the back rank, Shako's king
 //! castles on the second: XBoard refuses `f1h1`, its name for Polymachy's `f2h2`).
 //!
-//! Without `xboard` or `xvfb-run` the tests fail under `CI` and skip elsewhere.
+//! Two tests put Fairy-Max 5.0b against Polymachy: Lions and Unicorns (legality test on) and
+//! Metamachy (off; Fairy-Max's King leaps without the rule's conditions, see the README).
+//!
+//! Without `xboard` or `xvfb-run` (or `fairymax` where needed) the tests fail under `CI` and
+//! skip elsewhere.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
