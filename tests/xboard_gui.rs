@@ -8,7 +8,11 @@
 //! `piece` descriptions) nor in Shako (XBoard castles only on the back rank, Shako's king
 //! castles on the second: XBoard refuses `f1h1`, its name for Polymachy's `f2h2`).
 //!
-//! Without `xboard` or `xvfb-run` the tests fail under `CI` and skip elsewhere.
+//! Two tests put Fairy-Max 5.0b against Polymachy: Lions and Unicorns (legality test on) and
+//! Metamachy (off; Fairy-Max's King leaps without the rule's conditions, see the README).
+//!
+//! Without `xboard` or `xvfb-run` (or `fairymax` where needed) the tests fail under `CI` and
+//! skip elsewhere.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -135,7 +139,18 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
             "a game not finished by the rules: {end}\n{b}"
         );
     }
-    // Every move an engine sent reached the other engine unchanged (XBoard alters nothing).
+    let compared = compare_moves(m);
+    assert!(
+        compared >= 10,
+        "only {compared} moves passed between engines\n{}",
+        ctx()
+    );
+    compared
+}
+
+/// Every move an engine sent reached the other engine unchanged (XBoard alters nothing);
+/// returns the number of moves compared.
+fn compare_moves(m: &XbMatch) -> usize {
     let mut pending: [std::collections::VecDeque<String>; 2] = Default::default();
     let mut compared = 0;
     for l in m.debug.lines() {
@@ -180,11 +195,6 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
             _ => {}
         }
     }
-    assert!(
-        compared >= 10,
-        "only {compared} moves passed between engines\n{}",
-        ctx()
-    );
     compared
 }
 
@@ -244,14 +254,11 @@ fn xboard_shako_without_legality_test() {
     polymachy_both_sides("shako", false);
 }
 
-/// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test on. Fairy-Max gets
-/// the variant from `tests/engines/fmax-lions-and-unicorns.ini` appended to its own ini file,
-/// and the position (Knights in front of the Lions) through XBoard's `edit` mode, as it has
-/// no `setboard`; its `random` is left out of the start string so that the games repeat.
-/// Fairy-Max runs behind `tests/engines/fairymax-cecp.sh`, which drops the one command it
-/// crashes on (`computer`, read as a move).
-#[test]
-fn xboard_lions_and_unicorns_against_fairy_max() {
+/// The command that runs Fairy-Max 5.0b with `section` (a file in `tests/engines`) appended to
+/// its own ini file, behind `tests/engines/fairymax-cecp.sh`, which drops the one command it
+/// crashes on (`computer`, read as a move). `None` (after failing under `CI` or saying so)
+/// without Fairy-Max.
+fn fairy_max(section: &str) -> Option<String> {
     let (Some(_fairymax), Ok(stock)) = (
         find_program("fairymax"),
         std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini"),
@@ -260,17 +267,30 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
             panic!("fairymax is missing (scripts/install-deps.sh installs it)");
         }
         eprintln!("SKIPPED: fairymax is missing (scripts/install-deps.sh)");
+        return None;
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines");
+    let section = std::fs::read_to_string(dir.join(section)).unwrap();
+    let ini = std::env::temp_dir().join(format!(
+        "polymachy-{}-{}.ini",
+        std::process::id(),
+        section.len()
+    ));
+    std::fs::write(&ini, stock + &section).unwrap();
+    let wrapper = dir.join("fairymax-cecp.sh");
+    Some(format!("{} 22 {}", wrapper.display(), ini.display()))
+}
+
+/// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test on. Fairy-Max gets
+/// the variant from `tests/engines/fmax-lions-and-unicorns.ini` and the position (Knights in
+/// front of the Lions) through XBoard's `edit` mode, as it has no `setboard`; its `random` is
+/// left out of the start string so that the games repeat.
+#[test]
+fn xboard_lions_and_unicorns_against_fairy_max() {
+    let Some(fm) = fairy_max("fmax-lions-and-unicorns.ini") else {
         return;
     };
-    let section = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fmax-lions-and-unicorns.ini"),
-    )
-    .unwrap();
-    let ini = std::env::temp_dir().join(format!("polymachy-fmax-{}.ini", std::process::id()));
-    std::fs::write(&ini, stock + &section).unwrap();
     let me = format!("{BIN} xboard");
-    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fairymax-cecp.sh");
-    let fm = format!("{} 22 {}", wrapper.display(), ini.display());
     let Some(m) = xboard_match(
         "lions-and-unicorns",
         &me,
@@ -283,4 +303,98 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
     };
     assert!(m.stdout.contains("Fairy-Max"), "{}", tail(&m.stdout));
     check(&m, "lions-and-unicorns", 2);
+}
+
+/// Polymachy against Fairy-Max 5.0b in Metamachy under the README's settings: legality test
+/// off (`-xlegal`), so that XBoard does not pass an illegal king leap and then rule against
+/// the engine that refuses it. Fairy-Max plays from `tests/engines/fmax-metamachy.ini`, whose
+/// King leaps unconditionally on its first move. With the test off, XBoard 4.9 answers an
+/// `Illegal move` from an engine by taking the move back and leaving the mover's clock
+/// running; with `-autoCallFlag true` the game ends when that clock runs out, against the side
+/// whose move was refused (without it the game stalls). Two games of at most 30 moves each
+/// (`-adjudicateDrawMoves 30`: XBoard then calls a draw, "long game"), one minute for 40
+/// moves, which leaves Fairy-Max time for its 3 plies, so the games repeat. Asserted: XBoard finished the match; no game
+/// was lost by Polymachy except by checkmate; Fairy-Max never refused a move of Polymachy's;
+/// a move Polymachy refused (a rule-breaking leap) cost Fairy-Max the game; every move
+/// reached the other engine unchanged.
+#[test]
+fn xboard_metamachy_against_fairy_max() {
+    let Some(fm) = fairy_max("fmax-metamachy.ini") else {
+        return;
+    };
+    let me = format!("{BIN} xboard");
+    let extra = [
+        "-secondInitString",
+        "new\n",
+        "-tc",
+        "1",
+        "-adjudicateDrawMoves",
+        "30",
+        "-autoCallFlag",
+        "true",
+    ];
+    let Some(m) = xboard_match("metamachy", &me, &fm, false, 2, &extra) else {
+        return;
+    };
+    let ctx = || format!("XBoard said:\n{}\nPGN:\n{}", tail(&m.stdout), m.pgn);
+    assert!(m.stdout.contains("Fairy-Max"), "{}", ctx());
+    assert!(m.stdout.contains("final score"), "{}", ctx());
+    // Claims: Polymachy is the first engine, Fairy-Max the second.
+    let refused_by = |who: &str| {
+        m.debug
+            .lines()
+            .filter(|l| l.contains(&format!("<{who}: Illegal move")))
+            .count()
+    };
+    assert_eq!(
+        refused_by("second"),
+        0,
+        "Fairy-Max refused a move\n{}",
+        ctx()
+    );
+    let polymachy_claims = refused_by("first ");
+    let blocks: Vec<&str> = m.pgn.split("[Event ").skip(1).collect();
+    assert_eq!(blocks.len(), 2, "{}", ctx());
+    let mut fairy_max_forfeits = 0;
+    for b in &blocks {
+        assert!(b.contains("[Variant \"metamachy\"]"), "{b}");
+        let white_is_me = b.contains("[White \"Polymachy");
+        let end = b.trim_end().lines().last().unwrap_or("");
+        let (my_loss, my_win) = match (end.ends_with("1-0"), end.ends_with("0-1")) {
+            (true, _) => (!white_is_me, white_is_me),
+            (_, true) => (white_is_me, !white_is_me),
+            _ => (false, false),
+        };
+        assert!(
+            end.ends_with("1-0") || end.ends_with("0-1") || end.ends_with("1/2-1/2"),
+            "unfinished game: {end}\n{b}"
+        );
+        for bad in ["False", "forfeit", "Forfeit"] {
+            assert!(!end.contains(bad) || my_win, "{end}\n{b}");
+        }
+        if my_loss {
+            assert!(
+                end.contains("Checkmate") || end.contains("mates"),
+                "{end}\n{b}"
+            );
+        } else if !my_win || !(end.contains("Checkmate") || end.contains("mates")) {
+            let by_rules = [
+                "Stalemate",
+                "repetition",
+                "move-count",
+                "50-move",
+                "long game",
+            ];
+            let on_time = my_win && end.contains("time");
+            fairy_max_forfeits += usize::from(on_time);
+            assert!(
+                on_time || by_rules.iter().any(|r| end.contains(r)),
+                "a game not finished by the rules: {end}\n{b}"
+            );
+        }
+    }
+    // Each leap Polymachy refused ended its game, against Fairy-Max.
+    assert_eq!(polymachy_claims, fairy_max_forfeits, "{}", ctx());
+    let compared = compare_moves(&m);
+    assert!(compared >= 20, "only {compared} moves compared\n{}", ctx());
 }
