@@ -262,7 +262,7 @@ fn malformed_uci_commands_are_reported_and_ignored() {
         "info string error: `go wtime` needs a number (go ignored)",
         "info string error: unknown `go` parameter `sideways` (go ignored)",
         "info string error: expected `setoption name NAME [value VALUE]`",
-        "info string error: Hash must be a number from 1 to 4096, got `lots`",
+        "info string error: Hash must be a number from 1 to 4096 (megabytes), got `lots`",
         "info string error: illegal move `e1e8`",
         "readyok",
     ] {
@@ -384,7 +384,7 @@ fn xboard_king_leap_right_in_xboard_form() {
     );
     assert_eq!(out.matches("tellusererror").count(), 1, "{out}");
     assert!(
-        out.contains("rights: `x` means nothing in Metamachy"),
+        out.contains("rights: `x` means nothing in this variant"),
         "{out}"
     );
     assert!(out.contains("pong 2"), "{out}");
