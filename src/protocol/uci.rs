@@ -47,6 +47,10 @@ pub fn run(
                 out.line(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
                 ));
+                out.line(&format!(
+                    "option name Threads type spin default 1 min 1 max {}",
+                    crate::search::MAX_THREADS
+                ));
                 out.line("uciok");
             }
             "isready" => out.line("readyok"),
@@ -98,6 +102,16 @@ pub fn run(
                             }
                             _ => Err(format!(
                                 "Hash must be a number from 1 to 4096, got `{value}`"
+                            )),
+                        },
+                        "threads" => match value.parse::<usize>() {
+                            Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => {
+                                eng.set_threads(n);
+                                Ok(())
+                            }
+                            _ => Err(format!(
+                                "Threads must be a number from 1 to {}, got `{value}`",
+                                crate::search::MAX_THREADS
                             )),
                         },
                         _ => Err(format!("unknown option `{name}`")),
@@ -175,7 +189,9 @@ pub fn run(
 fn switch(eng: &mut Engine, v: Result<Variant, String>, setup: Option<&str>) -> Result<(), String> {
     let v = v?;
     let hash = eng.hash_mb;
+    let threads = eng.threads;
     *eng = Engine::with_variant(v, setup, hash)?;
+    eng.threads = threads;
     Ok(())
 }
 
