@@ -15,6 +15,7 @@ pub mod check;
 pub mod describe;
 pub mod notation;
 pub mod play;
+pub mod tune;
 
 #[derive(Parser, Debug)]
 #[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
@@ -86,6 +87,8 @@ pub enum Command {
     Selfplay(play::SelfplayArgs),
     /// Referee a match between two engines (UCI or CECP) in any variant
     Match(MatchArgs),
+    /// Fit a variant's piece values to self-play games (or a PGN file); writes an [eval] table
+    Tune(tune::TuneArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
         #[command(flatten)]
@@ -422,6 +425,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Play(a) => play::run_play(a),
         Command::Serve(a) => run_serve(a),
         Command::Match(a) => run_match(a),
+        Command::Tune(a) => tune::run_tune(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),

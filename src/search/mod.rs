@@ -18,6 +18,7 @@ pub mod eval;
 pub mod selfplay;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 use std::fmt;
 use std::sync::Arc;

@@ -67,6 +67,49 @@ pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
     }
 }
 
+/// The evaluation tables the built-in variants include (file name, text), from `variants/`.
+pub const BUILTIN_EVAL: &[(&str, &str)] = &[];
+
+/// Reads the file an `[eval]` table names with `include` (built-in first, then beside the
+/// variant file) and fills in what the table leaves unset.
+fn include_eval(v: &mut Variant, origin: &str) -> Result<(), VariantError> {
+    let Some(name) = v.eval.as_ref().and_then(|e| e.include.clone()) else {
+        return Ok(());
+    };
+    let path = std::path::Path::new(origin)
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .join(&name);
+    let shown = path.display().to_string();
+    let text = match BUILTIN_EVAL.iter().find(|(n, _)| *n == name) {
+        Some((_, t)) if origin.starts_with("variants/") => t.to_string(),
+        _ => std::fs::read_to_string(&path).map_err(|e| {
+            VariantError::one(format!(
+                "{origin}: cannot read `{shown}`, included by [eval]: {e}"
+            ))
+        })?,
+    };
+    let root = toml::de::DeTable::parse(&text).map_err(|e| {
+        VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
+    })?;
+    let entries = convert_table(root.get_ref());
+    let mut diags = Vec::new();
+    let mut inc = super::eval_table::EvalTable::default();
+    let mut top = Params::new("", 0..0, &entries, &mut diags);
+    let eval = top.table("eval");
+    top.finish();
+    if let Some((t, span)) = eval {
+        inc = super::eval_table::read(t, span, v, &mut diags);
+    }
+    if !diags.is_empty() {
+        return Err(render(&text, &shown, diags));
+    }
+    if let Some(e) = v.eval.as_mut() {
+        e.merge_under(&inc);
+    }
+    Ok(())
+}
+
 /// Converts the TOML parser's spanned tree into ours.
 fn convert(v: &toml::Spanned<toml::de::DeValue<'_>>) -> SVal {
     use toml::de::DeValue;
@@ -162,6 +205,7 @@ pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantErro
     match variant {
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
+            include_eval(&mut v, origin)?;
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),
@@ -173,7 +217,7 @@ fn read_variant(
     entries: &[(String, Span, SVal)],
     diags: &mut Vec<Diag>,
 ) -> Option<Variant> {
-    let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v) = {
+    let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v, eval_v) = {
         let mut top = Params::new("variant", 0..0, entries, diags);
         let title = top.string("name").map(|s| s.0);
         let id = top.string("id").map(|s| s.0).unwrap_or_default();
@@ -184,6 +228,7 @@ fn read_variant(
         let start = top.string("start");
         let pieces_v = top.get("piece").cloned();
         let rules_v = top.table("rules");
+        let eval_v = top.table("eval");
         top.finish();
         (
             title,
@@ -194,6 +239,7 @@ fn read_variant(
             start,
             pieces_v,
             rules_v,
+            eval_v,
         )
     };
 
@@ -415,6 +461,7 @@ fn read_variant(
         placement: vec![],
         rules: vec![],
         source: String::new(),
+        eval: None,
     };
     // Promotion targets.
     for (i, raw) in promo_raw.into_iter().enumerate() {
@@ -489,6 +536,7 @@ fn read_variant(
             }
         }
     }
+    variant.eval = eval_v.map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
     // A promotion list needs the promotion rule, which says where pieces promote.
     if !variant.rules.iter().any(|r| r.name() == "promotion") {
         for (i, p) in variant.pieces.iter().enumerate() {
