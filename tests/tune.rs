@@ -76,16 +76,16 @@ fn an_included_table_fills_what_the_file_leaves_out() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// `polymachy tune` on a PGN file of games that White always wins with an extra knight: the
-/// fitted table raises the knight and can be included by a variant file.
+/// `polymachy tune` on a PGN file of games that Black always wins although it gave both its
+/// knights away: the fitted table lowers the knight, and a variant file can include it.
 #[test]
 fn tune_reads_games_and_writes_an_includable_table() {
     let d = temp_dir("cli");
-    // Black gives its knights away in each game and loses (results as given).
-    let game = "[Event \"t\"]\n[Variant \"chess\"]\n[Result \"1-0\"]\n\n\
+    // Black gives its knights away in each game and yet wins (results as given).
+    let game = "[Event \"t\"]\n[Variant \"chess\"]\n[Result \"0-1\"]\n\n\
         1. e4 Nf6 2. e5 Ng8 3. Nf3 Nc6 4. d4 Nb8 5. d5 Nc6 6. dxc6 Nf6 7. exf6 a6 8. Bd3 a5 \
         9. O-O a4 10. Re1 a3 11. b3 h6 12. Bb2 h5 13. Nc3 h4 14. Qd2 h3 15. g3 b6 16. Rad1 b5 \
-        17. Ne4 b4 18. Nc5 e6 19. Qe2 Bd6 20. Nxe6 1-0\n\n";
+        17. Ne4 b4 18. Nc5 e6 19. Qe2 Bd6 20. Nxe6 0-1\n\n";
     let pgn = game.repeat(30);
     std::fs::write(d.join("games.pgn"), pgn).unwrap();
     let out = d.join("chess.eval.toml");
@@ -110,6 +110,17 @@ fn tune_reads_games_and_writes_an_includable_table() {
     let v = Variant::load(path.to_str().unwrap()).unwrap();
     let n = v.kind_by_letter('N').unwrap();
     let (mg, eg) = v.eval.unwrap().values[n].unwrap();
-    assert!(mg > 300 || eg > 300, "knight {mg} {eg}\n{text}");
+    assert!(mg < 300 && eg < 300, "knight {mg} {eg}\n{text}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn shipped_metamachy_includes_its_tuned_table() {
+    let v = Variant::load("metamachy").unwrap();
+    let t = v.eval.clone().expect("metamachy has an [eval] table");
+    let lion = v.kind_by_letter('L').unwrap();
+    let pawn = v.kind_by_letter('P').unwrap();
+    assert!(t.values[lion].is_some());
+    // The Pawn is the unit of the fit and keeps the file's value.
+    assert_eq!(t.values[pawn], None);
 }

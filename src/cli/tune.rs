@@ -32,6 +32,9 @@ pub struct TuneArgs {
     /// Seed of the random openings
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Weight of the prior that holds values near their current ones (per squared pawn)
+    #[arg(long, default_value_t = 0.0005)]
+    pub lambda: f64,
     /// Passes of the fit over the samples
     #[arg(long, default_value_t = 400)]
     pub iterations: u32,
@@ -138,19 +141,27 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
         return Err(UserError("no quiet positions to fit".into()));
     }
     let theta0 = tune::current_values(&rules);
-    let fixed: Vec<bool> = rules.variant.pieces.iter().map(|p| p.royal).collect();
+    // Royal pieces have no material value; pawn-like pieces (those that promote) are the unit
+    // the others are measured in, as the scale K is fitted too.
+    let fixed: Vec<bool> = rules
+        .variant
+        .pieces
+        .iter()
+        .map(|p| p.royal || !p.promotes_to.is_empty())
+        .collect();
     let k = tune::fit_scale(&samples, &theta0);
     let before = tune::loss(&samples, &theta0, &theta0, k);
-    let theta = tune::fit(&samples, &theta0, &fixed, k, a.iterations);
+    let theta = tune::fit(&samples, &theta0, &fixed, k, a.lambda, a.iterations);
     let after = tune::loss(&samples, &theta, &theta0, k);
     println!(
-        "{} positions, K = {k:.4}, error {before:.5} -> {after:.5}",
-        samples.len()
+        "{} positions, K = {k:.4}, prior {}, error {before:.5} -> {after:.5}",
+        samples.len(),
+        a.lambda
     );
     let mobility = rules.variant.eval.as_ref().and_then(|e| e.mobility);
     let table = tune::table(&theta, &fixed, mobility);
     for (p, (t0, t)) in rules.variant.pieces.iter().zip(theta0.iter().zip(&theta)) {
-        if !p.royal {
+        if !fixed[rules.variant.kind_by_letter(p.letter).unwrap_or(0)] {
             println!(
                 "  {} {:<12} {:>5.0} {:>5.0}  ->  {:>5.0} {:>5.0}",
                 p.letter, p.name, t0.0, t0.1, t.0, t.1

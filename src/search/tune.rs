@@ -181,13 +181,16 @@ pub fn fit_scale(samples: &[Sample], theta0: &[(f64, f64)]) -> f64 {
     best.1
 }
 
-/// The fitted values: Adam on the mean squared error, `iters` passes over the samples. Kinds
-/// in `fixed` (royal pieces) keep their values.
+/// The fitted values: Adam on the mean squared error plus `lambda` times the sum of the
+/// squared changes in pawns (a prior toward the current values, which keeps values that the
+/// games barely inform from drifting), `iters` passes over the samples. Kinds in `fixed`
+/// (royal pieces) keep their values.
 pub fn fit(
     samples: &[Sample],
     theta0: &[(f64, f64)],
     fixed: &[bool],
     k: f64,
+    lambda: f64,
     iters: u32,
 ) -> Vec<(f64, f64)> {
     let n = theta0.len();
@@ -210,7 +213,12 @@ pub fn fit(
             if fixed[j / 2] {
                 continue;
             }
-            let g = grad[j] * inv;
+            let (x, x0) = if j % 2 == 0 {
+                (theta[j / 2].0, theta0[j / 2].0)
+            } else {
+                (theta[j / 2].1, theta0[j / 2].1)
+            };
+            let g = grad[j] * inv + 2.0 * lambda * (x - x0) / 10_000.0;
             m[j] = b1 * m[j] + (1.0 - b1) * g;
             v[j] = b2 * v[j] + (1.0 - b2) * g * g;
             let mh = m[j] / (1.0 - b1.powi(t as i32));
@@ -221,7 +229,13 @@ pub fn fit(
             } else {
                 &mut theta[j / 2].1
             };
-            *x = (*x - step).max(0.0);
+            // Each value stays within half and twice its current value.
+            let x0 = if j % 2 == 0 {
+                theta0[j / 2].0
+            } else {
+                theta0[j / 2].1
+            };
+            *x = (*x - step).clamp(x0 / 2.0, (x0 * 2.0).max(1.0));
         }
     }
     theta
@@ -245,10 +259,10 @@ mod tests {
     use super::*;
 
     /// Samples made up so that White wins exactly when it has an extra knight: the fit must
-    /// raise a knight valued at nothing.
+    /// raise a knight valued at 150, up to its bound (twice its value).
     #[test]
     fn the_fit_raises_a_value_that_decides_games() {
-        let theta0 = vec![(0.0, 0.0), (100.0, 100.0)];
+        let theta0 = vec![(150.0, 150.0), (100.0, 100.0)];
         let mut samples = Vec::new();
         for i in 0..200 {
             let extra = if i % 2 == 0 { 1.0 } else { -1.0 };
@@ -261,10 +275,11 @@ mod tests {
         }
         let k = 0.005;
         let before = loss(&samples, &theta0, &theta0, k);
-        let theta = fit(&samples, &theta0, &[false, true], k, 200);
+        let theta = fit(&samples, &theta0, &[false, true], k, 0.0, 200);
         let after = loss(&samples, &theta, &theta0, k);
         assert!(after < before / 2.0, "{before} -> {after}");
-        assert!(theta[0].0 > 200.0 && theta[0].1 > 200.0, "{theta:?}");
+        assert!(theta[0].0 > 250.0 && theta[0].1 > 250.0, "{theta:?}");
+        assert!(theta[0].0 <= 300.0 && theta[0].1 <= 300.0, "{theta:?}");
         assert_eq!(theta[1], (100.0, 100.0));
     }
 }

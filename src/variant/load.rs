@@ -68,7 +68,10 @@ pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
 }
 
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
-pub const BUILTIN_EVAL: &[(&str, &str)] = &[];
+pub const BUILTIN_EVAL: &[(&str, &str)] = &[(
+    "metamachy.eval.toml",
+    include_str!("../../variants/metamachy.eval.toml"),
+)];
 
 /// Reads the file an `[eval]` table names with `include` (built-in first, then beside the
 /// variant file) and fills in what the table leaves unset.
