@@ -332,7 +332,7 @@ impl Searcher {
         while self.helpers.len() < self.threads - 1 {
             let mut h = Searcher::new(&self.rules, 1);
             h.tt = self.tt.clone();
-            h.depth_offset = (self.helpers.len() % 2 == 0) as i32;
+            h.depth_offset = self.helpers.len().is_multiple_of(2) as i32;
             self.helpers.push(h);
         }
         let helper_stop = Arc::new(AtomicBool::new(false));
