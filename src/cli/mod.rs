@@ -145,6 +145,9 @@ pub struct MatchArgs {
     /// Time control per side: BASE+INC in seconds (e.g. 10+0.1)
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
+    /// The second engine's time control, when it differs (time odds), e.g. 2.5+0.025
+    #[arg(long, value_name = "TC")]
+    pub tc2: Option<String>,
     /// Start positions: an EPD/FEN file, one position a line (each played twice)
     #[arg(long, value_name = "FILE")]
     pub openings: Option<std::path::PathBuf>,
@@ -249,6 +252,7 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
         engines: [e1, e2],
         games: a.games,
         tc: crate::referee::parse_tc(&a.tc)?,
+        tc2: a.tc2.as_deref().map(crate::referee::parse_tc).transpose()?,
         openings,
         random_plies: a.random_plies,
         seed: a.seed,
