@@ -114,13 +114,27 @@ fn tune_reads_games_and_writes_an_includable_table() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The fitted Metamachy table in `variants/` can be included by a copy of the game.
 #[test]
-fn shipped_metamachy_includes_its_tuned_table() {
-    let v = Variant::load("metamachy").unwrap();
-    let t = v.eval.clone().expect("metamachy has an [eval] table");
-    let lion = v.kind_by_letter('L').unwrap();
-    let pawn = v.kind_by_letter('P').unwrap();
-    assert!(t.values[lion].is_some());
+fn the_fitted_metamachy_table_can_be_included() {
+    let d = temp_dir("metamachy");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/");
+    std::fs::copy(
+        format!("{dir}metamachy.eval.toml"),
+        d.join("metamachy.eval.toml"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(format!("{dir}metamachy.toml")).unwrap();
+    let path = d.join("m.toml");
+    std::fs::write(
+        &path,
+        format!("{text}\n[eval]\ninclude = \"metamachy.eval.toml\"\n"),
+    )
+    .unwrap();
+    let v = Variant::load(path.to_str().unwrap()).unwrap();
+    let t = v.eval.clone().expect("an [eval] table");
+    assert!(t.values[v.kind_by_letter('L').unwrap()].is_some());
     // The Pawn is the unit of the fit and keeps the file's value.
-    assert_eq!(t.values[pawn], None);
+    assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None);
+    let _ = std::fs::remove_dir_all(&d);
 }

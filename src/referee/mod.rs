@@ -232,14 +232,27 @@ fn play_game(
         rec.reason = why;
     };
     // Each seat's time control; per colour for the clocks.
-    let seat_tc = |s: usize| if s == 1 { cfg.tc2.unwrap_or(cfg.tc) } else { cfg.tc };
+    let seat_tc = |s: usize| {
+        if s == 1 {
+            cfg.tc2.unwrap_or(cfg.tc)
+        } else {
+            cfg.tc
+        }
+    };
     let tcs = [seat_tc(white), seat_tc(1 - white)];
     // Both engines get the new game; one that fails here loses the game.
     for (seat, color) in [(white, Color::White), (1 - white, Color::Black)] {
         let r = seats
             .get(seat, cfg, &id, log)
             .map_err(Failure::Crash)
-            .and_then(|e| e.new_game(&id, start_fen.as_deref(), seat_tc(seat), rules.geometry.ranks));
+            .and_then(|e| {
+                e.new_game(
+                    &id,
+                    start_fen.as_deref(),
+                    seat_tc(seat),
+                    rules.geometry.ranks,
+                )
+            });
         if let Err(f) = r {
             seats.drop_engine(seat);
             let name = seats.specs[seat].cmd.clone();
