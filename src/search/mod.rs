@@ -43,9 +43,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 /// Larger than any score.
 pub const INF: i32 = 31_000;
 /// Quiescence plies after which only recaptures are searched.
-pub const QS_RECAPTURES: u32 = 4;
+pub const QS_RECAPTURES: u32 = 6;
 /// Quiescence plies after which the static evaluation stands.
-pub const QS_MAX: u32 = 10;
+pub const QS_MAX: u32 = 16;
 /// The most search threads.
 pub const MAX_THREADS: usize = 256;
 
