@@ -24,4 +24,5 @@ pub mod tables;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
+pub mod tune;
 pub mod variant;

@@ -29,6 +29,8 @@ pub struct MatchConfig {
     pub max_plies: u32,
     /// Hash table per engine, in megabytes.
     pub hash_mb: usize,
+    /// Search threads per engine.
+    pub threads: usize,
     /// Plies (counted from the start) whose searches are counted as middlegame for the speed
     /// figure.
     pub middlegame: std::ops::Range<u32>,
@@ -44,6 +46,7 @@ impl Default for MatchConfig {
             seed: 1,
             max_plies: 300,
             hash_mb: 16,
+            threads: 1,
             middlegame: 12..60,
         }
     }
@@ -140,6 +143,8 @@ pub fn play_match(
     let mut rng = Rng::new(cfg.seed);
     let mut first = Searcher::new(rules, cfg.hash_mb);
     let mut second = Searcher::new(rules, cfg.hash_mb);
+    first.set_threads(cfg.threads);
+    second.set_threads(cfg.threads);
     let mut report = MatchReport::default();
     let mut opening: Vec<crate::moves::Move> = Vec::new();
     for n in 0..cfg.games {

@@ -11,7 +11,7 @@ const LAYERS: &[&[&str]] = &[
     &["perft", "text"],
     &["game"],
     &["search"],
-    &["selfplay", "testing", "protocol", "referee", "serve"],
+    &["selfplay", "tune", "testing", "protocol", "referee", "serve"],
     &["cli"],
 ];
 

@@ -404,3 +404,33 @@ fn xboard_numbers_the_ranks_of_a_ten_rank_board_from_0() {
     // White's reply in XBoard's numbering: no rank 10, every rank from 0 to 9.
     assert!(!mv.contains("10"), "{mv}");
 }
+
+#[test]
+fn threads_in_uci_and_cores_in_cecp() {
+    // Two threads find the same mate; a bad value is reported and the session goes on.
+    let (out, _, _) = session(
+        &["uci"],
+        "uci\nsetoption name Threads value 2\nsetoption name Threads value 0\n\
+         setoption name UCI_Variant value chess\n\
+         position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\ngo depth 4\n",
+    );
+    assert!(
+        out.contains("option name Threads type spin default 1 min 1 max 256"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: Threads must be a number from 1 to 256, got `0`"),
+        "{out}"
+    );
+    assert_eq!(out.lines().last(), Some("bestmove h5f7"), "{out}");
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nnew\ncores 2\ncores many\nmemory 8\nsd 3\nusermove e2e4\nping 1\n",
+    );
+    assert!(out.contains("smp=1") && out.contains("memory=1"), "{out}");
+    assert!(
+        out.contains("Error (cores must be 1 to 256): many"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
+}

@@ -611,3 +611,109 @@ fn the_search_allocates_nothing_per_node() {
         );
     }
 }
+
+/// A 16x16 board crowded with long-range and multi-leg pieces (griffons and manticores that
+/// bend after a step, cannons that hop, lion-like leapers), set out so that nearly every piece
+/// can capture something: capture chains here are long and wide.
+const CROWD: &str = r#"
+name = "Crowd"
+id = "crowd"
+files = 16
+ranks = 16
+start = "15k/14pp/16/16/16/16/16/16/16/16/16/16/16/16/PP14/KP14"
+
+[[piece]]
+name = "King"
+letter = "K"
+betza = "K"
+royal = true
+
+[[piece]]
+name = "Pawn"
+letter = "P"
+betza = "fmWfcF"
+value = 100
+
+[[piece]]
+name = "Lion"
+letter = "L"
+betza = "KNAD"
+value = 1000
+
+[[piece]]
+name = "Cannon"
+letter = "C"
+betza = "mQcpQ"
+value = 600
+
+[[piece]]
+name = "Griffon"
+letter = "Y"
+betza = "FyafsF"
+value = 800
+
+[[piece]]
+name = "Zebra"
+letter = "Z"
+betza = "WyafsW"
+value = 800
+"#;
+
+const CROWD_FEN: &str = include_str!("data/crowd.fen");
+
+/// Quiescence is bounded whatever the pieces: in the crowded position a depth-1 search visits
+/// a bounded number of nodes (an unbounded capture search ran for over 20 s here), and
+/// node limits are kept to the node.
+#[test]
+fn quiescence_cannot_explode_on_a_crowded_board() {
+    let v = Variant::from_toml(CROWD, "crowd.toml").unwrap();
+    let rs = Ruleset::new(&v, None).unwrap();
+    let mut p = pos(&rs, CROWD_FEN.trim());
+    let legal_moves = legal(&mut p);
+    let mut s = Searcher::new(&rs, 4);
+    let r = s.search(&mut p, &Limits::depth(1), |_| {});
+    assert!(legal_moves.contains(&r.best.unwrap()));
+    assert!(r.nodes < 200_000, "depth 1 visited {} nodes", r.nodes);
+    for n in [1, 100, 5_000, 50_000] {
+        let r = s.search(&mut p, &Limits::nodes(n), |_| {});
+        assert!(r.nodes <= n, "node limit {n}: {} nodes", r.nodes);
+        assert!(legal_moves.contains(&r.best.unwrap()));
+    }
+}
+
+/// Lazy SMP: with two threads the search still answers with a legal move, reports its
+/// iterations in order, stops on its stop flag, and gives the same mate as one thread.
+#[test]
+fn two_threads_search_and_stop() {
+    let rs = rules("metamachy");
+    let mut p = middlegame(&rs, 10);
+    let legal_moves = legal(&mut p);
+    let mut s = Searcher::new(&rs, 8);
+    s.set_threads(2);
+    assert_eq!(s.threads(), 2);
+    let mut depths = Vec::new();
+    let r = s.search(&mut p, &Limits::depth(5), |i| depths.push(i.depth));
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    assert!(legal_moves.contains(&r.best.unwrap()));
+    let flag = s.stop_flag();
+    let stopper = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let r = s.search(&mut p, &Limits::default(), |_| {});
+    stopper.join().unwrap();
+    flag.store(false, Ordering::Relaxed);
+    assert!(legal_moves.contains(&r.best.unwrap()));
+    // A back-rank mate in one (Rd8# or Re8#), found with two threads.
+    let rs = rules("chess");
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3RR1K1 w - - 0 1";
+    let mut p = pos(&rs, fen);
+    let mut s = Searcher::new(&rs, 8);
+    s.set_threads(2);
+    let r = s.search(&mut p, &Limits::depth(4), |_| {});
+    assert_eq!(r.score, Score::Mate(1), "{fen}");
+    assert!(["d1d8", "e1e8"].contains(&coord(&rs, r.best.unwrap()).as_str()));
+}

@@ -15,6 +15,7 @@ pub mod bench;
 pub mod check;
 pub mod describe;
 pub mod play;
+pub mod tune;
 
 #[derive(Parser, Debug)]
 #[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
@@ -87,6 +88,8 @@ pub enum Command {
     Selfplay(play::SelfplayArgs),
     /// Referee a match between two engines (UCI or CECP) in any variant
     Match(MatchArgs),
+    /// Fit a variant's piece values to self-play games (or a PGN file); writes an [eval] table
+    Tune(tune::TuneArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
         #[command(flatten)]
@@ -143,6 +146,9 @@ pub struct MatchArgs {
     /// Time control per side: BASE+INC in seconds (e.g. 10+0.1)
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
+    /// The second engine's time control, when it differs (time odds), e.g. 2.5+0.025
+    #[arg(long, value_name = "TC")]
+    pub tc2: Option<String>,
     /// Start positions: an EPD/FEN file, one position a line (each played twice)
     #[arg(long, value_name = "FILE")]
     pub openings: Option<std::path::PathBuf>,
@@ -247,6 +253,7 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
         engines: [e1, e2],
         games: a.games,
         tc: crate::referee::parse_tc(&a.tc)?,
+        tc2: a.tc2.as_deref().map(crate::referee::parse_tc).transpose()?,
         openings,
         random_plies: a.random_plies,
         seed: a.seed,
@@ -423,6 +430,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Play(a) => play::run_play(a),
         Command::Serve(a) => run_serve(a),
         Command::Match(a) => run_match(a),
+        Command::Tune(a) => tune::run_tune(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),

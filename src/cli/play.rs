@@ -64,6 +64,9 @@ pub struct PlayArgs {
     /// Hash table size in megabytes
     #[arg(long, default_value_t = crate::search::tt::DEFAULT_HASH_MB, value_name = "MB", value_parser = crate::search::tt::parse_hash_mb)]
     pub hash: usize,
+    /// Search threads (Lazy SMP, sharing the hash table)
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 /// Arguments of `analyse`.
@@ -86,6 +89,9 @@ pub struct AnalyseArgs {
     /// Hash table size in megabytes
     #[arg(long, default_value_t = crate::search::tt::DEFAULT_HASH_MB, value_name = "MB", value_parser = crate::search::tt::parse_hash_mb)]
     pub hash: usize,
+    /// Search threads (Lazy SMP, sharing the hash table)
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 /// Arguments of `selfplay`.
@@ -111,6 +117,9 @@ pub struct SelfplayArgs {
     /// Hash table size per engine in megabytes
     #[arg(long, default_value_t = 16, value_name = "MB", value_parser = crate::search::tt::parse_hash_mb)]
     pub hash: usize,
+    /// Search threads per engine (Lazy SMP, sharing the hash table)
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 const HELP: &str = "\
@@ -503,6 +512,7 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     }
     let limits = engine_limits(&a);
     let mut engine = Searcher::new(&rules, a.hash);
+    engine.set_threads(a.threads as usize);
     let mut input = Input::new();
     let humans = players.iter().filter(|&&p| p == Player::Human).count();
     // Scores are shown from the human's side when one human plays, else from White's.
@@ -828,6 +838,7 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
         _ => {}
     }
     let mut engine = Searcher::new(&rules, a.hash);
+    engine.set_threads(a.threads as usize);
     let r = engine.search(&mut pos, &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|&m| game::coord(&rules, m)).collect();
         println!(
@@ -867,6 +878,7 @@ pub fn run_selfplay(a: SelfplayArgs) -> Result<(), UserError> {
         seed: a.seed,
         max_plies: a.max_plies,
         hash_mb: a.hash,
+        threads: a.threads as usize,
         ..MatchConfig::default()
     };
     println!(

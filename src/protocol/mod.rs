@@ -48,6 +48,8 @@ pub struct Engine {
     pub rules: Arc<Ruleset>,
     pub pos: Position,
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
     searcher: Option<Searcher>,
     thread: Option<JoinHandle<Searcher>>,
     stop: Arc<AtomicBool>,
@@ -72,6 +74,7 @@ impl Engine {
             rules,
             pos,
             hash_mb,
+            threads: 1,
             searcher: None,
             thread: None,
             stop,
@@ -120,6 +123,12 @@ impl Engine {
         }
     }
 
+    /// Sets the number of search threads (1 to [`crate::search::MAX_THREADS`]).
+    pub fn set_threads(&mut self, n: usize) {
+        self.stop();
+        self.threads = n.clamp(1, crate::search::MAX_THREADS);
+    }
+
     /// The legal move written `text` in coordinate notation.
     pub fn find_move(&mut self, text: &str) -> Option<Move> {
         let mut list = MoveList::new();
@@ -144,6 +153,7 @@ impl Engine {
             .take()
             .unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
         searcher.set_stop_flag(self.stop.clone());
+        searcher.set_threads(self.threads);
         let mut pos = self.pos.clone();
         let rules = self.rules.clone();
         self.thread = Some(std::thread::spawn(move || {

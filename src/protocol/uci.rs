@@ -49,6 +49,10 @@ pub fn run(
                     crate::search::tt::MIN_HASH_MB,
                     crate::search::tt::MAX_HASH_MB
                 ));
+                out.line(&format!(
+                    "option name Threads type spin default 1 min 1 max {}",
+                    crate::search::MAX_THREADS
+                ));
                 out.line("uciok");
             }
             "isready" => out.line("readyok"),
@@ -99,6 +103,16 @@ pub fn run(
                                 Ok(())
                             }
                             Err(e) => Err(format!("Hash {e}")),
+                        },
+                        "threads" => match value.parse::<usize>() {
+                            Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => {
+                                eng.set_threads(n);
+                                Ok(())
+                            }
+                            _ => Err(format!(
+                                "Threads must be a number from 1 to {}, got `{value}`",
+                                crate::search::MAX_THREADS
+                            )),
                         },
                         _ => Err(format!("unknown option `{name}`")),
                     }
@@ -172,7 +186,9 @@ pub fn run(
 fn switch(eng: &mut Engine, v: Result<Variant, String>, setup: Option<&str>) -> Result<(), String> {
     let v = v?;
     let hash = eng.hash_mb;
+    let threads = eng.threads;
     *eng = Engine::with_variant(v, setup, hash)?;
+    eng.threads = threads;
     Ok(())
 }
 

@@ -249,6 +249,20 @@ pub fn run(
             | "name" | "rating" | "ics" | "otim" | "draw" | "bk" | "hint" => {}
             "protover" => s.features(),
             "ping" => s.out.line(&format!("pong {arg}")),
+            // CECP's `cores N` (with feature smp=1) and `memory MB` (feature memory=1).
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => s.eng.set_threads(n),
+                _ => s.out.line(&format!(
+                    "Error (cores must be 1 to {}): {arg}",
+                    crate::search::MAX_THREADS
+                )),
+            },
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) if mb >= 1 => s.eng.set_hash(mb.min(4096)),
+                _ => s.out.line(&format!(
+                    "Error (memory must be a number of megabytes): {arg}"
+                )),
+            },
             "new" => {
                 s.halt();
                 // CECP: `new` is the standard game; XBoard sends `variant` after it otherwise.
@@ -389,7 +403,7 @@ impl Session {
             .map(|v| xb_name(&v.id).to_string())
             .collect();
         self.out.line(&format!(
-            "feature myname=\"Polymachy {}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=1 reuse=1 time=1 debug=1",
+            "feature myname=\"Polymachy {}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=1 reuse=1 time=1 debug=1 smp=1 memory=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -415,8 +429,12 @@ impl Session {
 
     fn switch(&mut self, v: Variant) {
         let hash = self.eng.hash_mb;
+        let threads = self.eng.threads;
         match Engine::with_variant(v, None, hash) {
-            Ok(e) => self.eng = e,
+            Ok(e) => {
+                self.eng = e;
+                self.eng.threads = threads;
+            }
             Err(e) => self.out.line(&format!("Error (variant): {e}")),
         }
     }
@@ -584,9 +602,11 @@ impl Session {
                 } else {
                     Some(value.trim())
                 };
+                let threads = self.eng.threads;
                 match Engine::with_variant(v, setup, hash) {
                     Ok(e) => {
                         self.eng = e;
+                        self.eng.threads = threads;
                         self.describe();
                     }
                     Err(e) => self.out.line(&format!("tellusererror {e}")),

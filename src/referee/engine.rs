@@ -396,7 +396,7 @@ impl EngineProc {
         fen: Option<&str>,
         moves: &[String],
         clocks: (i64, i64),
-        inc: u64,
+        incs: (u64, u64),
         white: bool,
         deadline: Instant,
     ) -> Result<(Reply, Instant), Failure> {
@@ -412,7 +412,10 @@ impl EngineProc {
                     cmd.push_str(&moves.join(" "));
                 }
                 self.send(&cmd)?;
-                self.send(&format!("go wtime {w} btime {b} winc {inc} binc {inc}"))?;
+                self.send(&format!(
+                    "go wtime {w} btime {b} winc {} binc {}",
+                    incs.0, incs.1
+                ))?;
                 let sent = Instant::now();
                 let l = self.wait_for(deadline, |_, l| l.starts_with("bestmove"))?;
                 let at = Instant::now().max(sent);

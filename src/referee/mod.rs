@@ -49,6 +49,8 @@ pub struct MatchConfig {
     pub games: u32,
     /// Base time and increment, in milliseconds.
     pub tc: (u64, u64),
+    /// The second engine's time control when it differs (time odds).
+    pub tc2: Option<(u64, u64)>,
     /// Start positions (FEN); empty: the variant's own, or random plies.
     pub openings: Vec<String>,
     pub random_plies: u32,
@@ -229,12 +231,28 @@ fn play_game(
         rec.termination = term;
         rec.reason = why;
     };
+    // Each seat's time control; per colour for the clocks.
+    let seat_tc = |s: usize| {
+        if s == 1 {
+            cfg.tc2.unwrap_or(cfg.tc)
+        } else {
+            cfg.tc
+        }
+    };
+    let tcs = [seat_tc(white), seat_tc(1 - white)];
     // Both engines get the new game; one that fails here loses the game.
     for (seat, color) in [(white, Color::White), (1 - white, Color::Black)] {
         let r = seats
             .get(seat, cfg, &id, log)
             .map_err(Failure::Crash)
-            .and_then(|e| e.new_game(&id, start_fen.as_deref(), cfg.tc, rules.geometry.ranks));
+            .and_then(|e| {
+                e.new_game(
+                    &id,
+                    start_fen.as_deref(),
+                    seat_tc(seat),
+                    rules.geometry.ranks,
+                )
+            });
         if let Err(f) = r {
             seats.drop_engine(seat);
             let name = seats.specs[seat].cmd.clone();
@@ -249,7 +267,7 @@ fn play_game(
     }
     let mut pos = start.clone();
     let mut texts: Vec<String> = Vec::new();
-    let mut clock = [cfg.tc.0 as i64, cfg.tc.0 as i64];
+    let mut clock = [tcs[0].0 as i64, tcs[1].0 as i64];
     loop {
         if let Some(o) = outcome(&mut pos) {
             rec.result = o.result;
@@ -281,7 +299,7 @@ fn play_game(
             start_fen.as_deref(),
             &texts,
             (clock[0], clock[1]),
-            cfg.tc.1,
+            (tcs[0].1, tcs[1].1),
             side == Color::White,
             deadline,
         );
@@ -312,7 +330,7 @@ fn play_game(
             );
             break;
         }
-        clock[ci] = clock[ci].max(0) + cfg.tc.1 as i64;
+        clock[ci] = clock[ci].max(0) + tcs[ci].1 as i64;
         let text = match reply {
             Reply::Resign => {
                 lose(&mut rec, side, "normal", format!("{name} resigned."));

@@ -144,6 +144,9 @@ pub struct Evaluator {
     /// Per kind: contribution to the game phase.
     phase_weight: Vec<i32>,
     phase_total: i32,
+    /// Mobility weights, middlegame and endgame.
+    mob_mg: i32,
+    mob_eg: i32,
 }
 
 impl Evaluator {
@@ -157,10 +160,23 @@ impl Evaluator {
         let pawnlike: Vec<bool> = (0..nkinds)
             .map(|k| !rules.promo_choices[k].is_empty() && !royal[k])
             .collect();
+        // Material: the `[eval]` table's pair (middlegame, endgame) where it gives one, else
+        // the piece's `value`, else the value derived from its movement.
+        let table = rules.variant.eval.as_ref();
+        let tuned: Vec<Option<(i32, i32)>> = (0..nkinds)
+            .map(|k| {
+                table
+                    .and_then(|t| t.values.get(k).copied().flatten())
+                    .filter(|_| !royal[k])
+                    .map(|(mg, eg)| (mg.max(0), eg.max(0)))
+            })
+            .collect();
         let values: Vec<i32> = (0..nkinds)
             .map(|k| {
                 if royal[k] {
                     0
+                } else if let Some((mg, eg)) = tuned[k] {
+                    (mg + eg) / 2
                 } else {
                     pieces[k]
                         .value
@@ -169,6 +185,7 @@ impl Evaluator {
                 }
             })
             .collect();
+        let (mob_mg, mob_eg) = table.and_then(|t| t.mobility).unwrap_or((MOB_MG, MOB_EG));
         let max_value = values.iter().copied().max().unwrap_or(100).max(100);
         let order_values: Vec<i32> = (0..nkinds)
             .map(|k| {
@@ -243,7 +260,10 @@ impl Evaluator {
                         g.mirror_rank(sq)
                     };
                     let rank = g.rank(wsq) as i32;
-                    let (mut mg, mut eg) = (values[k] as f64, values[k] as f64);
+                    let (mut mg, mut eg) = match tuned[k] {
+                        Some((m, e)) => (m as f64, e as f64),
+                        None => (values[k] as f64, values[k] as f64),
+                    };
                     let spread = empty_avg[k].max(1.0).sqrt();
                     let centre = (empty_mob[k][wsq as usize] - empty_avg[k]) / spread;
                     if royal[k] {
@@ -306,6 +326,8 @@ impl Evaluator {
             mob_weight,
             phase_weight,
             phase_total,
+            mob_mg,
+            mob_eg,
         }
     }
 
@@ -409,8 +431,8 @@ impl Evaluator {
             }
         }
         for ci in 0..2 {
-            mg[ci] += mob[ci] * MOB_MG / (16 * 16);
-            eg[ci] += mob[ci] * MOB_EG / (16 * 16);
+            mg[ci] += mob[ci] * self.mob_mg / (16 * 16);
+            eg[ci] += mob[ci] * self.mob_eg / (16 * 16);
         }
         let phase = (phase_m * PHASE_MAX / self.phase_total).min(PHASE_MAX);
         let mgs = mg[0] - mg[1];

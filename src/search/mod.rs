@@ -40,6 +40,12 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 /// Larger than any score.
 pub const INF: i32 = 31_000;
+/// Quiescence plies after which only recaptures are searched.
+pub const QS_RECAPTURES: u32 = 6;
+/// Quiescence plies after which the static evaluation stands.
+pub const QS_MAX: u32 = 16;
+/// The most search threads.
+pub const MAX_THREADS: usize = 256;
 
 const SCORE_HASH: i32 = 2_000_000_000;
 const SCORE_CAPTURE: i32 = 1_000_000;
@@ -151,8 +157,15 @@ struct Ply {
 pub struct Searcher {
     rules: Arc<Ruleset>,
     eval: Evaluator,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
+    /// Threads of a Lazy SMP search: this one and `helpers.len()` more.
+    threads: usize,
+    /// The searchers of the other threads (they share the hash table and stop when this one
+    /// ends).
+    helpers: Vec<Searcher>,
+    /// Added to the iteration depth (helpers search odd and even depths out of step).
+    depth_offset: i32,
     plies: Vec<Ply>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -221,8 +234,11 @@ impl Searcher {
         Searcher {
             rules: rules.clone(),
             eval: Evaluator::new(rules),
-            tt: TranspositionTable::new(hash_mb),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
             stop: Arc::new(AtomicBool::new(false)),
+            threads: 1,
+            helpers: Vec::new(),
+            depth_offset: 0,
             plies: (0..=MAX_PLY + 1)
                 .map(|_| Ply {
                     moves: MoveList::new(),
@@ -273,6 +289,7 @@ impl Searcher {
     /// Forgets the hash table and history (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.helpers.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         for p in &mut self.plies {
             p.killers = [Move::default(); 2];
@@ -281,16 +298,78 @@ impl Searcher {
 
     /// Resizes the hash table (its content is lost).
     pub fn set_hash_size(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+        self.tt = Arc::new(TranspositionTable::new(mb));
+        self.helpers.clear();
+    }
+
+    /// Searches with `n` threads (at least 1, at most [`MAX_THREADS`]): Lazy SMP, all
+    /// threads searching the same root and sharing the hash table. A search with a node
+    /// limit uses one thread, so that it stays reproducible.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Searches `pos` within `limits`, calling `on_iter` after each finished iteration.
-    /// The position is restored before returning.
+    /// The position is restored before returning. With more than one thread, the other
+    /// threads search the same position until this one ends; the result is this thread's.
     pub fn search(
         &mut self,
         pos: &mut Position,
         limits: &Limits,
+        on_iter: impl FnMut(&Info),
+    ) -> SearchResult {
+        if self.threads <= 1 || limits.nodes.is_some() {
+            return self.search_one(pos, limits, on_iter);
+        }
+        while self.helpers.len() < self.threads - 1 {
+            let mut h = Searcher::new(&self.rules, 1);
+            h.tt = self.tt.clone();
+            h.depth_offset = self.helpers.len().is_multiple_of(2) as i32;
+            self.helpers.push(h);
+        }
+        let helper_stop = Arc::new(AtomicBool::new(false));
+        let helper_limits = Limits::depth(MAX_PLY as u32 - 8);
+        // The helpers' new searches must not age the table a second time.
+        self.tt.new_search();
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let result = std::thread::scope(|sc| {
+            for h in helpers.iter_mut() {
+                h.stop = helper_stop.clone();
+                let mut p = pos.clone();
+                let hl = &helper_limits;
+                sc.spawn(move || {
+                    h.search_inner(&mut p, hl, |_| {}, false);
+                });
+            }
+            let r = self.search_inner(pos, limits, on_iter, false);
+            helper_stop.store(true, Ordering::Relaxed);
+            r
+        });
+        self.helpers = helpers;
+        result
+    }
+
+    fn search_one(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
+        on_iter: impl FnMut(&Info),
+    ) -> SearchResult {
+        self.search_inner(pos, limits, on_iter, true)
+    }
+
+    fn search_inner(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
         mut on_iter: impl FnMut(&Info),
+        age_table: bool,
     ) -> SearchResult {
         self.start = Instant::now();
         let (soft, hard) = limits.budget();
@@ -300,7 +379,9 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;
-        self.tt.new_search();
+        if age_table {
+            self.tt.new_search();
+        }
         for h in &mut self.history {
             *h /= 4;
         }
@@ -350,6 +431,7 @@ impl Searcher {
 
         let mut prev: i32 = 0;
         for depth in 1..=max_depth {
+            let depth = (depth + self.depth_offset).min(MAX_PLY as i32 - 8);
             self.root_depth = depth;
             self.iter_best = None;
             let mut delta = 30;
@@ -662,7 +744,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if depth <= 0 && !in_check {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.qsearch(pos, alpha, beta, ply, 0, None);
         }
         depth = depth.max(1);
         self.nodes += 1;
@@ -900,7 +982,10 @@ impl Searcher {
     }
 
     /// Quiescence: captures and promotions until the position is quiet; check evasions in
-    /// the first plies.
+    /// the first plies. Its tree is bounded whatever the pieces: from [`QS_RECAPTURES`]
+    /// plies on only captures on the square of the last move are tried, and at [`QS_MAX`]
+    /// plies the static evaluation is the answer. (Boards crowded with multi-capture pieces
+    /// otherwise make capture chains of unbounded breadth and length.)
     fn qsearch(
         &mut self,
         pos: &mut Position,
@@ -908,6 +993,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qdepth: u32,
+        last_to: Option<u8>,
     ) -> i32 {
         self.pv_len[ply] = 0;
         if self.should_stop() {
@@ -956,7 +1042,7 @@ impl Searcher {
                 self.cached_eval(pos)
             }
         };
-        if stand >= beta {
+        if stand >= beta || (qdepth >= QS_MAX && !in_check) {
             return stand;
         }
         let mut best = stand;
@@ -968,7 +1054,12 @@ impl Searcher {
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         pos.pseudo_legal_moves(&mut moves);
         if !in_check {
-            moves.retain(|&m| is_tactical(pos, m));
+            match last_to {
+                Some(sq) if qdepth >= QS_RECAPTURES => {
+                    moves.retain(|&m| m.to == sq && is_capture(pos, m))
+                }
+                _ => moves.retain(|&m| is_tactical(pos, m)),
+            }
         }
         self.score_moves(pos, &moves, &mut scores, Move::default(), ply);
         let mut legal = 0;
@@ -996,7 +1087,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qdepth + 1);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to));
             pos.unmake();
             if self.aborted {
                 self.plies[ply].moves = moves;

@@ -1,9 +1,12 @@
 //! The transposition table: search results keyed by the Zobrist hash.
 //!
 //! Buckets of two entries: one kept by depth, one always replaced. An entry records the best
-//! move, the score (mate scores stored relative to the node), the depth and the bound.
+//! move, the score (mate scores stored relative to the node), the depth and the bound. The
+//! table is shared by the threads of a Lazy SMP search.
 
-use crate::moves::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::moves::{Move, MoveKind};
 
 /// Hash table size, in megabytes, unless the command line or a GUI sets another.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -49,18 +52,94 @@ pub struct TtEntry {
     pub age: u8,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Bucket {
-    deep: TtEntry,
-    recent: TtEntry,
+/// One slot, shared between search threads without locks: `check` holds the key XORed
+/// with both data words, so a slot read while another thread writes it (a torn read) fails
+/// the key test and reads as empty. Only atomics are used, so there is no data race; a torn
+/// read that happens to pass the test can only hand over a wrong move (which the search
+/// matches against the moves it generated, so it is never played unless legal) or a wrong
+/// score (the usual, negligible, hash-collision risk).
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    /// Move (40 bits), depth (8), bound (8), age (8).
+    a: AtomicU64,
+    /// Score (16 bits), static evaluation (16).
+    b: AtomicU64,
 }
 
-/// A fixed-size table; its size is set in megabytes.
+impl Slot {
+    #[inline]
+    fn load(&self) -> TtEntry {
+        let a = self.a.load(Ordering::Relaxed);
+        let b = self.b.load(Ordering::Relaxed);
+        let key = self.check.load(Ordering::Relaxed) ^ a ^ b;
+        let bound = match (a >> 48) as u8 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => Bound::None,
+        };
+        let kind = match (a >> 24) as u8 {
+            1 => MoveKind::Double,
+            2 => MoveKind::EnPassant,
+            3 => MoveKind::Castle,
+            4 => MoveKind::Hook,
+            _ => MoveKind::Normal,
+        };
+        TtEntry {
+            key,
+            mv: Move {
+                from: a as u8,
+                to: (a >> 8) as u8,
+                promo: (a >> 16) as u8,
+                kind,
+                aux: (a >> 32) as u8,
+            },
+            score: b as u16 as i16,
+            eval: (b >> 16) as u16 as i16,
+            depth: (a >> 40) as u8 as i8,
+            bound,
+            age: (a >> 56) as u8,
+        }
+    }
+
+    #[inline]
+    fn save(&self, e: &TtEntry) {
+        let m = e.mv;
+        let a = m.from as u64
+            | (m.to as u64) << 8
+            | (m.promo as u64) << 16
+            | (m.kind as u8 as u64) << 24
+            | (m.aux as u64) << 32
+            | (e.depth as u8 as u64) << 40
+            | (e.bound as u8 as u64) << 48
+            | (e.age as u64) << 56;
+        let b = e.score as u16 as u64 | (e.eval as u16 as u64) << 16;
+        self.a.store(a, Ordering::Relaxed);
+        self.b.store(b, Ordering::Relaxed);
+        self.check.store(e.key ^ a ^ b, Ordering::Relaxed);
+    }
+
+    fn reset(&self) {
+        self.a.store(0, Ordering::Relaxed);
+        self.b.store(0, Ordering::Relaxed);
+        self.check.store(0, Ordering::Relaxed);
+    }
+}
+
+#[derive(Debug, Default)]
+struct Bucket {
+    deep: Slot,
+    recent: Slot,
+}
+
+/// A fixed-size table; its size is set in megabytes. It is shared between the threads of a
+/// search (`&self` everywhere).
 #[derive(Debug)]
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     mask: usize,
-    age: u8,
+    age: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -73,21 +152,24 @@ impl TranspositionTable {
             n *= 2;
         }
         TranspositionTable {
-            buckets: vec![Bucket::default(); n],
+            buckets: (0..n).map(|_| Bucket::default()).collect(),
             mask: n - 1,
-            age: 0,
+            age: AtomicU8::new(0),
         }
     }
 
     /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
-        self.age = 0;
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            b.deep.reset();
+            b.recent.reset();
+        }
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search (older entries become easier to replace).
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
 
     #[inline]
@@ -99,29 +181,25 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let b = &self.buckets[self.index(key)];
-        if b.deep.bound != Bound::None && b.deep.key == key {
-            Some(b.deep)
-        } else if b.recent.bound != Bound::None && b.recent.key == key {
-            Some(b.recent)
+        let d = b.deep.load();
+        if d.bound != Bound::None && d.key == key {
+            return Some(d);
+        }
+        let r = b.recent.load();
+        if r.bound != Bound::None && r.key == key {
+            Some(r)
         } else {
             None
         }
     }
 
     /// Stores a result. A move-less store keeps the move already known for the position.
+    /// The deep slot is replaced by a result of this search at least as deep, or when it
+    /// holds one of an older search (aging); otherwise the recent slot is.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        mut mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
-        let age = self.age;
-        let i = self.index(key);
-        let b = &mut self.buckets[i];
+    pub fn store(&self, key: u64, mut mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
+        let b = &self.buckets[self.index(key)];
         let keep_move = |old: &TtEntry, mv: &mut Move| {
             if *mv == Move::default() && old.key == key {
                 *mv = old.mv;
@@ -136,26 +214,67 @@ impl TranspositionTable {
             bound,
             age,
         };
-        if b.deep.bound == Bound::None
-            || b.deep.key == key
-            || b.deep.age != age
-            || depth >= b.deep.depth as i32
+        let deep = b.deep.load();
+        if deep.bound == Bound::None
+            || deep.key == key
+            || deep.age != age
+            || depth >= deep.depth as i32
         {
-            keep_move(&b.deep, &mut mv);
-            b.deep = TtEntry { mv, ..e };
+            keep_move(&deep, &mut mv);
+            b.deep.save(&TtEntry { mv, ..e });
         } else {
-            keep_move(&b.recent, &mut mv);
-            b.recent = TtEntry { mv, ..e };
+            let recent = b.recent.load();
+            keep_move(&recent, &mut mv);
+            b.recent.save(&TtEntry { mv, ..e });
         }
     }
 
     /// Permille of the first 1000 buckets used in this search.
     pub fn hashfull(&self) -> u32 {
         let n = self.buckets.len().min(1000);
+        let age = self.age.load(Ordering::Relaxed);
         let used = self.buckets[..n]
             .iter()
-            .filter(|b| b.deep.bound != Bound::None && b.deep.age == self.age)
+            .filter(|b| {
+                let d = b.deep.load();
+                d.bound != Bound::None && d.age == age
+            })
             .count();
         (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_through_the_packed_slots() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move {
+            from: 200,
+            to: 255,
+            promo: 7,
+            kind: MoveKind::Hook,
+            aux: 9,
+        };
+        tt.store(0xDEAD_BEEF_1234_5678, mv, -29_950, -123, 17, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).expect("stored");
+        assert_eq!(e.mv, mv);
+        assert_eq!((e.score, e.eval, e.depth), (-29_950, -123, 17));
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0xDEAD_BEEF_1234_5679).is_none());
+        // A move-less store keeps the known move.
+        tt.store(
+            0xDEAD_BEEF_1234_5678,
+            Move::default(),
+            5,
+            6,
+            18,
+            Bound::Upper,
+        );
+        assert_eq!(tt.probe(0xDEAD_BEEF_1234_5678).unwrap().mv, mv);
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
     }
 }

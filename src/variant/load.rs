@@ -99,6 +99,47 @@ fn read_file(path: &str) -> Result<String, VariantError> {
     String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
 }
 
+/// The evaluation tables the built-in variants include (file name, text), from `variants/`.
+/// (None is included today: the one fitted table measured, Metamachy's, lost to the
+/// hand-set values; see the README's strength section.)
+pub const BUILTIN_EVAL: &[(&str, &str)] = &[];
+
+/// Reads the file an `[eval]` table names with `include` (built-in first, then beside the
+/// variant file) and fills in what the table leaves unset.
+fn include_eval(v: &mut Variant, origin: &str) -> Result<(), VariantError> {
+    let Some(name) = v.eval.as_ref().and_then(|e| e.include.clone()) else {
+        return Ok(());
+    };
+    let path = std::path::Path::new(origin)
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .join(&name);
+    let shown = path.display().to_string();
+    let text = match BUILTIN_EVAL.iter().find(|(n, _)| *n == name) {
+        Some((_, t)) if origin.starts_with("variants/") => t.to_string(),
+        _ => read_file(&shown)?,
+    };
+    let root = toml::de::DeTable::parse(&text).map_err(|e| {
+        VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
+    })?;
+    let entries = convert_table(root.get_ref());
+    let mut diags = Vec::new();
+    let mut inc = super::eval_table::EvalTable::default();
+    let mut top = Params::new("", 0..0, &entries, &mut diags);
+    let eval = top.table("eval");
+    top.finish();
+    if let Some((t, span)) = eval {
+        inc = super::eval_table::read(t, span, v, &mut diags);
+    }
+    if !diags.is_empty() {
+        return Err(render(&text, &shown, diags));
+    }
+    if let Some(e) = v.eval.as_mut() {
+        e.merge_under(&inc);
+    }
+    Ok(())
+}
+
 /// Converts the TOML parser's spanned tree into ours.
 fn convert(v: &toml::Spanned<toml::de::DeValue<'_>>) -> SVal {
     use toml::de::DeValue;
@@ -195,6 +236,7 @@ pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantErro
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
+            include_eval(&mut v, origin)?;
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),
@@ -206,7 +248,7 @@ fn read_variant(
     entries: &[(String, Span, SVal)],
     diags: &mut Vec<Diag>,
 ) -> Option<Variant> {
-    let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v) = {
+    let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v, eval_v) = {
         let mut top = Params::new("variant", 0..0, entries, diags);
         let title = top.string("name").map(|s| s.0);
         let id = top.string("id").map(|s| s.0).unwrap_or_default();
@@ -217,6 +259,7 @@ fn read_variant(
         let start = top.string("start");
         let pieces_v = top.get("piece").cloned();
         let rules_v = top.table("rules");
+        let eval_v = top.table("eval");
         top.finish();
         (
             title,
@@ -227,6 +270,7 @@ fn read_variant(
             start,
             pieces_v,
             rules_v,
+            eval_v,
         )
     };
 
@@ -443,6 +487,7 @@ fn read_variant(
         rules: vec![],
         source: String::new(),
         locations: Locations::default(),
+        eval: None,
     };
     // Promotion targets.
     let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
@@ -533,6 +578,7 @@ fn read_variant(
             }
         }
     }
+    variant.eval = eval_v.map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
     // A promotion list needs the promotion rule, which says where pieces promote.
     if !variant.rules.iter().any(|r| r.name() == "promotion") {
         for (i, p) in variant.pieces.iter().enumerate() {

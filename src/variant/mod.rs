@@ -4,10 +4,12 @@
 //! and a hint ([`VariantError`]). The built-in variants are the files of `variants/`, embedded in
 //! the binary.
 
+mod eval_table;
 mod load;
 mod params;
 
-pub use load::{BUILTIN, VariantError};
+pub use eval_table::EvalTable;
+pub use load::{BUILTIN, BUILTIN_EVAL, VariantError};
 pub use params::{Diag, Params, SVal, Span, Val};
 
 use crate::geometry::Color;
@@ -84,6 +86,8 @@ pub struct Variant {
     pub source: String,
     /// Where its parts are in the file.
     pub locations: Locations,
+    /// Evaluation weights from the file's `[eval]` table, if it has one.
+    pub eval: Option<EvalTable>,
 }
 
 impl Variant {

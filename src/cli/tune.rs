@@ -1,0 +1,189 @@
+//! `polymachy tune`: fits a variant's piece values to the results of games and writes them as
+//! an `[eval]` table (see [`crate::tune`]).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{UserError, VariantArgs, load_rules};
+use crate::game::{Game, parse_pgn};
+use crate::tune::{self, PlayConfig, Sample};
+
+/// Arguments of `tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub v: VariantArgs,
+    /// Read the games from this PGN file instead of playing them
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Self-play games to play
+    #[arg(long, default_value_t = 200)]
+    pub games: u32,
+    /// Nodes per move in self-play
+    #[arg(long, default_value_t = 3000)]
+    pub nodes: u64,
+    /// Random plies at the start of each self-play game (not used as samples)
+    #[arg(long, default_value_t = 8)]
+    pub opening_plies: u32,
+    /// Plies after which a self-play game is stopped and counted a draw
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// Seed of the random openings
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Weight of the prior that holds values near their current ones (per squared pawn)
+    #[arg(long, default_value_t = 0.0005)]
+    pub lambda: f64,
+    /// Passes of the fit over the samples
+    #[arg(long, default_value_t = 400)]
+    pub iterations: u32,
+    /// Write the self-played games to this PGN file
+    #[arg(long, value_name = "FILE")]
+    pub save_games: Option<PathBuf>,
+    /// Where to write the [eval] table (default: VARIANT.eval.toml)
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The games of a PGN text (one or more, each starting with its tags).
+fn read_games(rules: &std::sync::Arc<crate::ruleset::Ruleset>, text: &str) -> Vec<(Game, f64)> {
+    let mut chunks: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut in_moves = false;
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') && in_moves {
+            chunks.push(std::mem::take(&mut cur));
+            in_moves = false;
+        }
+        if !l.is_empty() && !l.starts_with('[') {
+            in_moves = true;
+        }
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    chunks.push(cur);
+    let mut out = Vec::new();
+    for (i, c) in chunks.iter().enumerate() {
+        let rec = match parse_pgn(c) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("game {}: skipped: {e}", i + 1);
+                continue;
+            }
+        };
+        let result = match rec.result.as_deref() {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            Some("1/2-1/2") => 0.5,
+            _ => continue,
+        };
+        match Game::from_record(rules, &rec) {
+            Ok(g) => out.push((g, result)),
+            Err(e) => eprintln!("game {}: skipped: {e}", i + 1),
+        }
+    }
+    out
+}
+
+pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
+    let rules = load_rules(&a.v)?;
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut pgn_out = String::new();
+    let skip;
+    if let Some(path) = &a.pgn {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let games = read_games(&rules, &text);
+        println!("{} games read from {}", games.len(), path.display());
+        skip = 8;
+        for (g, r) in &games {
+            tune::samples(&rules, g, *r, skip, &mut samples);
+        }
+    } else {
+        let cfg = PlayConfig {
+            games: a.games,
+            nodes: a.nodes,
+            opening_plies: a.opening_plies,
+            max_plies: a.max_plies,
+            seed: a.seed,
+        };
+        skip = a.opening_plies as usize;
+        println!(
+            "{}: {} self-play games at {} nodes per move, {} random opening plies, seed {}",
+            rules.variant.title, a.games, a.nodes, a.opening_plies, a.seed
+        );
+        let mut n = 0;
+        tune::play_games(&rules, &cfg, |g| {
+            n += 1;
+            let r = tune::result_of(g);
+            tune::samples(&rules, g, r, skip, &mut samples);
+            if a.save_games.is_some() {
+                pgn_out.push_str(&g.to_pgn());
+                pgn_out.push('\n');
+            }
+            println!(
+                "game {n}: {} plies, {}",
+                g.moves().len(),
+                match r {
+                    1.0 => "1-0",
+                    0.0 => "0-1",
+                    _ => "1/2-1/2",
+                }
+            );
+        });
+        if let Some(p) = &a.save_games {
+            std::fs::write(p, &pgn_out).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
+        }
+    }
+    if samples.is_empty() {
+        return Err(UserError("no quiet positions to fit".into()));
+    }
+    let theta0 = tune::current_values(&rules);
+    // Royal pieces have no material value; pawn-like pieces (those that promote) are the unit
+    // the others are measured in, as the scale K is fitted too.
+    let fixed: Vec<bool> = rules
+        .variant
+        .pieces
+        .iter()
+        .map(|p| p.royal || !p.promotes_to.is_empty())
+        .collect();
+    let k = tune::fit_scale(&samples, &theta0);
+    let before = tune::loss(&samples, &theta0, &theta0, k);
+    let theta = tune::fit(&samples, &theta0, &fixed, k, a.lambda, a.iterations);
+    let after = tune::loss(&samples, &theta, &theta0, k);
+    println!(
+        "{} positions, K = {k:.4}, prior {}, error {before:.5} -> {after:.5}",
+        samples.len(),
+        a.lambda
+    );
+    let mobility = rules.variant.eval.as_ref().and_then(|e| e.mobility);
+    let table = tune::table(&theta, &fixed, mobility);
+    for (p, (t0, t)) in rules.variant.pieces.iter().zip(theta0.iter().zip(&theta)) {
+        if !fixed[rules.variant.kind_by_letter(p.letter).unwrap_or(0)] {
+            println!(
+                "  {} {:<12} {:>5.0} {:>5.0}  ->  {:>5.0} {:>5.0}",
+                p.letter, p.name, t0.0, t0.1, t.0, t.1
+            );
+        }
+    }
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.eval.toml", rules.variant.id)));
+    let text = format!(
+        "# Piece values of {} fitted by `polymachy tune` to {} quiet positions \
+         (error {before:.5} -> {after:.5}).\n# Include it from the variant file: \
+         [eval] include = \"{}\"\n{}",
+        rules.variant.title,
+        samples.len(),
+        out.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        table.to_toml(&rules.variant.pieces)
+    );
+    std::fs::write(&out, text).map_err(|e| UserError(format!("{}: {e}", out.display())))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}

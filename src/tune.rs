@@ -1,0 +1,285 @@
+//! Evaluation learned from play: a Texel-style fit of the material values.
+//!
+//! Games come from self-play at a fixed number of nodes per move (random opening plies make
+//! them differ) or from a PGN file. Every position of a finished game that is not in check
+//! and from which a quiet move was played (neither a capture nor a promotion) becomes a sample
+//! labelled with the game's result. The model is the engine's own evaluation with the piece
+//! values as unknowns: for a position, `e(θ) = e₀ + Σ (θ − θ₀)·f`, where `e₀` is the static
+//! evaluation with the current values `θ₀` and `f` counts each kind's pieces (White minus
+//! Black) weighted by the game phase (middlegame weight `phase`, endgame weight `1 − phase`).
+//! The fit minimises the mean squared difference between the result and `σ(K·e)`, first
+//! choosing `K` for the current values, then moving the values by gradient descent (Adam).
+//! The result is an `[eval]` table ([`crate::variant::EvalTable`]).
+
+use std::sync::Arc;
+
+use crate::game::{Game, GameResult};
+use crate::geometry::Color;
+use crate::moves::{EMPTY, MoveKind, color_of, kind_of};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+use crate::selfplay::Rng;
+use crate::search::{Evaluator, Limits, Searcher};
+use crate::variant::EvalTable;
+
+/// One position to fit.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The static evaluation with the current values, White's view.
+    pub base: f64,
+    /// Per kind: White minus Black pieces.
+    pub diff: Vec<(usize, f64)>,
+    /// Middlegame share, 0 to 1.
+    pub phase: f64,
+    /// The game's result for White: 1, 0.5 or 0.
+    pub result: f64,
+}
+
+/// Self-play settings.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    pub games: u32,
+    pub nodes: u64,
+    pub opening_plies: u32,
+    pub max_plies: u32,
+    pub seed: u64,
+}
+
+/// The current (middlegame, endgame) value of every kind (royal kinds: 0).
+pub fn current_values(rules: &Ruleset) -> Vec<(f64, f64)> {
+    let ev = Evaluator::new(rules);
+    let table = rules.variant.eval.as_ref();
+    (0..ev.kinds())
+        .map(
+            |k| match table.and_then(|t| t.values.get(k).copied().flatten()) {
+                Some((mg, eg)) if ev.values[k] > 0 || mg > 0 => (mg as f64, eg as f64),
+                _ => (ev.values[k] as f64, ev.values[k] as f64),
+            },
+        )
+        .collect()
+}
+
+/// Plays `cfg.games` games against itself; `on_game` sees each finished one.
+pub fn play_games(
+    rules: &Arc<Ruleset>,
+    cfg: &PlayConfig,
+    mut on_game: impl FnMut(&mut Game),
+) -> Vec<Game> {
+    let mut rng = Rng::new(cfg.seed);
+    let mut engine = Searcher::new(rules, 16);
+    let limits = Limits::nodes(cfg.nodes.max(1));
+    let mut games = Vec::new();
+    'games: for _ in 0..cfg.games {
+        let mut g = Game::new(rules);
+        for _ in 0..cfg.opening_plies {
+            let legal = g.legal_moves();
+            if legal.is_empty() || g.outcome().is_some() {
+                continue 'games;
+            }
+            let m = legal[rng.below(legal.len())];
+            if g.play(m).is_err() {
+                continue 'games;
+            }
+        }
+        engine.clear();
+        let mut plies = cfg.opening_plies;
+        while g.outcome().is_none() && plies < cfg.max_plies {
+            let mut pos = g.position().clone();
+            let Some(m) = engine.search(&mut pos, &limits, |_| {}).best else {
+                break;
+            };
+            if g.play(m).is_err() {
+                break;
+            }
+            plies += 1;
+        }
+        on_game(&mut g);
+        games.push(g);
+    }
+    games
+}
+
+/// The result of a game for White (a game cut at the ply limit counts as a draw).
+pub fn result_of(g: &mut Game) -> f64 {
+    match g.outcome().map(|o| o.result) {
+        Some(GameResult::WhiteWins) => 1.0,
+        Some(GameResult::BlackWins) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// The samples of one game: positions after `skip` plies, not in check, from which a quiet
+/// move was played.
+pub fn samples(rules: &Arc<Ruleset>, g: &Game, result: f64, skip: usize, out: &mut Vec<Sample>) {
+    let ev = Evaluator::new(rules);
+    let mut pos: Position = g.start_position().clone();
+    for (i, &m) in g.moves().iter().enumerate() {
+        let quiet = m.promo == 0
+            && m.kind != MoveKind::EnPassant
+            && (pos.piece_at(m.to) == EMPTY || m.kind == MoveKind::Castle);
+        if i >= skip && quiet && !pos.in_check() {
+            let mut count = vec![0i32; ev.kinds()];
+            for &c in pos.board().iter().take(rules.geometry.size()) {
+                if c != EMPTY {
+                    count[kind_of(c)] += if color_of(c) == Color::White { 1 } else { -1 };
+                }
+            }
+            let e = ev.evaluate(&pos) as f64;
+            out.push(Sample {
+                base: if pos.side() == Color::White { e } else { -e },
+                diff: count
+                    .iter()
+                    .enumerate()
+                    .filter(|x| *x.1 != 0)
+                    .map(|(k, &n)| (k, n as f64))
+                    .collect(),
+                phase: ev.phase(&pos) as f64 / 256.0,
+                result,
+            });
+        }
+        pos.make(m);
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The model's evaluation of a sample with values `theta` (current values `theta0`).
+fn predict(s: &Sample, theta: &[(f64, f64)], theta0: &[(f64, f64)]) -> f64 {
+    let mut e = s.base;
+    for &(k, n) in &s.diff {
+        e += n
+            * ((theta[k].0 - theta0[k].0) * s.phase + (theta[k].1 - theta0[k].1) * (1.0 - s.phase));
+    }
+    e
+}
+
+/// Mean squared error of the samples with values `theta` and scale `k`.
+pub fn loss(samples: &[Sample], theta: &[(f64, f64)], theta0: &[(f64, f64)], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples
+        .iter()
+        .map(|s| (s.result - sigmoid(k * predict(s, theta, theta0))).powi(2))
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+/// The scale `K` (per centipawn) that best fits the current values.
+pub fn fit_scale(samples: &[Sample], theta0: &[(f64, f64)]) -> f64 {
+    let mut best = (f64::INFINITY, 0.004);
+    let mut k = 0.0005;
+    while k <= 0.02 {
+        let l = loss(samples, theta0, theta0, k);
+        if l < best.0 {
+            best = (l, k);
+        }
+        k += 0.0005;
+    }
+    best.1
+}
+
+/// The fitted values: Adam on the mean squared error plus `lambda` times the sum of the
+/// squared changes in pawns (a prior toward the current values, which keeps values that the
+/// games barely inform from drifting), `iters` passes over the samples. Kinds in `fixed`
+/// (royal pieces) keep their values.
+pub fn fit(
+    samples: &[Sample],
+    theta0: &[(f64, f64)],
+    fixed: &[bool],
+    k: f64,
+    lambda: f64,
+    iters: u32,
+) -> Vec<(f64, f64)> {
+    let n = theta0.len();
+    let mut theta = theta0.to_vec();
+    let (mut m, mut v) = (vec![0.0; 2 * n], vec![0.0; 2 * n]);
+    let (b1, b2, lr, eps): (f64, f64, f64, f64) = (0.9, 0.999, 2.0, 1e-8);
+    for t in 1..=iters {
+        let mut grad = vec![0.0; 2 * n];
+        for s in samples {
+            let p = sigmoid(k * predict(s, &theta, theta0));
+            // d/de (r - p)^2 = -2 (r - p) p (1 - p) k
+            let g = -2.0 * (s.result - p) * p * (1.0 - p) * k;
+            for &(kind, c) in &s.diff {
+                grad[2 * kind] += g * c * s.phase;
+                grad[2 * kind + 1] += g * c * (1.0 - s.phase);
+            }
+        }
+        let inv = 1.0 / samples.len().max(1) as f64;
+        for j in 0..2 * n {
+            if fixed[j / 2] {
+                continue;
+            }
+            let (x, x0) = if j % 2 == 0 {
+                (theta[j / 2].0, theta0[j / 2].0)
+            } else {
+                (theta[j / 2].1, theta0[j / 2].1)
+            };
+            let g = grad[j] * inv + 2.0 * lambda * (x - x0) / 10_000.0;
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(t as i32));
+            let vh = v[j] / (1.0 - b2.powi(t as i32));
+            let step = lr * mh / (vh.sqrt() + eps);
+            let x = if j % 2 == 0 {
+                &mut theta[j / 2].0
+            } else {
+                &mut theta[j / 2].1
+            };
+            // Each value stays within half and twice its current value.
+            let x0 = if j % 2 == 0 {
+                theta0[j / 2].0
+            } else {
+                theta0[j / 2].1
+            };
+            *x = (*x - step).clamp(x0 / 2.0, (x0 * 2.0).max(1.0));
+        }
+    }
+    theta
+}
+
+/// The `[eval]` table of fitted values (kinds in `fixed` left out).
+pub fn table(theta: &[(f64, f64)], fixed: &[bool], mobility: Option<(i32, i32)>) -> EvalTable {
+    EvalTable {
+        values: theta
+            .iter()
+            .zip(fixed)
+            .map(|(&(mg, eg), &f)| (!f).then_some((mg.round() as i32, eg.round() as i32)))
+            .collect(),
+        mobility,
+        include: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Samples made up so that White wins exactly when it has an extra knight: the fit must
+    /// raise a knight valued at 150, up to its bound (twice its value).
+    #[test]
+    fn the_fit_raises_a_value_that_decides_games() {
+        let theta0 = vec![(150.0, 150.0), (100.0, 100.0)];
+        let mut samples = Vec::new();
+        for i in 0..200 {
+            let extra = if i % 2 == 0 { 1.0 } else { -1.0 };
+            samples.push(Sample {
+                base: 0.0,
+                diff: vec![(0, extra)],
+                phase: 0.5,
+                result: if extra > 0.0 { 1.0 } else { 0.0 },
+            });
+        }
+        let k = 0.005;
+        let before = loss(&samples, &theta0, &theta0, k);
+        let theta = fit(&samples, &theta0, &[false, true], k, 0.0, 200);
+        let after = loss(&samples, &theta, &theta0, k);
+        assert!(after < before / 2.0, "{before} -> {after}");
+        assert!(theta[0].0 > 250.0 && theta[0].1 > 250.0, "{theta:?}");
+        assert!(theta[0].0 <= 300.0 && theta[0].1 <= 300.0, "{theta:?}");
+        assert_eq!(theta[1], (100.0, 100.0));
+    }
+}

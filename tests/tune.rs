@@ -1,0 +1,140 @@
+//! The `[eval]` table of a variant file and `polymachy tune`.
+
+use polymachy::ruleset::Ruleset;
+use polymachy::search::Evaluator;
+use polymachy::variant::Variant;
+
+fn chess_with(extra: &str) -> String {
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml"))
+        .unwrap();
+    format!("{base}\n{extra}\n")
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("polymachy-tune-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn eval_values_replace_the_piece_values() {
+    let v = Variant::from_toml(
+        &chess_with("[eval]\nmobility = [4, 2]\n[eval.values]\nN = [350, 250]\nQ = 1000\n"),
+        "chess.toml",
+    )
+    .unwrap();
+    let t = v.eval.clone().expect("an [eval] table");
+    let n = v.kind_by_letter('N').unwrap();
+    let q = v.kind_by_letter('Q').unwrap();
+    assert_eq!(t.values[n], Some((350, 250)));
+    assert_eq!(t.values[q], Some((1000, 1000)));
+    assert_eq!(t.mobility, Some((4, 2)));
+    let rs = Ruleset::new(&v, None).unwrap();
+    let e = Evaluator::new(&rs);
+    assert_eq!(e.values[n], 300);
+    assert_eq!(e.values[q], 1000);
+    // The rook keeps the file's value.
+    assert_eq!(e.values[v.kind_by_letter('R').unwrap()], 500);
+}
+
+#[test]
+fn an_included_table_fills_what_the_file_leaves_out() {
+    let d = temp_dir("include");
+    std::fs::write(
+        d.join("tuned.eval.toml"),
+        "[eval]\nmobility = [5, 5]\n[eval.values]\nN = [310, 290]\nB = [330, 340]\n",
+    )
+    .unwrap();
+    let path = d.join("mychess.toml");
+    std::fs::write(
+        &path,
+        chess_with("[eval]\ninclude = \"tuned.eval.toml\"\n[eval.values]\nB = 333\n"),
+    )
+    .unwrap();
+    let v = Variant::load(path.to_str().unwrap()).unwrap();
+    let t = v.eval.clone().unwrap();
+    assert_eq!(t.values[v.kind_by_letter('N').unwrap()], Some((310, 290)));
+    assert_eq!(t.values[v.kind_by_letter('B').unwrap()], Some((333, 333)));
+    assert_eq!(t.mobility, Some((5, 5)));
+    // A missing include and a bad letter are precise errors.
+    std::fs::remove_file(d.join("tuned.eval.toml")).unwrap();
+    let e = Variant::load(path.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tuned.eval.toml") && e.contains("cannot read"),
+        "{e}"
+    );
+    let e = Variant::from_toml(&chess_with("[eval.values]\nX = 3\n"), "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`X` is not a piece letter"), "{e}");
+    let e = Variant::from_toml(&chess_with("[eval.values]\nN = \"a lot\"\n"), "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("eval.values.N"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `polymachy tune` on a PGN file of games that Black always wins although it gave both its
+/// knights away: the fitted table lowers the knight, and a variant file can include it.
+#[test]
+fn tune_reads_games_and_writes_an_includable_table() {
+    let d = temp_dir("cli");
+    // Black gives its knights away in each game and yet wins (results as given).
+    let game = "[Event \"t\"]\n[Variant \"chess\"]\n[Result \"0-1\"]\n\n\
+        1. e4 Nf6 2. e5 Ng8 3. Nf3 Nc6 4. d4 Nb8 5. d5 Nc6 6. dxc6 Nf6 7. exf6 a6 8. Bd3 a5 \
+        9. O-O a4 10. Re1 a3 11. b3 h6 12. Bb2 h5 13. Nc3 h4 14. Qd2 h3 15. g3 b6 16. Rad1 b5 \
+        17. Ne4 b4 18. Nc5 e6 19. Qe2 Bd6 20. Nxe6 0-1\n\n";
+    let pgn = game.repeat(30);
+    std::fs::write(d.join("games.pgn"), pgn).unwrap();
+    let out = d.join("chess.eval.toml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["tune", "-v", "chess", "--iterations", "50", "--pgn"])
+        .arg(d.join("games.pgn"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("30 games read"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[eval.values]"), "{text}");
+    let path = d.join("c.toml");
+    std::fs::write(&path, chess_with("[eval]\ninclude = \"chess.eval.toml\"\n")).unwrap();
+    let v = Variant::load(path.to_str().unwrap()).unwrap();
+    let n = v.kind_by_letter('N').unwrap();
+    let (mg, eg) = v.eval.unwrap().values[n].unwrap();
+    assert!(mg < 300 && eg < 300, "knight {mg} {eg}\n{text}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The fitted Metamachy table in `variants/` can be included by a copy of the game.
+#[test]
+fn the_fitted_metamachy_table_can_be_included() {
+    let d = temp_dir("metamachy");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/");
+    std::fs::copy(
+        format!("{dir}metamachy.eval.toml"),
+        d.join("metamachy.eval.toml"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(format!("{dir}metamachy.toml")).unwrap();
+    let path = d.join("m.toml");
+    std::fs::write(
+        &path,
+        format!("{text}\n[eval]\ninclude = \"metamachy.eval.toml\"\n"),
+    )
+    .unwrap();
+    let v = Variant::load(path.to_str().unwrap()).unwrap();
+    let t = v.eval.clone().expect("an [eval] table");
+    assert!(t.values[v.kind_by_letter('L').unwrap()].is_some());
+    // The Pawn is the unit of the fit and keeps the file's value.
+    assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None);
+    let _ = std::fs::remove_dir_all(&d);
+}
