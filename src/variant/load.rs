@@ -18,6 +18,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("terachess2", include_str!("../../variants/terachess2.toml")),
     ("terachess1", include_str!("../../variants/terachess1.toml")),
     ("shako", include_str!("../../variants/shako.toml")),
+    ("capablanca", include_str!("../../variants/capablanca.toml")),
+    ("grand", include_str!("../../variants/grand.toml")),
 ];
 
 /// Everything wrong with a variant file, each line `file:line:column: message`.
