@@ -935,3 +935,40 @@ fn capablanca_castling_moves_the_king_three_squares() {
     assert_eq!(piece(&pos, "d1"), Some('R'));
     assert_eq!(piece(&pos, "a1"), None);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Gigachess II: the start position, counted by hand.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn gigachess2_has_53_legal_moves_from_the_start() {
+    // White, rank 1 a..n: C M Z V U H O A X F V Z M C
+    //        rank 2 a..n: E R N B W J Q K D W B N R E
+    //        rank 3 a..n: P P P P I Y G L S I P P P P;  rank 4: Pawns e4..j4; ranks 5-10 empty.
+    // Pawns a3-d3, k3-n3: one step to rank 4 and the double step to rank 5 (rank 4 empty
+    //   there): 8 x 2 = 16.  Pawns e4-j4: to rank 5 and rank 6: 6 x 2 = 12.          -> 28
+    // Princes e3, j3 (KfmnnD): of their King steps only d4 (resp. k4) is empty; the double
+    //   step is blocked by the Pawn in front.                                            -> 2
+    // Missionary f3, Eagle g3, Admiral i3: every first step lands on an own piece.       -> 0
+    // Lion h3 (KNAD): K all own; N g5 i5 (f4 j4 own, rank 1-2 own); A f5 j5; D h5
+    //   (f3 j3 h1 own).                                                                  -> 5
+    // Elephants a2, n2 (FA): F onto own pieces; A c4 resp. l4 (leaps over b3/m3).        -> 2
+    // Knights c2, l2: b4 d4 resp. k4 m4; the rest own.                                   -> 4
+    // Rooks, Bishops, Machines (WD: e4/j4 own), Centaur (KN: all own), Queen: nothing.   -> 0
+    // King h2: steps all own; its leap ring (f1-f4, j1-j4, g4-i4) holds only own men.    -> 0
+    // Duchess i2 (KADGH): A g4 own, k4 empty; D i4 own; G f5 l5; H i5 (f2 l2 own).       -> 4
+    // Camels b1, m1 (C): a4 c4 resp. l4 n4 (e2, j2 own).                                 -> 4
+    // Giraffes c1, l1 (Z): a4 resp. n4 (e4, j4, f3, i3 own).                             -> 2
+    // Buffalo j1 (NCZ): N all own; C k4 (i4 g2 m2 own); Z l4 (h4 g3 m3 own).             -> 2
+    // Cannons, Crocodiles, Sorceress: blocked, and the first man beyond each screen is
+    //   their own. Rhinoceros, Marshall, Amazon, Cardinal: blocked.                      -> 0
+    // Total: 28 + 2 + 5 + 2 + 4 + 4 + 4 + 2 + 2 = 53.
+    let rs = rules("gigachess2");
+    let mut pos = Position::start(&rs);
+    assert_eq!(legal(&mut pos).len(), 53);
+    check_moves(&mut pos, "h3", &["h3g5", "h3i5", "h3f5", "h3j5", "h3h5"]);
+    check_moves(&mut pos, "i2", &["i2k4", "i2f5", "i2l5", "i2i5"]);
+    check_moves(&mut pos, "j1", &["j1k4", "j1l4"]);
+    check_moves(&mut pos, "e3", &["e3d4"]);
+    check_moves(&mut pos, "h2", &[]);
+}

@@ -20,6 +20,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shako", include_str!("../../variants/shako.toml")),
     ("capablanca", include_str!("../../variants/capablanca.toml")),
     ("grand", include_str!("../../variants/grand.toml")),
+    ("gigachess2", include_str!("../../variants/gigachess2.toml")),
 ];
 
 /// Everything wrong with a variant file, each line `file:line:column: message`.
