@@ -21,6 +21,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("capablanca", include_str!("../../variants/capablanca.toml")),
     ("grand", include_str!("../../variants/grand.toml")),
     ("gigachess2", include_str!("../../variants/gigachess2.toml")),
+    (
+        "zanzibar-xxl",
+        include_str!("../../variants/zanzibar-xxl.toml"),
+    ),
 ];
 
 /// Everything wrong with a variant file, each line `file:line:column: message`.
