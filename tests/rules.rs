@@ -901,9 +901,9 @@ fn grand_black_promotes_on_ranks_three_to_one() {
 fn compulsory_zone_larger_than_the_zone_is_refused() {
     let text = include_str!("../variants/grand.toml")
         .replace("compulsory-zone = 1", "compulsory-zone = 4");
-    let err = Variant::from_toml(&text, "grand.toml")
-        .err()
-        .expect("an error");
+    let Err(err) = Variant::from_toml(&text, "grand.toml") else {
+        panic!("compulsory-zone 4 with zone 3 was accepted");
+    };
     assert!(err.to_string().contains("compulsory-zone"), "{err}");
 }
 
