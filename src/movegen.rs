@@ -113,16 +113,33 @@ pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
     }
 }
 
-/// Pushes a move, expanding promotions.
+/// Pushes a move, expanding promotions. In the compulsory part of the zone the unpromoted move
+/// is not pushed (so a piece with no choice left may not move there); with `promo_limit`, a
+/// choice is offered only while the side has fewer of that kind than at the start.
 #[inline]
-fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
+fn push(
+    rs: &Ruleset,
+    e: &Entry,
+    side: Color,
+    kind: usize,
+    board: &[Code; 256],
+    mut mv: Move,
+    out: &mut MoveList,
+) {
     if e.flags & PROMOTES != 0 && rs.promo_zone[side.index()].contains(mv.to) {
         let choices = &rs.promo_choices[kind];
         if !choices.is_empty() {
-            if rs.promo_optional {
+            if !rs.promo_compulsory[side.index()].contains(mv.to) {
                 out.push(mv);
             }
             for &k in choices {
+                if let Some(limit) = &rs.promo_limit {
+                    let c = crate::moves::code(k, side);
+                    let have = board.iter().filter(|&&b| b == c).count();
+                    if have >= limit[k][side.index()] as usize {
+                        continue;
+                    }
+                }
                 mv.promo = k as u8 + 1;
                 out.push(mv);
             }
@@ -147,12 +164,12 @@ fn land(
     let c = board[mv.to as usize];
     if c == EMPTY {
         if e.flags & MOVE != 0 {
-            push(rs, e, side, kind, mv, out);
+            push(rs, e, side, kind, board, mv, out);
         }
         false
     } else {
         if e.flags & CAPTURE != 0 && color_of(c) != side {
-            push(rs, e, side, kind, mv, out);
+            push(rs, e, side, kind, board, mv, out);
         }
         true
     }
@@ -202,7 +219,7 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                             mv.kind = MoveKind::Double;
                             mv.aux = e.ep;
                         }
-                        push(rs, e, side, kind, mv, out);
+                        push(rs, e, side, kind, board, mv, out);
                     }
                     if e.flags & EP != 0 && ep == Some(to) {
                         let mut mv = Move::new(from, to);
@@ -210,10 +227,10 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                         if moves_plainly_to(t, kind, side, from, to) {
                             mv.aux = EP_NAMED;
                         }
-                        push(rs, e, side, kind, mv, out);
+                        push(rs, e, side, kind, board, mv, out);
                     }
                 } else if e.flags & CAPTURE != 0 && color_of(c) != side {
-                    push(rs, e, side, kind, Move::new(from, to), out);
+                    push(rs, e, side, kind, board, Move::new(from, to), out);
                 }
                 continue;
             }

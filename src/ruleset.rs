@@ -32,8 +32,14 @@ pub struct Ruleset {
     pub castlings: Vec<Castling>,
     /// Promotion zone per colour.
     pub promo_zone: [SquareSet; 2],
-    /// Whether a piece may stay unpromoted in the zone.
+    /// Whether a piece may stay unpromoted everywhere in the zone.
     pub promo_optional: bool,
+    /// Per colour: the squares of the zone where promotion is compulsory (a piece that cannot
+    /// promote there may not move there).
+    pub promo_compulsory: [SquareSet; 2],
+    /// Per kind, per colour: how many of that kind a side may have after a promotion (its
+    /// count in the start position), when promotion is only to lost pieces; `None`: no limit.
+    pub promo_limit: Option<Vec<[u8; 2]>>,
     /// Per kind: the kinds it promotes to.
     pub promo_choices: Vec<Vec<usize>>,
     /// Per kind: whether it is royal.
@@ -203,6 +209,8 @@ impl Ruleset {
             castlings: Vec::new(),
             promo_zone: [SquareSet::default(); 2],
             promo_optional: false,
+            promo_compulsory: [SquareSet::default(); 2],
+            promo_limit: None,
             promo_choices: variant
                 .pieces
                 .iter()

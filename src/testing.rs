@@ -109,9 +109,8 @@ pub fn random_position_strategy(
             for &(sq, k, white) in &other_pieces {
                 let kind = others[k];
                 let color = if white { Color::White } else { Color::Black };
-                let stuck = !rules.promo_optional
-                    && !rules.promo_choices[kind].is_empty()
-                    && rules.promo_zone[color.index()].contains(sq as Square);
+                let stuck = !rules.promo_choices[kind].is_empty()
+                    && rules.promo_compulsory[color.index()].contains(sq as Square);
                 if placement[sq].is_none() && !stuck {
                     placement[sq] = Some((kind, color));
                 }

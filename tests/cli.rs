@@ -21,6 +21,10 @@ fn variants_lists_every_built_in_game() {
         "terachess2",
         "terachess1",
         "shako",
+        "capablanca",
+        "grand",
+        "gigachess2",
+        "zanzibar-xxl",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -36,7 +40,7 @@ fn variants_toml_is_machine_readable() {
     assert_eq!(code, 0);
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
-    assert_eq!(list.len(), 7);
+    assert_eq!(list.len(), 11);
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))

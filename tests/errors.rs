@@ -550,6 +550,49 @@ fn cli_bad_setup() {
 }
 
 #[test]
+fn zanzibar_setup_with_the_king_off_the_f_and_g_files_is_refused() {
+    // Letters stand on e1 f1 g1 h1 e2 f2 g2 h2: the King on e1, h1, e2 and h2 in turn.
+    for (bad, file) in [
+        ("KQUFOLGD", "e"),
+        ("UQFKOLGD", "h"),
+        ("UQOFKLGD", "e"),
+        ("UQOFDLGK", "h"),
+    ] {
+        user_error(
+            &["show", "--variant", "zanzibar-xxl", "--setup", bad],
+            &[
+                bad,
+                &format!("puts the King on the {file} file"),
+                "must stand on the f or g file",
+            ],
+        );
+    }
+    // The King on f2 is fine: the show command draws the position.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["show", "--variant", "zanzibar-xxl", "--setup", "UQOFDKGL"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn setup_choice_default_against_royal_files_is_an_error() {
+    let text = include_str!("../variants/zanzibar-xxl.toml")
+        .replace("default = \"UQKFOLGD\"", "default = \"KQUFOLGD\"");
+    let err = polymachy::variant::Variant::from_toml(&text, "z.toml").unwrap_err();
+    assert!(
+        err.lines
+            .iter()
+            .any(|l| l.contains("puts the King on the e file")),
+        "{err}"
+    );
+}
+
+#[test]
 fn promotes_to_without_a_promotion_rule() {
     let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K3P\"\n\
                 [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\

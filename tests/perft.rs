@@ -97,6 +97,8 @@ macro_rules! perft_file {
 }
 
 perft_file!(chess, chess_deep, "chess");
+perft_file!(capablanca, capablanca_deep, "capablanca");
+perft_file!(grand, grand_deep, "grand");
 perft_file!(
     lions_and_unicorns,
     lions_and_unicorns_deep,

@@ -85,7 +85,9 @@ fn xboard_describes_engine_defined_variants() {
         .find(|l| l.starts_with("feature myname"))
         .unwrap();
     assert!(
-        features.contains("variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako\""),
+        features.contains(
+            "variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako,capablanca,grand,zanzibar-xxl\""
+        ),
         "{features}"
     );
     assert!(out.contains("feature done=1"));

@@ -801,3 +801,174 @@ fn show_places_a_setup_on_the_same_files() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Grand Chess: promotion zone of three ranks, optional on the first two, compulsory on the
+// last, only to kinds the side has lost.
+// ---------------------------------------------------------------------------------------------
+
+/// White's full set of pieces on rank 1 (Grand Chess kinds, one per square), minus `without`.
+fn grand_back_rank(without: &[&'static str]) -> Vec<(&'static str, char)> {
+    [
+        ("a1", 'R'),
+        ("b1", 'N'),
+        ("c1", 'B'),
+        ("d1", 'Q'),
+        ("e1", 'K'),
+        ("f1", 'C'),
+        ("g1", 'A'),
+        ("h1", 'B'),
+        ("i1", 'N'),
+        ("j1", 'R'),
+    ]
+    .into_iter()
+    .filter(|(s, _)| !without.contains(s))
+    .collect()
+}
+
+#[test]
+fn grand_promotion_only_to_lost_kinds() {
+    // White: every start piece on rank 1 (nothing lost), Pawns d7 and d9; Black King h10 (no
+    // White piece attacks it: the Rooks hold the a- and j-files, the Marshal the f-file, the
+    // diagonals from rank 1 end below rank 10; the d9 Pawn covers c10 and e10).
+    //   d9: d10 is the compulsory rank and nothing is lost -> no move at all.
+    //   d7: d8 is an optional rank -> only the plain step, no promotion.
+    let rs = rules("grand");
+    let mut pieces = grand_back_rank(&[]);
+    pieces.extend([("d7", 'P'), ("d9", 'P'), ("h10", 'k')]);
+    let mut pos = position(&rs, &pieces, "w - - 0 1");
+    check_moves(&mut pos, "d9", &[]);
+    check_moves(&mut pos, "d7", &["d7d8"]);
+
+    // Without the a1 Rook, a Rook is the one kind lost:
+    //   d9: d9d10r only (compulsory);  d7: the plain step or d7d8r.
+    let mut pieces = grand_back_rank(&["a1"]);
+    pieces.extend([("d7", 'P'), ("d9", 'P'), ("h10", 'k')]);
+    let mut pos = position(&rs, &pieces, "w - - 0 1");
+    check_moves(&mut pos, "d9", &["d9d10r"]);
+    check_moves(&mut pos, "d7", &["d7d8", "d7d8r"]);
+    // After d9d10r White again has two Rooks: the d7 Pawn has nothing left to become.
+    let m = find(&mut pos, "d9d10r");
+    pos.make(m);
+    assert_eq!(piece(&pos, "d10"), Some('R'));
+    let reply = find(&mut pos, "h10g9");
+    pos.make(reply);
+    check_moves(&mut pos, "d7", &["d7d8"]);
+
+    // With only the King left, every kind is lost: six promotions on each rank of the zone,
+    // plus the plain step on the optional rank 8.
+    let mut pos = position(
+        &rs,
+        &[("e1", 'K'), ("d7", 'P'), ("d9", 'P'), ("h10", 'k')],
+        "w - - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "d9",
+        &["d9d10q", "d9d10c", "d9d10a", "d9d10r", "d9d10b", "d9d10n"],
+    );
+    check_moves(
+        &mut pos,
+        "d7",
+        &["d7d8", "d7d8q", "d7d8c", "d7d8a", "d7d8r", "d7d8b", "d7d8n"],
+    );
+}
+
+#[test]
+fn grand_black_promotes_on_ranks_three_to_one() {
+    // Black mirrored: Black King e10 and Pawns d4 (optional rank 3 ahead) and d2 (compulsory
+    // rank 1 ahead), all other Black pieces lost; White King h1 only.
+    //   d2: six promotions on d1, no plain step.   d4: d3 plain or six promotions.
+    let rs = rules("grand");
+    let mut pos = position(
+        &rs,
+        &[("e10", 'k'), ("d4", 'p'), ("d2", 'p'), ("h1", 'K')],
+        "b - - 0 1",
+    );
+    check_moves(
+        &mut pos,
+        "d2",
+        &["d2d1q", "d2d1c", "d2d1a", "d2d1r", "d2d1b", "d2d1n"],
+    );
+    check_moves(
+        &mut pos,
+        "d4",
+        &["d4d3", "d4d3q", "d4d3c", "d4d3a", "d4d3r", "d4d3b", "d4d3n"],
+    );
+}
+
+#[test]
+fn compulsory_zone_larger_than_the_zone_is_refused() {
+    let text = include_str!("../variants/grand.toml")
+        .replace("compulsory-zone = 1", "compulsory-zone = 4");
+    let Err(err) = Variant::from_toml(&text, "grand.toml") else {
+        panic!("compulsory-zone 4 with zone 3 was accepted");
+    };
+    assert!(err.to_string().contains("compulsory-zone"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capablanca Chess: the King castles three squares.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn capablanca_castling_moves_the_king_three_squares() {
+    // White K f1, Rooks a1 and j1 (rights KQ), Black King f8. Nothing attacks rank 1 or 2.
+    //   King steps: e1 g1 e2 f2 g2; castling f1-i1 (Rook j1-h1) and f1-c1 (Rook a1-d1).
+    let rs = rules("capablanca");
+    let pieces = [("f1", 'K'), ("a1", 'R'), ("j1", 'R'), ("f8", 'k')];
+    let mut pos = position(&rs, &pieces, "w KQ - 0 1");
+    check_moves(
+        &mut pos,
+        "f1",
+        &["f1e1", "f1g1", "f1e2", "f1f2", "f1g2", "f1i1", "f1c1"],
+    );
+    let m = find(&mut pos, "f1i1");
+    pos.make(m);
+    assert_eq!(piece(&pos, "i1"), Some('K'));
+    assert_eq!(piece(&pos, "h1"), Some('R'));
+    assert_eq!(piece(&pos, "j1"), None);
+    let mut pos = position(&rs, &pieces, "w KQ - 0 1");
+    let m = find(&mut pos, "f1c1");
+    pos.make(m);
+    assert_eq!(piece(&pos, "c1"), Some('K'));
+    assert_eq!(piece(&pos, "d1"), Some('R'));
+    assert_eq!(piece(&pos, "a1"), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gigachess II: the start position, counted by hand.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn gigachess2_has_53_legal_moves_from_the_start() {
+    // White, rank 1 a..n: C M Z V U H O A X F V Z M C
+    //        rank 2 a..n: E R N B W J Q K D W B N R E
+    //        rank 3 a..n: P P P P I Y G L S I P P P P;  rank 4: Pawns e4..j4; ranks 5-10 empty.
+    // Pawns a3-d3, k3-n3: one step to rank 4 and the double step to rank 5 (rank 4 empty
+    //   there): 8 x 2 = 16.  Pawns e4-j4: to rank 5 and rank 6: 6 x 2 = 12.          -> 28
+    // Princes e3, j3 (KfmnnD): of their King steps only d4 (resp. k4) is empty; the double
+    //   step is blocked by the Pawn in front.                                            -> 2
+    // Missionary f3, Eagle g3, Admiral i3: every first step lands on an own piece.       -> 0
+    // Lion h3 (KNAD): K all own; N g5 i5 (f4 j4 own, rank 1-2 own); A f5 j5; D h5
+    //   (f3 j3 h1 own).                                                                  -> 5
+    // Elephants a2, n2 (FA): F onto own pieces; A c4 resp. l4 (leaps over b3/m3).        -> 2
+    // Knights c2, l2: b4 d4 resp. k4 m4; the rest own.                                   -> 4
+    // Rooks, Bishops, Machines (WD: e4/j4 own), Centaur (KN: all own), Queen: nothing.   -> 0
+    // King h2: steps all own; its leap ring (f1-f4, j1-j4, g4-i4) holds only own men.    -> 0
+    // Duchess i2 (KADGH): A g4 own, k4 empty; D i4 own; G f5 l5; H i5 (f2 l2 own).       -> 4
+    // Camels b1, m1 (C): a4 c4 resp. l4 n4 (e2, j2 own).                                 -> 4
+    // Giraffes c1, l1 (Z): a4 resp. n4 (e4, j4, f3, i3 own).                             -> 2
+    // Buffalo j1 (NCZ): N all own; C k4 (i4 g2 m2 own); Z l4 (h4 g3 m3 own).             -> 2
+    // Cannons, Crocodiles, Sorceress: blocked, and the first man beyond each screen is
+    //   their own. Rhinoceros, Marshall, Amazon, Cardinal: blocked.                      -> 0
+    // Total: 28 + 2 + 5 + 2 + 4 + 4 + 4 + 2 + 2 = 53.
+    let rs = rules("gigachess2");
+    let mut pos = Position::start(&rs);
+    assert_eq!(legal(&mut pos).len(), 53);
+    check_moves(&mut pos, "h3", &["h3g5", "h3i5", "h3f5", "h3j5", "h3h5"]);
+    check_moves(&mut pos, "i2", &["i2k4", "i2f5", "i2l5", "i2i5"]);
+    check_moves(&mut pos, "j1", &["j1k4", "j1l4"]);
+    check_moves(&mut pos, "e3", &["e3d4"]);
+    check_moves(&mut pos, "h2", &[]);
+}

@@ -5,7 +5,10 @@
 //! squares = ["f1", "g1", "f2", "g2"]  # White's squares; Black uses the same files, ranks mirrored
 //! default = "QKLG"                     # the letters on those squares in the default setup
 //! numbered = ["KQGL", "KQLG", ...]     # optional: setups a user may pick by number (from 1)
+//! royal-files = ["f", "g"]             # optional: files a royal piece must stand on
 //! ```
+//! With `royal-files`, an arrangement that puts a royal piece (the King) on another file is
+//! refused, whether picked by letters or listed in the file.
 //! A user picks a setup by its letters (any arrangement of the default's letters, e.g. `KQLG`)
 //! or by its number in `numbered`. Black's copy stands on the same files (a reflection across
 //! the horizontal midline, never a rotation).
@@ -19,6 +22,12 @@ pub struct SetupChoiceRule {
     pub squares: Vec<Square>,
     pub default: String,
     pub numbered: Vec<String>,
+    /// Files (0-based) a royal piece may stand on; empty: any.
+    pub royal_files: Vec<u8>,
+    /// Letters of the royal pieces, with their names, for `royal_files`.
+    pub royals: Vec<(char, String)>,
+    /// The files of `squares`, for the messages.
+    pub files: Vec<u8>,
 }
 
 fn sorted(s: &str) -> Vec<char> {
@@ -47,6 +56,22 @@ impl SetupChoiceRule {
             return None;
         };
         let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
+        let mut royal_files = Vec::new();
+        for (f, span) in p.strings("royal-files").unwrap_or_default() {
+            let mut cs = f.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c @ 'a'..='p'), None) if (c as u8 - b'a') < v.files => {
+                    royal_files.push(c as u8 - b'a')
+                }
+                _ => p.error(span, format!("`{f}` is not a file of this board"), None),
+            }
+        }
+        let royals: Vec<(char, String)> = v
+            .pieces
+            .iter()
+            .filter(|pc| pc.royal)
+            .map(|pc| (pc.letter, pc.name.clone()))
+            .collect();
         if squares.is_empty() {
             let span = p.span.clone();
             p.error(span, "`rules.setup-choice` needs `squares`", None);
@@ -81,11 +106,49 @@ impl SetupChoiceRule {
                 );
             }
         }
-        Some(SetupChoiceRule {
+        let files = squares.iter().map(|&sq| g.file(sq)).collect();
+        let rule = SetupChoiceRule {
             squares,
             default,
-            numbered: numbered.into_iter().map(|x| x.0).collect(),
-        })
+            numbered: numbered.iter().map(|x| x.0.clone()).collect(),
+            royal_files,
+            royals,
+            files,
+        };
+        if let Err(e) = rule.royal_placed(&rule.default) {
+            p.error(dspan, e, None);
+        }
+        for (n, span) in &numbered {
+            if let Err(e) = rule.royal_placed(n) {
+                p.error(span.clone(), e, None);
+            }
+        }
+        Some(rule)
+    }
+
+    /// Checks that `letters` put every royal piece on one of `royal_files`.
+    fn royal_placed(&self, letters: &str) -> Result<(), String> {
+        if self.royal_files.is_empty() {
+            return Ok(());
+        }
+        for (&f, c) in self.files.iter().zip(letters.chars()) {
+            let c = c.to_ascii_uppercase();
+            if let Some((_, name)) = self.royals.iter().find(|r| r.0 == c)
+                && !self.royal_files.contains(&f)
+            {
+                let allowed: Vec<String> = self
+                    .royal_files
+                    .iter()
+                    .map(|&f| Geometry::file_char(f).to_string())
+                    .collect();
+                return Err(format!(
+                    "setup `{letters}` puts the {name} on the {} file; it must stand on the {} file",
+                    Geometry::file_char(f),
+                    allowed.join(" or ")
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The letters of a choice: a number from `numbered`, or letters.
@@ -108,6 +171,7 @@ impl SetupChoiceRule {
                 self.default
             ));
         }
+        self.royal_placed(choice)?;
         Ok(choice.to_ascii_uppercase())
     }
 }

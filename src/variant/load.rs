@@ -18,6 +18,13 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("terachess2", include_str!("../../variants/terachess2.toml")),
     ("terachess1", include_str!("../../variants/terachess1.toml")),
     ("shako", include_str!("../../variants/shako.toml")),
+    ("capablanca", include_str!("../../variants/capablanca.toml")),
+    ("grand", include_str!("../../variants/grand.toml")),
+    ("gigachess2", include_str!("../../variants/gigachess2.toml")),
+    (
+        "zanzibar-xxl",
+        include_str!("../../variants/zanzibar-xxl.toml"),
+    ),
 ];
 
 /// Everything wrong with a variant file, each line `file:line:column: message`.
