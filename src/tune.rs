@@ -18,8 +18,8 @@ use crate::geometry::Color;
 use crate::moves::{EMPTY, MoveKind, color_of, kind_of};
 use crate::position::Position;
 use crate::ruleset::Ruleset;
-use crate::selfplay::Rng;
 use crate::search::{Evaluator, Limits, Searcher};
+use crate::selfplay::Rng;
 use crate::variant::EvalTable;
 
 /// One position to fit.

@@ -11,7 +11,9 @@ const LAYERS: &[&[&str]] = &[
     &["perft", "text"],
     &["game"],
     &["search"],
-    &["selfplay", "tune", "testing", "protocol", "referee", "serve"],
+    &[
+        "selfplay", "tune", "testing", "protocol", "referee", "serve",
+    ],
     &["cli"],
 ];
 
