@@ -559,19 +559,7 @@ impl Game {
             words.push(format!("{{{o}}}"));
         }
         words.push(result.to_string());
-        let mut line = String::new();
-        for w in words {
-            if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&w);
-        }
-        out.push_str(&line);
+        out.push_str(&pgn_movetext(&words));
         out.push('\n');
         out
     }
@@ -622,6 +610,27 @@ impl Game {
         }
         Ok(game)
     }
+}
+
+/// PGN movetext: the words joined by spaces, in lines of at most 79 characters (no final
+/// newline).
+pub fn pgn_movetext<S: AsRef<str>>(words: &[S]) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in words {
+        let w = w.as_ref();
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    out.push_str(&line);
+    out
 }
 
 #[cfg(test)]

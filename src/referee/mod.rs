@@ -419,19 +419,7 @@ pub fn pgn(
     }
     words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
     words.push(rec.result.pgn().to_string());
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    out.push_str(&line);
+    out.push_str(&crate::game::pgn_movetext(&words));
     out.push_str("\n\n");
     out
 }
