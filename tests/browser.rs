@@ -23,16 +23,10 @@ use polymachy::ruleset::Ruleset;
 use polymachy::variant::Variant;
 use serde_json::{Value, json};
 
+mod common;
+
 fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        for dir in std::env::var("PATH").unwrap_or_default().split(':') {
-            let p = PathBuf::from(dir).join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
+    common::find_program(&["chromium", "chromium-browser", "google-chrome"])
 }
 
 unsafe extern "C" {
@@ -310,10 +304,7 @@ fn base64_decoder_reads_padding() {
 #[test]
 fn play_metamachy_and_load_terachess_in_chromium() {
     let Some(exe) = chromium() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
-        }
-        eprintln!("SKIPPED: the browser test needs chromium (apt-get install chromium)");
+        common::missing("chromium");
         return;
     };
     let (_server, url) = serve();

@@ -10,24 +10,12 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
 
-/// Whether `program` runs; missing: a failure under CI, a loud skip elsewhere.
+/// Whether `program` runs; missing: see [`common::missing`].
 fn need(what: &str, ok: bool) -> bool {
-    if ok {
-        return true;
+    if !ok {
+        common::missing(what);
     }
-    if std::env::var_os("CI").is_some() {
-        panic!("{what} is missing (scripts/install-deps.sh installs it)");
-    }
-    eprintln!("SKIPPED: {what} is missing (scripts/install-deps.sh installs it)");
-    false
-}
-
-fn find_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    ok
 }
 
 fn pyffish_ok() -> bool {
@@ -70,7 +58,7 @@ fn processes_with(needle: &str) -> Vec<String> {
 }
 
 fn vs_fairy_stockfish(variant: &str, extra: &[&str]) {
-    let Some(fsf) = find_program("fairy-stockfish") else {
+    let Some(fsf) = common::find_program(&["fairy-stockfish"]) else {
         need("fairy-stockfish", false);
         return;
     };
@@ -337,7 +325,7 @@ fn sprt_stops_the_match_once_it_decides() {
 
 #[test]
 fn fairy_max_is_found_to_speak_cecp_and_plays_chess() {
-    let Some(fmax) = find_program("fairymax") else {
+    let Some(fmax) = common::find_program(&["fairymax"]) else {
         need("fairymax", false);
         return;
     };

@@ -17,24 +17,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
 
-fn find_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
 fn programs() -> Option<(PathBuf, PathBuf)> {
-    match (find_program("xvfb-run"), find_program("xboard")) {
+    match (
+        common::find_program(&["xvfb-run"]),
+        common::find_program(&["xboard"]),
+    ) {
         (Some(x), Some(b)) => Some((x, b)),
         _ => {
-            if std::env::var_os("CI").is_some() {
-                panic!("xboard or xvfb-run is missing (scripts/install-deps.sh installs them)");
-            }
-            eprintln!("SKIPPED: xboard or xvfb-run is missing (scripts/install-deps.sh)");
+            common::missing("xboard or xvfb-run");
             None
         }
     }
@@ -260,13 +254,10 @@ fn xboard_shako_without_legality_test() {
 /// without Fairy-Max.
 fn fairy_max(section: &str) -> Option<String> {
     let (Some(_fairymax), Ok(stock)) = (
-        find_program("fairymax"),
+        common::find_program(&["fairymax"]),
         std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini"),
     ) else {
-        if std::env::var_os("CI").is_some() {
-            panic!("fairymax is missing (scripts/install-deps.sh installs it)");
-        }
-        eprintln!("SKIPPED: fairymax is missing (scripts/install-deps.sh)");
+        common::missing("fairymax");
         return None;
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines");

@@ -542,13 +542,7 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     }
     println!(
         "Pieces: {}. White upper case, Black lower case.",
-        rules
-            .variant
-            .pieces
-            .iter()
-            .map(|p| format!("{} {}", p.letter, p.name))
-            .collect::<Vec<_>>()
-            .join(", ")
+        rules.variant.piece_names().join(", ")
     );
     if let Some((base, inc)) = clock {
         println!(

@@ -108,12 +108,7 @@ pub fn width(g: Geometry) -> usize {
 /// A legend of the pieces' letters and names in columns, at most `lines` lines and `cols`
 /// columns wide; `None` when it does not fit.
 pub fn legend(rs: &Ruleset, lines: usize, cols: usize) -> Option<Vec<String>> {
-    let items: Vec<String> = rs
-        .variant
-        .pieces
-        .iter()
-        .map(|p| format!("{} {}", p.letter, p.name))
-        .collect();
+    let items = rs.variant.piece_names();
     let w = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 1;
     if lines == 0 {
         return None;

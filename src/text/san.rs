@@ -235,13 +235,7 @@ impl San {
                 None => {
                     return Err(MoveError(format!(
                         "{shown}: no piece has the letter {c} (the pieces are {})",
-                        rules
-                            .variant
-                            .pieces
-                            .iter()
-                            .map(|p| format!("{} {}", p.letter, p.name))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        rules.variant.piece_names().join(", ")
                     )));
                 }
             }

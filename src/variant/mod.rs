@@ -97,6 +97,14 @@ impl Variant {
         self.pieces.iter().position(|p| p.letter == up)
     }
 
+    /// Each piece as `letter name` (`P Pawn`), in file order.
+    pub fn piece_names(&self) -> Vec<String> {
+        self.pieces
+            .iter()
+            .map(|p| format!("{} {}", p.letter, p.name))
+            .collect()
+    }
+
     /// Loads a built-in variant by name, or a `.toml` file by path.
     pub fn load(name_or_path: &str) -> Result<Variant, VariantError> {
         load::load(name_or_path)

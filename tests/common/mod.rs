@@ -1,6 +1,9 @@
-//! Running the `polymachy` binary from integration tests.
+//! Running the `polymachy` binary from integration tests, and finding the outside programs
+//! some tests play against. Each test file uses part of it.
+#![allow(dead_code)]
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// What a run of the binary gave back.
@@ -32,4 +35,25 @@ pub fn run_binary(args: &[&str], input: &str) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// The first of `names` found on `PATH` or in `/usr/games` (where Debian puts XBoard and
+/// Fairy-Max).
+pub fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .chain([PathBuf::from("/usr/games")])
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// An outside program is missing: a failure under `CI` (`.ci/run` installs it), a loud skip
+/// elsewhere.
+pub fn missing(what: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("{what} is missing (scripts/install-deps.sh installs it)");
+    }
+    eprintln!("SKIPPED: {what} is missing (scripts/install-deps.sh installs it)");
 }
