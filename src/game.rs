@@ -26,8 +26,8 @@ use std::sync::Arc;
 use crate::geometry::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::Stalemate;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
+use crate::position::hooks::Stalemate;
 
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

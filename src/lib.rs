@@ -1,14 +1,15 @@
 //! Polymachy: a chess-variant engine in which every rule lives in data.
 //!
-//! Data flows one way: TOML text → [`variant::Variant`] (checked; pieces parsed from XBetza)
-//! → [`ruleset::Ruleset`] (notation compiled into [`tables`], rule hooks configured) →
-//! [`position::Position`] and the generic generator in [`movegen`] → perft, search, protocols
-//! and the command line.
+//! Data flows one way: TOML text → [`variant::Variant`] (checked; pieces parsed from XBetza,
+//! rules read into specs) → [`position::Ruleset`] (notation compiled into [`tables`], each rule
+//! compiled by [`rules`] through the core API [`position::hooks`]; [`compile`] joins the two)
+//! → [`position::Position`] and the generic generator in [`position::movegen`] → perft,
+//! search, protocols and the command line.
 
 pub mod cli;
+pub mod compile;
 pub mod game;
 pub mod geometry;
-pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
@@ -16,7 +17,6 @@ pub mod position;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
-pub mod ruleset;
 pub mod search;
 pub mod selfplay;
 pub mod serve;

@@ -41,9 +41,10 @@ pub enum MoveKind {
     Double = 1,
     /// An en-passant capture: the captured piece is the one that made the last double step.
     EnPassant = 2,
-    /// Castling: `aux` indexes the castling rule's list of castlings.
-    Castle = 3,
-    /// A move added by a rule hook; `aux` is the hook's index. Played like a normal move.
+    /// A move that relocates a second piece too (castling): `aux` is the id of a special
+    /// move its rule registered (`Ruleset::specials`).
+    Special = 3,
+    /// A move added by a rule; `aux` is the rule's index. Played like a normal move.
     Hook = 4,
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::game::{Game, GameResult, Outcome};
 use crate::geometry::Color;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::search::{Limits, Searcher};
 
 /// How a match is played.

@@ -528,7 +528,8 @@ impl Tables {
     }
 
     /// Compiles the movement of every piece. `initial_ok(kind, color, sq)` says whether a piece
-    /// standing on `sq` may use its `i` (initial) components there.
+    /// standing on `sq` may use its `i` (initial) components there. The attack probes are not
+    /// built yet: rules edit the entries first, then [`Tables::build_probes`] reads them.
     pub fn build(
         geometry: Geometry,
         pieces: &[Betza],
@@ -580,6 +581,16 @@ impl Tables {
                 }
             }
         }
+        Ok(t)
+    }
+
+    /// [`Tables::build`] followed by [`Tables::build_probes`]: tables no rule edits.
+    pub fn build_with_probes(
+        geometry: Geometry,
+        pieces: &[Betza],
+        initial_ok: &dyn Fn(usize, Color, Square) -> bool,
+    ) -> Result<Tables, (usize, CompileError)> {
+        let mut t = Tables::build(geometry, pieces, initial_ok)?;
         t.build_probes(geometry, pieces.len());
         Ok(t)
     }
@@ -703,8 +714,8 @@ impl Tables {
         self.entries.push(e);
     }
 
-    /// Builds the reverse probes from the capture-capable entries.
-    fn build_probes(&mut self, g: Geometry, nkinds: usize) {
+    /// Builds the reverse probes from the capture-capable entries (replacing any built before).
+    pub fn build_probes(&mut self, g: Geometry, nkinds: usize) {
         use std::collections::BTreeMap;
         type Rel = Vec<(i32, i32, bool)>;
         #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -725,6 +736,7 @@ impl Tables {
             },
         }
         let size = g.size();
+        self.probes.clear();
         // Per colour and target: key -> attackers by distance (distance, code mask).
         let mut map: Vec<BTreeMap<Key, Vec<(u32, u128)>>> = vec![BTreeMap::new(); 2 * size];
         for kind in 0..nkinds {

@@ -15,7 +15,7 @@
 //! pieces, long open lines.
 //!
 //! ```no_run
-//! use polymachy::{ruleset::Ruleset, testing, variant::Variant};
+//! use polymachy::{position::Ruleset, testing, variant::Variant};
 //!
 //! let rules = Ruleset::new(&Variant::load("chess").unwrap(), None).unwrap();
 //! let report = testing::check_variant(&rules, 16, 40, 7);
@@ -34,8 +34,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 
 use crate::geometry::{Color, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of};
+use crate::position::Ruleset;
 use crate::position::{Position, Setup};
-use crate::ruleset::Ruleset;
 use crate::text::coord;
 
 // ---------------------------------------------------------------------------------------------
@@ -109,8 +109,7 @@ pub fn random_position_strategy(
             for &(sq, k, white) in &other_pieces {
                 let kind = others[k];
                 let color = if white { Color::White } else { Color::Black };
-                let stuck = !rules.promo_choices[kind].is_empty()
-                    && rules.promo_compulsory[color.index()].contains(sq as Square);
+                let stuck = !rules.arrival(kind, color, sq as Square).stay;
                 if placement[sq].is_none() && !stuck {
                     placement[sq] = Some((kind, color));
                 }
@@ -272,7 +271,7 @@ pub fn show(rules: &Ruleset, mv: Move) -> String {
         MoveKind::Normal => text,
         MoveKind::Double => format!("{text} (double step)"),
         MoveKind::EnPassant => format!("{text} (en passant)"),
-        MoveKind::Castle => format!("{text} (castling)"),
+        MoveKind::Special => format!("{text} (castling)"),
         MoveKind::Hook => match rules.hooks.get(mv.aux as usize) {
             Some(h) => format!("{text} ({})", h.name()),
             None => format!("{text} (rule #{})", mv.aux),
@@ -552,22 +551,6 @@ pub fn check_moves_safe(pos: &mut Position, moves: &[Move]) -> Result<(), String
     Ok(())
 }
 
-/// The name of the rule that vetoes `mv`, when it was added by a rule that forbids it here.
-fn vetoed_by(pos: &Position, mv: Move) -> Option<&'static str> {
-    let rules = pos.rules();
-    let hook = match mv.kind {
-        MoveKind::Castle => rules.castlings.get(mv.aux as usize)?.hook,
-        MoveKind::Hook => mv.aux,
-        _ => return None,
-    };
-    let h = rules.hooks.get(hook as usize)?;
-    if h.allows(pos, mv) {
-        None
-    } else {
-        Some(h.name())
-    }
-}
-
 /// (5) Every pseudo-legal move left out of the legal moves is illegal for a reason.
 pub fn check_rejections(pos: &mut Position) -> Result<(), String> {
     let mut list = MoveList::new();
@@ -602,7 +585,7 @@ pub fn check_rejections_with(
                 show(&rules, mv)
             ));
         }
-        if vetoed_by(pos, mv).is_some() {
+        if pos.forbidding_rule(mv).is_some() {
             continue;
         }
         pos.make(mv);

@@ -17,7 +17,7 @@ use crate::game::{Game, GameResult};
 use crate::geometry::Color;
 use crate::moves::{EMPTY, MoveKind, color_of, kind_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::search::{Evaluator, Limits, Searcher};
 use crate::selfplay::Rng;
 use crate::variant::EvalTable;
@@ -116,7 +116,7 @@ pub fn samples(rules: &Arc<Ruleset>, g: &Game, result: f64, skip: usize, out: &m
     for (i, &m) in g.moves().iter().enumerate() {
         let quiet = m.promo == 0
             && m.kind != MoveKind::EnPassant
-            && (pos.piece_at(m.to) == EMPTY || m.kind == MoveKind::Castle);
+            && (pos.piece_at(m.to) == EMPTY || m.kind == MoveKind::Special);
         if i >= skip && quiet && !pos.in_check() {
             let mut count = vec![0i32; ev.kinds()];
             for &c in pos.board().iter().take(rules.geometry.size()) {

@@ -19,7 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use polymachy::game::Game;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::variant::Variant;
 use serde_json::{Value, json};
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use polymachy::notation;
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::variant::{Variant, VariantError};
 
 // ---------------------------------------------------------------------------------------------

@@ -5,9 +5,14 @@
 const LAYERS: &[&[&str]] = &[
     &["geometry", "moves", "notation"],
     &["tables"],
-    // One layer until the rule lifecycle is redesigned: a variant holds its rule hooks, a
-    // hook configures the ruleset and reads positions, a ruleset checks its start position.
-    &["variant", "rules", "ruleset", "position", "movegen"],
+    // A variant holds its rules' specs, parsed by a catalog handed down from above.
+    &["variant"],
+    // The core: ruleset, positions, generator and the rules' API, one module.
+    &["position"],
+    // The rules, each against the core's API only (see `rule_files_use_only_the_core_api`).
+    &["rules"],
+    // Hands the rules' registry to the variant reader and the core.
+    &["compile"],
     &["perft", "text"],
     &["game"],
     &["search"],
@@ -91,4 +96,63 @@ fn the_layer_check_sees_an_upward_import() {
     assert_eq!(upward_imports("moves", moves, text), ["2: moves uses cli"]);
     let cli = layer_of("cli").unwrap();
     assert!(upward_imports("cli", cli, text).is_empty());
+}
+
+/// What a rule file may import: the data layers below the core, the core's rule API
+/// (`position::hooks`), and its own module.
+const RULE_API: &[&str] = &["geometry", "moves", "notation", "variant", "rules"];
+
+/// `line: crate::PATH` for each import in `text` that a rule file may not make.
+fn outside_rule_api(text: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(i) = rest.find("crate::") {
+            rest = &rest[i + 7..];
+            let path: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let top = path.split("::").next().unwrap_or("");
+            let ok = RULE_API.contains(&top) || path.starts_with("position::hooks");
+            if !ok {
+                wrong.push(format!("{}: crate::{path}", n + 1));
+            }
+        }
+    }
+    wrong
+}
+
+/// A rule never reaches into the generator, the position's insides, the search or the game:
+/// everything it uses comes through `position::hooks`.
+#[test]
+fn rule_files_use_only_the_core_api() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    assert!(files.len() >= 7, "the rule files are missing");
+    let mut wrong = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for w in outside_rule_api(&text) {
+            wrong.push(format!("{}:{w}", f.display()));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "rule files import outside the core API:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_rule_api_check_sees_a_reach_into_the_core() {
+    let text = "use crate::position::hooks::{Move, Rule};\nuse crate::position::movegen::generate;\nfn f() { crate::search::go(); }\n";
+    assert_eq!(
+        outside_rule_api(text),
+        [
+            "2: crate::position::movegen::generate",
+            "3: crate::search::go"
+        ]
+    );
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use polymachy::moves::MoveList;
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::text::coord;
 use polymachy::variant::Variant;
 

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use polymachy::game::{parse_move, san};
 use polymachy::geometry::Color;
 use polymachy::moves::{Move, MoveKind, MoveList, code};
+use polymachy::position::Ruleset;
 use polymachy::position::{MAX_CLOCK, Position, Setup};
-use polymachy::ruleset::Ruleset;
 use polymachy::search::{Limits, Searcher};
 use polymachy::text::coord;
 use polymachy::variant::{BUILTIN, Variant};
@@ -117,7 +117,7 @@ fn odd_moves(moves: &[Move], size: usize, salt: usize) -> Vec<Move> {
             ..m
         });
         out.push(Move {
-            kind: MoveKind::Castle,
+            kind: MoveKind::Special,
             aux: 0,
             ..m
         });
@@ -141,7 +141,7 @@ fn random_move(rs: &Ruleset, (a, b, c, d, e): (u8, u8, u8, u8, u8)) -> Move {
         MoveKind::Normal,
         MoveKind::Double,
         MoveKind::EnPassant,
-        MoveKind::Castle,
+        MoveKind::Special,
         MoveKind::Hook,
     ];
     Move {

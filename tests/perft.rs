@@ -5,7 +5,7 @@
 
 use polymachy::perft::Perft;
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::variant::Variant;
 
 const SHALLOW_LIMIT: u64 = 5_000_000;

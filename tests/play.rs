@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use polymachy::game::{Game, GameResult, Termination, parse_pgn};
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::variant::Variant;
 
 /// Runs the binary with `args`, feeding `input` on standard input; returns (status, stdout,

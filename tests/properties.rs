@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use polymachy::moves::{Move, MoveKind, MoveList};
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::testing::{self, Invariant};
 use polymachy::variant::{BUILTIN, Variant};
 use proptest::strategy::{Strategy, ValueTree};
@@ -115,7 +115,8 @@ fn every_setup_choice_plays() {
     let mut failures = Vec::new();
     for (name, rules) in builtins() {
         let choices: Vec<String> = rules
-            .hooks
+            .variant
+            .rules
             .iter()
             .flat_map(|h| h.setups())
             .map(|(_, letters)| letters)

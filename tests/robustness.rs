@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
 
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::variant::Variant;
 
 fn rules(name: &str) -> Arc<Ruleset> {

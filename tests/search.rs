@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use polymachy::moves::{Move, MoveList};
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::search::{Limits, MATE, Score, Searcher};
 use polymachy::variant::Variant;
 

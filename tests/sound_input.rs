@@ -10,7 +10,7 @@ use common::run_binary;
 use polymachy::game::{parse_move, san};
 use polymachy::moves::{MoveKind, MoveList};
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::text::coord;
 use polymachy::variant::{BUILTIN, Variant};
 

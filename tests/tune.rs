@@ -1,6 +1,6 @@
 //! The `[eval]` table of a variant file and `polymachy tune`.
 
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::search::Evaluator;
 use polymachy::variant::Variant;
 

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::UserError;
 use crate::perft::Perft;
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::variant::Variant;
 
 /// Arguments of `bench`.

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::UserError;
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::variant::Variant;
 
 /// One piece type, as scripts see it.

@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::variant::Variant;
 
 pub mod bench;

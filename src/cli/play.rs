@@ -16,7 +16,7 @@ use super::{UserError, VariantArgs, color_ok, load_position, load_rules};
 use crate::game::{self, Game};
 use crate::geometry::Color;
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score, SearchResult, Searcher};
 use crate::selfplay::{MatchConfig, play_match};
 use crate::text::board::{self, Style};

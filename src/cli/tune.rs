@@ -47,7 +47,7 @@ pub struct TuneArgs {
 }
 
 /// The games of a PGN text (one or more, each starting with its tags).
-fn read_games(rules: &std::sync::Arc<crate::ruleset::Ruleset>, text: &str) -> Vec<(Game, f64)> {
+fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> Vec<(Game, f64)> {
     let mut chunks: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut in_moves = false;

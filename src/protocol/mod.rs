@@ -16,7 +16,7 @@ use std::thread::JoinHandle;
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::text::coord;
 use crate::variant::Variant;

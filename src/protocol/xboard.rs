@@ -10,7 +10,7 @@ use super::{Engine, Out};
 use crate::game::outcome;
 use crate::geometry::Color;
 use crate::moves::Move;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score};
 use crate::variant::{BUILTIN, Variant};
 

@@ -36,7 +36,7 @@ use crate::game::{GameResult, outcome, san, variant_men};
 use crate::geometry::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::text::coord;
 
 /// Everything a match needs.

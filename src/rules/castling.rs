@@ -12,39 +12,61 @@
 //! `K`/`Q`/`k`/`q`: `K` for the wing toward higher files), every square between them is empty,
 //! the king is not in check and crosses and lands on no attacked square.
 
-use super::Rule;
-use crate::geometry::{Color, Square};
-use crate::moves::{Move, MoveKind, MoveList, code};
-use crate::position::Position;
-use crate::ruleset::Ruleset;
-use crate::variant::{Params, Variant};
+use super::{Registered, spec_as};
+use crate::position::hooks::{
+    Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset,
+    SpecialMove, Square, Variant, code, color_of, kind_of,
+};
+
+pub const REGISTERED: Registered = Registered {
+    name: "castling",
+    about: "the king moves toward a partner piece, which jumps to its other side",
+    parse: |p, v| CastlingSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
+    compile: |s, b| Castling::compile(spec_as::<CastlingSpec>(s)?, b).map(|r| Box::new(r) as _),
+};
+
+/// The castling table as read.
+#[derive(Clone, Debug)]
+pub struct CastlingSpec {
+    pub distance: u8,
+    pub partner: usize,
+}
+
+impl RuleSpec for CastlingSpec {
+    fn name(&self) -> &'static str {
+        "castling"
+    }
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
+        Box::new(self.clone())
+    }
+}
 
 /// One castling move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Castling {
-    pub color: Color,
-    pub king_from: Square,
-    pub king_to: Square,
-    pub rook_from: Square,
-    pub rook_to: Square,
+struct Wing {
+    color: Color,
+    king_from: Square,
+    king_to: Square,
+    rook_from: Square,
+    rook_to: Square,
     /// The rights bit.
-    pub right: u16,
-    /// Index of the hook that owns it.
-    pub hook: u8,
+    right: u16,
     /// True for the wing toward higher files (`K`).
-    pub king_side: bool,
+    king_side: bool,
+    /// The id of its special move.
+    special: u8,
 }
 
+/// Castling, compiled: its wings.
 #[derive(Clone, Debug)]
-pub struct CastlingRule {
-    pub distance: u8,
-    pub partner: Option<usize>,
-    /// Indices in the ruleset's castling list, filled by configure.
-    pub mine: Vec<usize>,
+pub struct Castling {
+    distance: u8,
+    partner: usize,
+    wings: Vec<Wing>,
 }
 
-impl CastlingRule {
-    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingRule> {
+impl CastlingSpec {
+    fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingSpec> {
         let distance = p.int("king-distance", 1, 14).unwrap_or(2) as u8;
         let partner = match p.letters("partner", v) {
             Some(ks) if ks.len() == 1 => Some(ks[0]),
@@ -69,35 +91,26 @@ impl CastlingRule {
             );
             return None;
         }
-        Some(CastlingRule {
+        Some(CastlingSpec {
             distance,
-            partner,
-            mine: Vec::new(),
+            partner: partner?,
         })
     }
 }
 
-impl Rule for CastlingRule {
-    fn name(&self) -> &'static str {
-        "castling"
-    }
-    fn clone_box(&self) -> Box<dyn Rule> {
-        Box::new(self.clone())
-    }
-    fn adds_moves(&self) -> bool {
-        true
-    }
-
-    fn configure(&mut self, rs: &mut Ruleset, index: u8) -> Result<(), String> {
+impl Castling {
+    fn compile(spec: &CastlingSpec, b: &mut Builder<'_>) -> Result<Castling, String> {
+        let rs = b.rules();
         let g = rs.geometry;
-        let partner = self.partner.ok_or("no partner piece")?;
-        let first = rs.claim_rights(4)?;
+        let partner = spec.partner;
+        let first = b.claim_rights(4)?;
+        let mut wings = Vec::new();
         for color in [Color::White, Color::Black] {
+            let rs = b.rules();
             let king = g
                 .squares()
                 .find(|&s| {
-                    rs.is_royal(rs.start[s as usize])
-                        && crate::moves::color_of(rs.start[s as usize]) == color
+                    rs.is_royal(rs.start[s as usize]) && color_of(rs.start[s as usize]) == color
                 })
                 .ok_or_else(|| {
                     format!("{} has no royal piece in the start position", color.name())
@@ -106,6 +119,7 @@ impl Rule for CastlingRule {
             let rank = g.rank(king);
             let kf = g.file(king) as i32;
             for (king_side, dir) in [(true, 1i32), (false, -1i32)] {
+                let rs = b.rules();
                 let mut f = kf + dir;
                 let mut rook = None;
                 while f >= 0 && f < g.files as i32 {
@@ -117,7 +131,7 @@ impl Rule for CastlingRule {
                     f += dir;
                 }
                 let Some(rook_from) = rook else { continue };
-                let kt = kf + dir * self.distance as i32;
+                let kt = kf + dir * spec.distance as i32;
                 if kt < 0 || kt >= g.files as i32 {
                     return Err("the king would castle off the board".into());
                 }
@@ -125,30 +139,48 @@ impl Rule for CastlingRule {
                 let rook_to = g.square((kt - dir) as u8, rank);
                 let bit =
                     1u16 << (first + color.index() as u16 * 2 + if king_side { 0 } else { 1 });
-                rs.square_clears[king as usize] |= bit;
-                rs.square_clears[rook_from as usize] |= bit;
-                rs.code_clears[kcode as usize] |= bit;
-                self.mine.push(rs.castlings.len());
-                rs.castlings.push(Castling {
+                b.clear_rights_on_square(king, bit);
+                b.clear_rights_on_square(rook_from, bit);
+                b.clear_rights_when_moved(kcode, bit);
+                let special = b.special(SpecialMove {
+                    color,
+                    from: king,
+                    to: king_to,
+                    also: (rook_from, rook_to),
+                    san: if king_side { "O-O" } else { "O-O-O" }.into(),
+                    owner: 0,
+                })?;
+                wings.push(Wing {
                     color,
                     king_from: king,
                     king_to,
                     rook_from,
                     rook_to,
                     right: bit,
-                    hook: index,
                     king_side,
+                    special,
                 });
             }
         }
-        Ok(())
+        b.add_moves();
+        Ok(Castling {
+            distance: spec.distance,
+            partner,
+            wings,
+        })
+    }
+}
+
+impl Rule for Castling {
+    fn name(&self) -> &'static str {
+        "castling"
     }
 
-    fn start_rights(&self, rs: &Ruleset) -> u16 {
-        self.mine.iter().fold(0, |a, &i| a | rs.castlings[i].right)
+    fn start_rights(&self, _rs: &Ruleset) -> u16 {
+        self.wings.iter().fold(0, |a, w| a | w.right)
     }
 
-    fn parse_right(&self, rs: &Ruleset, c: char) -> Option<u16> {
+    fn parse_right(&self, _rs: &Ruleset, c: char) -> Option<u16> {
         let color = if c.is_ascii_uppercase() {
             Color::White
         } else {
@@ -159,29 +191,20 @@ impl Rule for CastlingRule {
             'Q' => false,
             _ => return None,
         };
-        self.mine
+        self.wings
             .iter()
-            .map(|&i| &rs.castlings[i])
             .find(|c| c.color == color && c.king_side == king_side)
             .map(|c| c.right)
     }
 
-    fn check_rights(
-        &self,
-        rs: &Ruleset,
-        board: &[crate::moves::Code],
-        rights: u16,
-    ) -> Vec<(char, String)> {
+    fn check_rights(&self, rs: &Ruleset, board: &[Code], rights: u16) -> Vec<(char, String)> {
         let g = rs.geometry;
         let mut out = Vec::new();
-        for &i in &self.mine {
-            let c = &rs.castlings[i];
+        for c in &self.wings {
             if rights & c.right == 0 {
                 continue;
             }
-            let (Some(partner), king) = (self.partner, rs.start[c.king_from as usize]) else {
-                continue;
-            };
+            let (partner, king) = (self.partner, rs.start[c.king_from as usize]);
             let rook = code(partner, c.color);
             if board[c.king_from as usize] != king || board[c.rook_from as usize] != rook {
                 let l = if c.king_side { 'K' } else { 'Q' };
@@ -196,7 +219,7 @@ impl Rule for CastlingRule {
                     format!(
                         "needs {}'s {} on {} and its {} on {}",
                         c.color.name(),
-                        pieces[crate::moves::kind_of(king)].name,
+                        pieces[kind_of(king)].name,
                         g.name(c.king_from),
                         pieces[partner].name,
                         g.name(c.rook_from)
@@ -207,13 +230,13 @@ impl Rule for CastlingRule {
         out
     }
 
-    fn write_rights(&self, rs: &Ruleset, rights: u16, out: &mut String) {
+    fn write_rights(&self, _rs: &Ruleset, rights: u16, out: &mut String) {
         for color in [Color::White, Color::Black] {
             for king_side in [true, false] {
-                let held =
-                    self.mine.iter().map(|&i| &rs.castlings[i]).any(|c| {
-                        c.color == color && c.king_side == king_side && rights & c.right != 0
-                    });
+                let held = self
+                    .wings
+                    .iter()
+                    .any(|c| c.color == color && c.king_side == king_side && rights & c.right != 0);
                 if held {
                     let l = if king_side { 'K' } else { 'Q' };
                     out.push(if color == Color::White {
@@ -230,21 +253,20 @@ impl Rule for CastlingRule {
         rs.royal[kind].then(|| format!("O{}", self.distance))
     }
 
-    fn generate(&self, pos: &Position, _index: u8, out: &mut MoveList) {
+    fn generate(&self, pos: &Position, out: &mut MoveList) {
         let rs = pos.rules();
         let g = rs.geometry;
-        for &i in &self.mine {
-            let c = &rs.castlings[i];
+        for c in &self.wings {
             if c.color != pos.side() || pos.rights() & c.right == 0 {
                 continue;
             }
             let king = pos.piece_at(c.king_from);
             let rook = pos.piece_at(c.rook_from);
             if !rs.is_royal(king)
-                || crate::moves::color_of(king) != c.color
+                || color_of(king) != c.color
                 || rook == 0
-                || Some(crate::moves::kind_of(rook)) != self.partner
-                || crate::moves::color_of(rook) != c.color
+                || kind_of(rook) != self.partner
+                || color_of(rook) != c.color
             {
                 continue;
             }
@@ -260,17 +282,18 @@ impl Rule for CastlingRule {
                     from: c.king_from,
                     to: c.king_to,
                     promo: 0,
-                    kind: MoveKind::Castle,
-                    aux: i as u8,
+                    kind: MoveKind::Special,
+                    aux: c.special,
                 });
             }
         }
     }
 
     fn allows(&self, pos: &Position, mv: Move) -> bool {
-        let rs = pos.rules();
-        let g = rs.geometry;
-        let c = &rs.castlings[mv.aux as usize];
+        let g = pos.rules().geometry;
+        let Some(c) = self.wings.iter().find(|w| w.special == mv.aux) else {
+            return false;
+        };
         let enemy = c.color.flip();
         let (a, b) = (g.file(c.king_from), g.file(c.king_to));
         let rank = g.rank(c.king_from);

@@ -9,46 +9,46 @@
 //! ```
 //! Without a `[rules.draw]` table these defaults apply (FIDE's rules).
 
-use super::Rule;
-use crate::variant::{Params, Variant};
+use super::{Registered, spec_as};
+use crate::position::hooks::{Draws, Params, Rule, RuleSpec, Stalemate, Variant};
 
-/// The result of a stalemate for the side that cannot move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stalemate {
-    Draw,
-    /// The stalemated side wins.
-    Win,
-    /// The stalemated side loses.
-    Loss,
-}
+pub const REGISTERED: Registered = Registered {
+    name: "draw",
+    about: "stalemate, repetition and the move-count rule",
+    parse: |p, v| DrawSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
+    compile: |s, b| {
+        b.set_draws(spec_as::<DrawSpec>(s)?.draws);
+        Ok(Box::new(DrawRule))
+    },
+};
 
-/// Draw settings of a variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Draws {
-    pub stalemate: Stalemate,
-    /// Occurrences of one position that draw (0 = never).
-    pub repetition: u32,
-    /// Moves per side without capture or irreversible move that draw (0 = never).
-    pub move_limit: u32,
-}
-
-impl Default for Draws {
-    fn default() -> Self {
-        Draws {
-            stalemate: Stalemate::Draw,
-            repetition: 3,
-            move_limit: 50,
-        }
-    }
-}
-
+/// The draw table as read.
 #[derive(Clone, Debug)]
-pub struct DrawRule {
+pub struct DrawSpec {
     pub draws: Draws,
 }
 
-impl DrawRule {
-    pub fn build(p: &mut Params<'_, '_>, _v: &Variant) -> Option<DrawRule> {
+impl RuleSpec for DrawSpec {
+    fn name(&self) -> &'static str {
+        "draw"
+    }
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
+        Box::new(self.clone())
+    }
+}
+
+/// The draw rules live in the ruleset (`Ruleset::draws`), read by the game and the search.
+#[derive(Clone, Debug)]
+struct DrawRule;
+
+impl Rule for DrawRule {
+    fn name(&self) -> &'static str {
+        "draw"
+    }
+}
+
+impl DrawSpec {
+    fn build(p: &mut Params<'_, '_>, _v: &Variant) -> Option<DrawSpec> {
         let mut d = Draws::default();
         if let Some((s, span)) = p.string("stalemate") {
             d.stalemate = match s.as_str() {
@@ -71,18 +71,6 @@ impl DrawRule {
         if let Some(n) = p.int("move-limit", 0, 10_000) {
             d.move_limit = n as u32;
         }
-        Some(DrawRule { draws: d })
-    }
-}
-
-impl Rule for DrawRule {
-    fn name(&self) -> &'static str {
-        "draw"
-    }
-    fn clone_box(&self) -> Box<dyn Rule> {
-        Box::new(self.clone())
-    }
-    fn draws(&self) -> Option<Draws> {
-        Some(self.draws)
+        Some(DrawSpec { draws: d })
     }
 }

@@ -9,20 +9,26 @@
 //! `fmnnD` is a double step that leaves en-passant rights on the square passed. This rule only
 //! narrows who may use them.
 
-use super::Rule;
-use crate::geometry::Color;
-use crate::ruleset::Ruleset;
-use crate::tables::{EP, MAKES_EP};
-use crate::variant::{Params, PieceDef, Variant};
+use super::{Registered, spec_as};
+use crate::position::hooks::{Builder, EP, MAKES_EP, Params, Rule, RuleSpec, Variant};
+use crate::variant::PieceDef;
 
+pub const REGISTERED: Registered = Registered {
+    name: "en-passant",
+    about: "who may capture en passant and who may be captured",
+    parse: |p, v| EnPassantSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
+    compile: |s, b| compile(spec_as::<EnPassantSpec>(s)?, b),
+};
+
+/// The en-passant table as read.
 #[derive(Clone, Debug)]
-pub struct EnPassantRule {
+pub struct EnPassantSpec {
     pub capturers: Option<Vec<usize>>,
     pub victims: Option<Vec<usize>>,
 }
 
-impl EnPassantRule {
-    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<EnPassantRule> {
+impl EnPassantSpec {
+    fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<EnPassantSpec> {
         let capturers = p.letters("capturers", v);
         let victims = p.letters("victims", v);
         // A capturer must have an `e` move, a victim an `nn` or `in` step: otherwise naming it
@@ -56,7 +62,7 @@ impl EnPassantRule {
                 }
             }
         }
-        Some(EnPassantRule { capturers, victims })
+        Some(EnPassantSpec { capturers, victims })
     }
 }
 
@@ -75,35 +81,37 @@ fn leaves_ep(p: &PieceDef) -> bool {
     })
 }
 
-impl Rule for EnPassantRule {
+impl RuleSpec for EnPassantSpec {
     fn name(&self) -> &'static str {
         "en-passant"
     }
-    fn clone_box(&self) -> Box<dyn Rule> {
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
         Box::new(self.clone())
     }
-    fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
-        let g = rs.geometry;
-        for kind in 0..rs.variant.pieces.len() {
-            let mut clear = 0;
-            if self.capturers.as_ref().is_some_and(|c| !c.contains(&kind)) {
-                clear |= EP;
-            }
-            if self.victims.as_ref().is_some_and(|c| !c.contains(&kind)) {
-                clear |= MAKES_EP;
-            }
-            if clear == 0 {
-                continue;
-            }
-            for color in [Color::White, Color::Black] {
-                for sq in g.squares() {
-                    let (s, n) = rs.tables.index[rs.tables.slot(kind, color, sq)];
-                    for e in &mut rs.tables.entries[s as usize..(s + n as u32) as usize] {
-                        e.flags &= !clear;
-                    }
-                }
-            }
-        }
-        Ok(())
+}
+
+/// Compiling is all this rule does: it clears the en-passant marks of the pieces not named.
+#[derive(Clone, Debug)]
+struct EnPassant;
+
+impl Rule for EnPassant {
+    fn name(&self) -> &'static str {
+        "en-passant"
     }
+}
+
+fn compile(spec: &EnPassantSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
+    for kind in 0..b.rules().variant.pieces.len() {
+        let mut clear = 0;
+        if spec.capturers.as_ref().is_some_and(|c| !c.contains(&kind)) {
+            clear |= EP;
+        }
+        if spec.victims.as_ref().is_some_and(|c| !c.contains(&kind)) {
+            clear |= MAKES_EP;
+        }
+        if clear != 0 {
+            b.edit_entries(kind, |e| e.flags &= !clear);
+        }
+    }
+    Ok(Box::new(EnPassant))
 }

@@ -12,30 +12,45 @@
 //! origin and placed on that square (replacing whatever stands there), an enemy piece could
 //! capture it. Any move of the royal piece ends the right.
 
-use super::Rule;
-use crate::geometry::{Color, Square};
-use crate::moves::{Move, MoveKind, MoveList, SquareSet, code};
-use crate::position::Position;
-use crate::ruleset::Ruleset;
-use crate::variant::{Params, Variant};
+use super::{Registered, spec_as};
+use crate::position::hooks::{
+    Builder, Code, Color, EMPTY, Geometry, Move, MoveKind, MoveList, Placement, Position, Rule,
+    RuleSpec, Ruleset, Square, SquareSet, code, color_of,
+};
 
+pub const REGISTERED: Registered = Registered {
+    name: "king-leap",
+    about: "the royal piece's one-time leap to a free square at distance two",
+    parse: |_, _| Some(Box::new(KingLeapSpec)),
+    compile: |s, b| KingLeap::compile(spec_as::<KingLeapSpec>(s)?, b).map(|r| Box::new(r) as _),
+};
+
+/// The king-leap table (it has no parameters).
 #[derive(Clone, Debug)]
-pub struct KingLeapRule {
-    /// Rights bit of White; Black's is the next.
-    pub first_bit: u16,
-    /// Per colour, the squares the royal piece starts on, in the default start position or any
-    /// setup choice: a FEN may give the right only to a royal piece standing on one of them.
-    pub home: [SquareSet; 2],
+pub struct KingLeapSpec;
+
+impl RuleSpec for KingLeapSpec {
+    fn name(&self) -> &'static str {
+        "king-leap"
+    }
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
+        Box::new(self.clone())
+    }
 }
 
-impl KingLeapRule {
-    pub fn build(_p: &mut Params<'_, '_>, _v: &Variant) -> Option<KingLeapRule> {
-        Some(KingLeapRule {
-            first_bit: 0,
-            home: Default::default(),
-        })
-    }
+/// The king leap, compiled.
+#[derive(Clone, Debug)]
+pub struct KingLeap {
+    /// Rights bit of White; Black's is the next.
+    first_bit: u16,
+    /// Per colour, the squares the royal piece starts on, in the default start position or any
+    /// setup choice: a FEN may give the right only to a royal piece standing on one of them.
+    home: [SquareSet; 2],
+    /// This rule's index (`aux` of its moves).
+    index: u8,
+}
 
+impl KingLeap {
     fn bit(&self, c: Color) -> u16 {
         1 << (self.first_bit + c.index() as u16)
     }
@@ -43,28 +58,15 @@ impl KingLeapRule {
     /// Whether `sq` is attacked with the royal piece moved from `from` to `sq`.
     fn unsafe_with_king_on(pos: &Position, from: Square, sq: Square) -> bool {
         let king = pos.piece_at(from);
-        let board = pos.board_with(&[(from, 0), (sq, king)]);
-        let me = pos.side();
-        crate::movegen::attacked_on(&pos.rules().tables, &board, sq, me.flip())
-    }
-}
-
-impl Rule for KingLeapRule {
-    fn name(&self) -> &'static str {
-        "king-leap"
-    }
-    fn clone_box(&self) -> Box<dyn Rule> {
-        Box::new(self.clone())
-    }
-    fn adds_moves(&self) -> bool {
-        true
+        pos.attacked_with(&[(from, EMPTY), (sq, king)], sq, pos.side().flip())
     }
 
-    fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
-        self.first_bit = rs.claim_rights(2)?;
+    fn compile(_spec: &KingLeapSpec, b: &mut Builder<'_>) -> Result<KingLeap, String> {
+        let first_bit = b.claim_rights(2)?;
+        let rs = b.rules();
         let v = &rs.variant;
         let mut home: [SquareSet; 2] = Default::default();
-        let mut note = |placement: &[Option<(usize, Color)>]| {
+        let mut note = |placement: &Placement| {
             for (s, p) in placement.iter().enumerate() {
                 if let Some((k, c)) = *p
                     && rs.royal[k]
@@ -84,28 +86,34 @@ impl Rule for KingLeapRule {
         }
         for (s, &c) in rs.start.iter().enumerate() {
             if rs.is_royal(c) {
-                home[crate::moves::color_of(c).index()].insert(s as Square);
+                home[color_of(c).index()].insert(s as Square);
             }
         }
-        self.home = home;
-        for (k, &royal) in rs.royal.clone().iter().enumerate() {
+        let rule = KingLeap {
+            first_bit,
+            home,
+            index: b.index(),
+        };
+        for (k, royal) in b.rules().royal.clone().into_iter().enumerate() {
             if royal {
                 for c in [Color::White, Color::Black] {
-                    rs.code_clears[code(k, c) as usize] |= self.bit(c);
+                    b.clear_rights_when_moved(code(k, c), rule.bit(c));
                 }
             }
         }
-        Ok(())
+        b.add_moves();
+        Ok(rule)
     }
+}
 
+impl Rule for KingLeap {
+    fn name(&self) -> &'static str {
+        "king-leap"
+    }
     fn start_rights(&self, rs: &Ruleset) -> u16 {
         let mut r = 0;
         for c in [Color::White, Color::Black] {
-            if rs
-                .start
-                .iter()
-                .any(|&p| rs.is_royal(p) && crate::moves::color_of(p) == c)
-            {
+            if rs.start.iter().any(|&p| rs.is_royal(p) && color_of(p) == c) {
                 r |= self.bit(c);
             }
         }
@@ -125,19 +133,15 @@ impl Rule for KingLeapRule {
         } else {
             Color::Black
         };
-        let at = rs.start.iter().position(|&p| {
-            p != crate::moves::EMPTY && rs.is_royal(p) && crate::moves::color_of(p) == color
-        })?;
-        let file = crate::geometry::Geometry::file_char(rs.geometry.file(at as u8));
+        let at = rs
+            .start
+            .iter()
+            .position(|&p| p != EMPTY && rs.is_royal(p) && color_of(p) == color)?;
+        let file = Geometry::file_char(rs.geometry.file(at as u8));
         (c.to_ascii_lowercase() == file).then(|| self.bit(color))
     }
 
-    fn check_rights(
-        &self,
-        rs: &Ruleset,
-        board: &[crate::moves::Code],
-        rights: u16,
-    ) -> Vec<(char, String)> {
+    fn check_rights(&self, rs: &Ruleset, board: &[Code], rights: u16) -> Vec<(char, String)> {
         let mut out = Vec::new();
         for c in [Color::White, Color::Black] {
             if rights & self.bit(c) == 0 {
@@ -147,7 +151,7 @@ impl Rule for KingLeapRule {
             let home = &self.home[c.index()];
             let at_home = home.iter().any(|s| {
                 let p = board[s as usize];
-                rs.is_royal(p) && crate::moves::color_of(p) == c
+                rs.is_royal(p) && color_of(p) == c
             });
             if !at_home {
                 let letter = if c == Color::White { 'K' } else { 'k' };
@@ -181,7 +185,7 @@ impl Rule for KingLeapRule {
         rs.royal[kind].then(|| "imAimDimN".to_string())
     }
 
-    fn generate(&self, pos: &Position, index: u8, out: &mut MoveList) {
+    fn generate(&self, pos: &Position, out: &mut MoveList) {
         let side = pos.side();
         if pos.rights() & self.bit(side) == 0 {
             return;
@@ -205,7 +209,7 @@ impl Rule for KingLeapRule {
                         to,
                         promo: 0,
                         kind: MoveKind::Hook,
-                        aux: index,
+                        aux: self.index,
                     });
                 }
             }

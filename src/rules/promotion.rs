@@ -14,27 +14,44 @@
 //! no choice is left (`lost-only`), the piece may not move there at all; where it is optional
 //! and no choice is left, it moves there unpromoted.
 
-use super::Rule;
-use crate::geometry::Color;
-use crate::ruleset::Ruleset;
-use crate::tables::PROMOTES;
-use crate::variant::{Params, Variant};
+use super::{Registered, spec_as};
+use crate::position::hooks::{
+    Arrival, Builder, Color, EMPTY, Move, PROMOTES, Params, Position, Rule, RuleSpec, Variant,
+    code, color_of, kind_of,
+};
 
+pub const REGISTERED: Registered = Registered {
+    name: "promotion",
+    about: "promotion zone, compulsory or optional by rank, and promotion to lost pieces only",
+    parse: |p, v| PromotionSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
+    compile: |s, b| Promotion::compile(spec_as::<PromotionSpec>(s)?, b).map(|r| Box::new(r) as _),
+};
+
+/// The promotion table as read.
 #[derive(Clone, Debug)]
-pub struct PromotionRule {
+pub struct PromotionSpec {
     pub zone: u8,
     pub optional: bool,
     pub compulsory_zone: u8,
     pub lost_only: bool,
 }
 
-impl PromotionRule {
-    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionRule> {
+impl RuleSpec for PromotionSpec {
+    fn name(&self) -> &'static str {
+        "promotion"
+    }
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
+        Box::new(self.clone())
+    }
+}
+
+impl PromotionSpec {
+    fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionSpec> {
         let zone = p.int("zone", 1, v.ranks as i64).unwrap_or(1) as u8;
         let optional = p.boolean("optional").unwrap_or(false);
         let compulsory_zone = p.int("compulsory-zone", 0, zone as i64).unwrap_or(0) as u8;
         let lost_only = p.boolean("lost-only").unwrap_or(false);
-        Some(PromotionRule {
+        Some(PromotionSpec {
             zone,
             optional,
             compulsory_zone,
@@ -43,60 +60,84 @@ impl PromotionRule {
     }
 }
 
-impl Rule for PromotionRule {
-    fn name(&self) -> &'static str {
-        "promotion"
-    }
-    fn clone_box(&self) -> Box<dyn Rule> {
-        Box::new(self.clone())
-    }
-    fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
+/// Promotion, compiled: the arrivals are in the core's table; what stays here is the limit of
+/// `lost-only`.
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    /// Per kind, per colour: how many of that kind a side may have after a promotion (its
+    /// count in the start position), when promotion is only to lost pieces.
+    limit: Option<Vec<[u32; 2]>>,
+}
+
+impl Promotion {
+    fn compile(spec: &PromotionSpec, b: &mut Builder<'_>) -> Result<Promotion, String> {
+        let rs = b.rules();
         let g = rs.geometry;
-        let must = if self.optional {
-            self.compulsory_zone
+        let nkinds = rs.variant.pieces.len();
+        let must = if spec.optional {
+            spec.compulsory_zone
         } else {
-            self.zone
+            spec.zone
         };
-        for sq in g.squares() {
-            let r = g.rank(sq);
-            if r >= g.ranks - self.zone {
-                rs.promo_zone[Color::White.index()].insert(sq);
-            }
-            if r < self.zone {
-                rs.promo_zone[Color::Black.index()].insert(sq);
-            }
-            if r >= g.ranks - must {
-                rs.promo_compulsory[Color::White.index()].insert(sq);
-            }
-            if r < must {
-                rs.promo_compulsory[Color::Black.index()].insert(sq);
-            }
-        }
-        rs.promo_optional = self.optional && must == 0;
-        if self.lost_only {
-            let mut limit = vec![[0u8; 2]; rs.variant.pieces.len()];
-            for &c in &rs.start {
-                if c != crate::moves::EMPTY {
-                    let k = crate::moves::kind_of(c);
-                    let i = crate::moves::color_of(c).index();
-                    limit[k][i] = limit[k][i].saturating_add(1);
-                }
-            }
-            rs.promo_limit = Some(limit);
-        }
-        for kind in 0..rs.variant.pieces.len() {
-            if rs.promo_choices[kind].is_empty() {
+        // Ranks counted from each side's far end: 0 is the last rank.
+        let from_end = |color: Color, r: u8| match color {
+            Color::White => g.ranks - 1 - r,
+            Color::Black => r,
+        };
+        let choices: Vec<Vec<u8>> = rs
+            .variant
+            .pieces
+            .iter()
+            .map(|p| p.promotes_to.iter().map(|&k| k as u8).collect())
+            .collect();
+        for (kind, choices) in choices.into_iter().enumerate() {
+            if choices.is_empty() {
                 continue;
             }
             for color in [Color::White, Color::Black] {
                 for sq in g.squares() {
-                    let (s, n) = rs.tables.index[rs.tables.slot(kind, color, sq)];
-                    for e in &mut rs.tables.entries[s as usize..(s + n as u32) as usize] {
-                        e.flags |= PROMOTES;
+                    let d = from_end(color, g.rank(sq));
+                    if d < spec.zone {
+                        let arrival = Arrival {
+                            stay: d >= must,
+                            choices: choices.clone(),
+                        };
+                        b.set_arrival(kind, color, sq, arrival);
                     }
                 }
             }
+            b.edit_entries(kind, |e| e.flags |= PROMOTES);
         }
-        Ok(())
+        let limit = spec.lost_only.then(|| {
+            let mut limit = vec![[0u32; 2]; nkinds];
+            for &c in &b.rules().start {
+                if c != EMPTY {
+                    limit[kind_of(c)][color_of(c).index()] += 1;
+                }
+            }
+            limit
+        });
+        if limit.is_some() {
+            b.veto_every_move();
+        }
+        Ok(Promotion { limit })
+    }
+}
+
+impl Rule for Promotion {
+    fn name(&self) -> &'static str {
+        "promotion"
+    }
+
+    /// With `lost-only`: a promotion to a kind the side has as many of as at the start is
+    /// forbidden (so where promotion is compulsory, a piece with no choice left cannot move).
+    fn veto(&self, pos: &Position, mv: Move) -> bool {
+        match (&self.limit, mv.promotion()) {
+            (Some(limit), Some(k)) => {
+                let side = pos.side();
+                pos.count(code(k, side)) < limit[k][side.index()]
+            }
+            _ => true,
+        }
     }
 }

@@ -8,21 +8,63 @@
 //! last rank, never by a leap. Each component named must be one of the piece's own. Requires the
 //! `promotion` rule (for the zone) and a `promotes-to` list on the piece.
 
-use super::Rule;
-use crate::geometry::Color;
+use super::{Registered, spec_as};
 use crate::notation;
-use crate::ruleset::Ruleset;
-use crate::tables::PROMOTES;
-use crate::variant::{Params, Val, Variant};
+use crate::position::hooks::{Builder, PROMOTES, Params, Rule, RuleSpec, Val, Variant};
 
+pub const REGISTERED: Registered = Registered {
+    name: "promotion-by-move",
+    about: "pieces that promote only by some of their moves",
+    parse: |p, v| PromotionByMoveSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
+    compile: |s, b| compile(spec_as::<PromotionByMoveSpec>(s)?, b),
+};
+
+/// The promotion-by-move table as read.
 #[derive(Clone, Debug)]
-pub struct PromotionByMoveRule {
+pub struct PromotionByMoveSpec {
     /// (kind, indices of the piece's components that promote).
     pub pieces: Vec<(usize, Vec<usize>)>,
 }
 
-impl PromotionByMoveRule {
-    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionByMoveRule> {
+impl RuleSpec for PromotionByMoveSpec {
+    fn name(&self) -> &'static str {
+        "promotion-by-move"
+    }
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
+        Box::new(self.clone())
+    }
+    /// After `promotion`, whose marks it narrows.
+    fn order(&self) -> u8 {
+        1
+    }
+}
+
+/// Compiling is all this rule does: it narrows the promoting entries of its pieces to the
+/// components named. In play it does nothing more.
+#[derive(Clone, Debug)]
+struct PromotionByMove;
+
+impl Rule for PromotionByMove {
+    fn name(&self) -> &'static str {
+        "promotion-by-move"
+    }
+}
+
+fn compile(spec: &PromotionByMoveSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
+    for (kind, comps) in &spec.pieces {
+        b.edit_entries(*kind, |e| {
+            if comps.contains(&(e.component as usize)) {
+                e.flags |= PROMOTES;
+            } else {
+                e.flags &= !PROMOTES;
+            }
+        });
+    }
+    Ok(Box::new(PromotionByMove))
+}
+
+impl PromotionByMoveSpec {
+    fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionByMoveSpec> {
         let mut pieces = Vec::new();
         for (key, kspan, val) in p.all() {
             let kind = key
@@ -74,37 +116,6 @@ impl PromotionByMoveRule {
             }
             pieces.push((kind, idx));
         }
-        Some(PromotionByMoveRule { pieces })
-    }
-}
-
-impl Rule for PromotionByMoveRule {
-    fn name(&self) -> &'static str {
-        "promotion-by-move"
-    }
-    fn clone_box(&self) -> Box<dyn Rule> {
-        Box::new(self.clone())
-    }
-    fn configure_order(&self) -> u8 {
-        1
-    }
-
-    fn configure(&mut self, rs: &mut Ruleset, _index: u8) -> Result<(), String> {
-        let g = rs.geometry;
-        for (kind, comps) in &self.pieces {
-            for color in [Color::White, Color::Black] {
-                for sq in g.squares() {
-                    let (s, n) = rs.tables.index[rs.tables.slot(*kind, color, sq)];
-                    for e in &mut rs.tables.entries[s as usize..(s + n as u32) as usize] {
-                        if comps.contains(&(e.component as usize)) {
-                            e.flags |= PROMOTES;
-                        } else {
-                            e.flags &= !PROMOTES;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
+        Some(PromotionByMoveSpec { pieces })
     }
 }

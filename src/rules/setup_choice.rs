@@ -13,12 +13,33 @@
 //! or by its number in `numbered`. Black's copy stands on the same files (a reflection across
 //! the horizontal midline, never a rotation).
 
-use super::Rule;
-use crate::geometry::{Color, Geometry, Square};
-use crate::variant::{Params, Variant};
+use super::{Registered, spec_as};
+use crate::position::hooks::{Color, Geometry, Params, Placement, Rule, RuleSpec, Square, Variant};
 
+pub const REGISTERED: Registered = Registered {
+    name: "setup-choice",
+    about: "a choice among arrangements of some pieces in the start position",
+    parse: |p, v| SetupChoiceSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
+    compile: |s, _| {
+        spec_as::<SetupChoiceSpec>(s)?;
+        Ok(Box::new(SetupChoice))
+    },
+};
+
+/// The setup choice is made before the tables are built (a spec's [`RuleSpec::setup`]); in
+/// play the rule does nothing.
 #[derive(Clone, Debug)]
-pub struct SetupChoiceRule {
+struct SetupChoice;
+
+impl Rule for SetupChoice {
+    fn name(&self) -> &'static str {
+        "setup-choice"
+    }
+}
+
+/// The setup-choice table as read.
+#[derive(Clone, Debug)]
+pub struct SetupChoiceSpec {
     pub squares: Vec<Square>,
     pub default: String,
     pub numbered: Vec<String>,
@@ -36,8 +57,8 @@ fn sorted(s: &str) -> Vec<char> {
     v
 }
 
-impl SetupChoiceRule {
-    pub fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<SetupChoiceRule> {
+impl SetupChoiceSpec {
+    fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<SetupChoiceSpec> {
         let g = Geometry::new(v.files, v.ranks);
         let mut squares = Vec::new();
         for (s, span) in p.strings("squares").unwrap_or_default() {
@@ -107,7 +128,7 @@ impl SetupChoiceRule {
             }
         }
         let files = squares.iter().map(|&sq| g.file(sq)).collect();
-        let rule = SetupChoiceRule {
+        let rule = SetupChoiceSpec {
             squares,
             default,
             numbered: numbered.iter().map(|x| x.0.clone()).collect(),
@@ -176,11 +197,11 @@ impl SetupChoiceRule {
     }
 }
 
-impl super::Rule for SetupChoiceRule {
+impl RuleSpec for SetupChoiceSpec {
     fn name(&self) -> &'static str {
         "setup-choice"
     }
-    fn clone_box(&self) -> Box<dyn Rule> {
+    fn clone_spec(&self) -> Box<dyn RuleSpec> {
         Box::new(self.clone())
     }
 
@@ -188,7 +209,7 @@ impl super::Rule for SetupChoiceRule {
         &self,
         v: &Variant,
         choice: Option<&str>,
-        placement: &mut Vec<Option<(usize, Color)>>,
+        placement: &mut Placement,
     ) -> Result<bool, String> {
         let letters = match choice {
             Some(c) => self.resolve(c)?,

@@ -21,7 +21,7 @@
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, code, color_of, kind_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::tables::{CAPTURE, Entry, GRASS, HOP, LEAP, MOVE};
 
 /// Probability that a square is occupied, in the model used for derived values.
@@ -158,7 +158,7 @@ impl Evaluator {
         let nkinds = pieces.len();
         let royal: Vec<bool> = pieces.iter().map(|p| p.royal).collect();
         let pawnlike: Vec<bool> = (0..nkinds)
-            .map(|k| !rules.promo_choices[k].is_empty() && !royal[k])
+            .map(|k| !pieces[k].promotes_to.is_empty() && !royal[k])
             .collect();
         // Material: the `[eval]` table's pair (middlegame, endgame) where it gives one, else
         // the piece's `value`, else the value derived from its movement.
@@ -218,7 +218,7 @@ impl Evaluator {
 
         // Promotion zone distance: for White, the lowest rank of the zone.
         let zone_rank_white = (0..size as Square)
-            .filter(|&s| rules.promo_zone[0].contains(s))
+            .filter(|&s| (0..nkinds).any(|k| rules.promotes_on(k, Color::White, s)))
             .map(|s| g.rank(s))
             .min()
             .unwrap_or(g.ranks - 1);
@@ -235,7 +235,8 @@ impl Evaluator {
         // What promoting gains, per pawn-like kind.
         let promo_gain: Vec<i32> = (0..nkinds)
             .map(|k| {
-                let best = rules.promo_choices[k]
+                let best = pieces[k]
+                    .promotes_to
                     .iter()
                     .map(|&t| values[t])
                     .max()

@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::position::Position;
-use crate::rules::Stalemate;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
+use crate::position::hooks::Stalemate;
 
 pub use eval::Evaluator;
 pub use time::{Clock, Limits};
@@ -199,7 +199,7 @@ fn is_capture(pos: &Position, mv: Move) -> bool {
         return true;
     }
     let c = pos.piece_at(mv.to);
-    c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Castle
+    c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Special
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -572,7 +572,9 @@ impl Searcher {
             c != 0
                 && crate::moves::color_of(c) == side
                 && !rs.is_royal(c)
-                && rs.promo_choices[crate::moves::kind_of(c)].is_empty()
+                && rs.variant.pieces[crate::moves::kind_of(c)]
+                    .promotes_to
+                    .is_empty()
         })
     }
 
@@ -655,20 +657,7 @@ impl Searcher {
     /// Makes `mv` if it is legal; returns whether it was made.
     #[inline]
     fn make_legal(pos: &mut Position, mv: Move) -> bool {
-        if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
-            if !pos.is_legal_pseudo(mv) {
-                return false;
-            }
-            pos.make(mv);
-            return true;
-        }
-        let me = pos.side();
-        pos.make(mv);
-        if pos.royal_in_check(me) {
-            pos.unmake();
-            return false;
-        }
-        true
+        pos.make_if_legal(mv)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -861,12 +850,10 @@ impl Searcher {
                 && best > -MATE_BOUND
                 && eval + 100 + 120 * depth <= alpha;
             if prunable {
-                if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
+                if matches!(mv.kind, MoveKind::Hook | MoveKind::Special) || !pos.make_if_legal(mv) {
                     continue;
                 }
-                let me = pos.side();
-                pos.make(mv);
-                if !pos.in_check() || pos.royal_in_check(me) {
+                if !pos.in_check() {
                     pos.unmake();
                     continue;
                 }

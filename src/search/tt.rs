@@ -82,7 +82,7 @@ impl Slot {
         let kind = match (a >> 24) as u8 {
             1 => MoveKind::Double,
             2 => MoveKind::EnPassant,
-            3 => MoveKind::Castle,
+            3 => MoveKind::Special,
             4 => MoveKind::Hook,
             _ => MoveKind::Normal,
         };

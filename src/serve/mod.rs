@@ -50,7 +50,7 @@ use crate::game::{self, Game, GameResult};
 use crate::geometry::{Color, Geometry, Square};
 use crate::moves::{EMPTY, Move};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::search::{Limits, Score, Searcher};
 use crate::tables::{CAPTURE, GRASS, HOP, LEAP, MOVE};
 use crate::variant::Variant;

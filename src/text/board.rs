@@ -11,7 +11,7 @@
 use crate::geometry::{Color, Geometry};
 use crate::moves::{EMPTY, Move, color_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 
 /// How to draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

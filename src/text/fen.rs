@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use crate::geometry::Color;
 use crate::moves::EMPTY;
+use crate::position::Ruleset;
 use crate::position::{FenError, MAX_CLOCK, Position, Problem, Setup};
-use crate::ruleset::Ruleset;
 
 impl Setup {
     /// Reads a FEN's fields without checking the position they describe. Field problems are
@@ -32,7 +32,7 @@ impl Setup {
             halfmove: 0,
             fullmove: 1,
         };
-        match crate::variant::parse_placement_codes(rules, fields[0]) {
+        match crate::variant::parse_placement_codes(&rules.variant, fields[0]) {
             Ok(b) => s.board = b,
             Err(es) => problems.extend(es.into_iter().map(Problem::Placement)),
         }

@@ -18,14 +18,14 @@ pub mod san;
 
 use crate::moves::{EMPTY, Move, MoveKind, color_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 
 /// The suffix of an en-passant capture whose squares a non-capturing move shares.
 pub const EP_SUFFIX: &str = "ep";
 
 /// Whether the move's written name carries [`EP_SUFFIX`].
 pub fn needs_ep_suffix(mv: Move) -> bool {
-    mv.kind == MoveKind::EnPassant && mv.aux == crate::movegen::EP_NAMED
+    mv.kind == MoveKind::EnPassant && mv.aux == crate::position::movegen::EP_NAMED
 }
 
 /// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case), and
@@ -48,5 +48,5 @@ pub fn is_capture(pos: &Position, mv: Move) -> bool {
         return true;
     }
     let c = pos.piece_at(mv.to);
-    mv.kind != MoveKind::Castle && c != EMPTY && color_of(c) != pos.side()
+    mv.kind != MoveKind::Special && c != EMPTY && color_of(c) != pos.side()
 }

@@ -12,7 +12,7 @@
 use crate::geometry::{Geometry, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 
 pub use super::{coord, is_capture};
 
@@ -26,7 +26,7 @@ pub struct MoveError(pub String);
 pub fn pawn_kind(rules: &Ruleset) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
     for k in 0..rules.variant.pieces.len() {
-        if rules.promo_choices[k].is_empty() || rules.royal[k] {
+        if rules.variant.pieces[k].promotes_to.is_empty() || rules.royal[k] {
             continue;
         }
         let n = rules
@@ -51,12 +51,11 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
     let rules = pos.rules().clone();
     let g = rules.geometry;
     let mut s = String::new();
-    if mv.kind == MoveKind::Castle {
-        let king_side = rules
-            .castlings
-            .get(mv.aux as usize)
-            .is_some_and(|c| c.king_side);
-        s.push_str(if king_side { "O-O" } else { "O-O-O" });
+    if mv.kind == MoveKind::Special {
+        match rules.specials.get(mv.aux as usize) {
+            Some(sp) => s.push_str(&sp.san),
+            None => s.push_str(&coord(&rules, mv)),
+        }
     } else {
         let pc = pos.piece_at(mv.from);
         let kind = kind_of(pc);
@@ -327,11 +326,12 @@ impl San {
         let m = match self {
             San::Castle { king_side } => {
                 let found = legal.iter().copied().find(|m| {
-                    m.kind == MoveKind::Castle
+                    let name = if *king_side { "O-O" } else { "O-O-O" };
+                    m.kind == MoveKind::Special
                         && rules
-                            .castlings
+                            .specials
                             .get(m.aux as usize)
-                            .is_some_and(|c| c.king_side == *king_side)
+                            .is_some_and(|c| c.san == name)
                 });
                 return found.map_or(Resolved::None, Resolved::One);
             }
@@ -458,16 +458,15 @@ impl San {
         let mut pseudo = MoveList::new();
         pos.pseudo_legal_moves(&mut pseudo);
         if pseudo.iter().any(|m| matches(m, pos)) {
-            let castle = pseudo
+            let rule = pseudo
                 .iter()
-                .any(|m| matches(m, pos) && matches!(m.kind, MoveKind::Castle | MoveKind::Hook));
-            return MoveError(if pos.in_check() {
+                .filter(|m| matches(m, pos))
+                .find_map(|&m| pos.forbidding_rule(m));
+            return MoveError(if let Some(rule) = rule {
+                format!("{shown}: illegal, the rule `{rule}` forbids it here")
+            } else if pos.in_check() {
                 format!(
                     "{shown}: illegal, your {royal_name} is in check and this move does not end the check"
-                )
-            } else if castle {
-                format!(
-                    "{shown}: illegal, the rule of this move forbids it here (e.g. it would pass an attacked square)"
                 )
             } else {
                 format!("{shown}: illegal, it would leave your {royal_name} in check")

@@ -1,7 +1,7 @@
 //! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
 
 use super::params::{Diag, Params, SVal, Span, Val, letter_hint};
-use super::{Loc, Locations, PieceDef, Variant};
+use super::{Loc, Locations, PieceDef, SpecCatalog, Variant};
 use crate::geometry::{Color, MAX_SIDE};
 use crate::moves::MAX_KINDS;
 use crate::notation;
@@ -41,11 +41,11 @@ impl VariantError {
     }
 }
 
-pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
+pub(super) fn load(name_or_path: &str, catalog: &dyn SpecCatalog) -> Result<Variant, VariantError> {
     if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\')
     {
         let text = read_file(name_or_path)?;
-        let mut v = from_toml(&text, name_or_path)?;
+        let mut v = from_toml(&text, name_or_path, catalog)?;
         if v.id.is_empty() {
             v.id = std::path::Path::new(name_or_path)
                 .file_stem()
@@ -57,7 +57,7 @@ pub(super) fn load(name_or_path: &str) -> Result<Variant, VariantError> {
     let key = name_or_path.to_ascii_lowercase();
     match BUILTIN.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => {
-            let mut v = from_toml(text, &format!("variants/{n}.toml"))?;
+            let mut v = from_toml(text, &format!("variants/{n}.toml"), catalog)?;
             v.id = n.to_string();
             v.source = "built-in".into();
             Ok(v)
@@ -219,7 +219,11 @@ fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
     span.start + q + idx
 }
 
-pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
+pub(super) fn from_toml(
+    text: &str,
+    origin: &str,
+    catalog: &dyn SpecCatalog,
+) -> Result<Variant, VariantError> {
     let root = match toml::de::DeTable::parse(text) {
         Ok(t) => t,
         Err(e) => {
@@ -238,7 +242,7 @@ pub(super) fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantErro
     };
     let entries = convert_table(root.get_ref());
     let mut diags = Vec::new();
-    let variant = read_variant(text, &entries, &mut diags);
+    let variant = read_variant(text, &entries, &mut diags, catalog);
     match variant {
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
@@ -254,6 +258,7 @@ fn read_variant(
     text: &str,
     entries: &[(String, Span, SVal)],
     diags: &mut Vec<Diag>,
+    catalog: &dyn SpecCatalog,
 ) -> Option<Variant> {
     let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v, eval_v) = {
         let mut top = Params::new("variant", 0..0, entries, diags);
@@ -565,8 +570,9 @@ fn read_variant(
                 });
                 continue;
             };
-            if !crate::rules::REGISTRY.iter().any(|(n, _)| n == name) {
-                let names: Vec<&str> = crate::rules::REGISTRY.iter().map(|(n, _)| *n).collect();
+            let known = catalog.rule_names();
+            if !known.iter().any(|(n, _)| n == name) {
+                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
                 diags.push(Diag {
                     span: kspan.clone(),
                     message: format!("unknown rule `{name}`"),
@@ -577,7 +583,7 @@ fn read_variant(
             let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
             p.quiet_letters = letters_broken;
             p.quiet_unknown = start_unknown.clone();
-            let built = crate::rules::build(name, &mut p, &variant);
+            let built = catalog.parse(name, &mut p, &variant);
             p.finish();
             if let Some(r) = built {
                 variant.rules.push(r);

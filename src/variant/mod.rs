@@ -7,14 +7,16 @@
 mod eval_table;
 mod load;
 mod params;
+mod spec;
 
 pub use eval_table::EvalTable;
+pub use load::Placement;
 pub use load::{BUILTIN, BUILTIN_EVAL, VariantError};
 pub use params::{Diag, Params, SVal, Span, Val};
+pub use spec::{RuleSpec, SpecCatalog};
 
 use crate::geometry::Color;
 use crate::notation::Betza;
-use crate::rules::Rule;
 
 /// One piece type of a variant.
 #[derive(Clone, Debug)]
@@ -43,7 +45,7 @@ pub struct Loc {
 }
 
 /// Where the parts of a variant file are, so that a problem found when the variant is compiled
-/// ([`crate::ruleset::Ruleset::new`]) points at the part at fault.
+/// (`Ruleset::new`) points at the part at fault.
 #[derive(Clone, Debug, Default)]
 pub struct Locations {
     /// The file as named in messages (`my-game.toml`, `variants/chess.toml`).
@@ -80,8 +82,8 @@ pub struct Variant {
     pub pieces: Vec<PieceDef>,
     /// The start position, rank 1 first: `placement[rank * files + file]`.
     pub placement: Vec<Option<(usize, Color)>>,
-    /// The rule hooks, in the order of the file.
-    pub rules: Vec<Box<dyn Rule>>,
+    /// The rules' specs, in the order of the file (compiled into rules with the variant).
+    pub rules: Vec<Box<dyn RuleSpec>>,
     /// Where it was read from (a path, or `built-in`).
     pub source: String,
     /// Where its parts are in the file.
@@ -105,14 +107,22 @@ impl Variant {
             .collect()
     }
 
-    /// Loads a built-in variant by name, or a `.toml` file by path.
-    pub fn load(name_or_path: &str) -> Result<Variant, VariantError> {
-        load::load(name_or_path)
+    /// Loads a built-in variant by name, or a `.toml` file by path, reading rule tables with
+    /// `catalog` (`Variant::load` in `compile` passes the rules the engine knows).
+    pub fn load_with(
+        name_or_path: &str,
+        catalog: &dyn SpecCatalog,
+    ) -> Result<Variant, VariantError> {
+        load::load(name_or_path, catalog)
     }
 
     /// Reads a variant from TOML text; `origin` names the file in error messages.
-    pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
-        load::from_toml(text, origin)
+    pub fn from_toml_with(
+        text: &str,
+        origin: &str,
+        catalog: &dyn SpecCatalog,
+    ) -> Result<Variant, VariantError> {
+        load::from_toml(text, origin, catalog)
     }
 
     /// The placement part of a FEN for the default start position.
@@ -148,12 +158,8 @@ impl Variant {
     }
 }
 
-/// Parses a FEN placement into piece codes for a compiled ruleset; errors are sentences.
-pub fn parse_placement_codes(
-    rs: &crate::ruleset::Ruleset,
-    s: &str,
-) -> Result<Vec<crate::moves::Code>, Vec<String>> {
-    let v = &rs.variant;
+/// Parses a FEN placement into piece codes; errors are sentences.
+pub fn parse_placement_codes(v: &Variant, s: &str) -> Result<Vec<crate::moves::Code>, Vec<String>> {
     match load::parse_placement(v, s, v.files, v.ranks) {
         Ok(p) => Ok(p
             .iter()

@@ -1,9 +1,8 @@
 //! The generic move generator and attack test. They read only the compiled tables.
 
+use super::{Position, Ruleset};
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
-use crate::position::Position;
-use crate::ruleset::Ruleset;
 use crate::tables::{
     CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, Probe, ProbeKind, Tables,
 };
@@ -113,38 +112,21 @@ pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
     }
 }
 
-/// Pushes a move, expanding promotions. In the compulsory part of the zone the unpromoted move
-/// is not pushed (so a piece with no choice left may not move there); with `promo_limit`, a
-/// choice is offered only while the side has fewer of that kind than at the start.
+/// Pushes a move; a move of an entry marked `PROMOTES` is expanded by the arrival table that
+/// the rules filled: one move per kind the piece may become, and the move as it is when the
+/// piece may stay (where it may not, a piece with no choice cannot move there).
 #[inline]
-fn push(
-    rs: &Ruleset,
-    e: &Entry,
-    side: Color,
-    kind: usize,
-    board: &[Code; 256],
-    mut mv: Move,
-    out: &mut MoveList,
-) {
-    if e.flags & PROMOTES != 0 && rs.promo_zone[side.index()].contains(mv.to) {
-        let choices = &rs.promo_choices[kind];
-        if !choices.is_empty() {
-            if !rs.promo_compulsory[side.index()].contains(mv.to) {
-                out.push(mv);
-            }
-            for &k in choices {
-                if let Some(limit) = &rs.promo_limit {
-                    let c = crate::moves::code(k, side);
-                    let have = board.iter().filter(|&&b| b == c).count();
-                    if have >= limit[k][side.index()] as usize {
-                        continue;
-                    }
-                }
-                mv.promo = k as u8 + 1;
-                out.push(mv);
-            }
-            return;
+fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
+    if e.flags & PROMOTES != 0 {
+        let a = rs.arrival(kind, side, mv.to);
+        if a.stay {
+            out.push(mv);
         }
+        for &k in &a.choices {
+            mv.promo = k + 1;
+            out.push(mv);
+        }
+        return;
     }
     out.push(mv);
 }
@@ -164,12 +146,12 @@ fn land(
     let c = board[mv.to as usize];
     if c == EMPTY {
         if e.flags & MOVE != 0 {
-            push(rs, e, side, kind, board, mv, out);
+            push(rs, e, side, kind, mv, out);
         }
         false
     } else {
         if e.flags & CAPTURE != 0 && color_of(c) != side {
-            push(rs, e, side, kind, board, mv, out);
+            push(rs, e, side, kind, mv, out);
         }
         true
     }
@@ -219,7 +201,7 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                             mv.kind = MoveKind::Double;
                             mv.aux = e.ep;
                         }
-                        push(rs, e, side, kind, board, mv, out);
+                        push(rs, e, side, kind, mv, out);
                     }
                     if e.flags & EP != 0 && ep == Some(to) {
                         let mut mv = Move::new(from, to);
@@ -227,10 +209,10 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                         if moves_plainly_to(t, kind, side, from, to) {
                             mv.aux = EP_NAMED;
                         }
-                        push(rs, e, side, kind, board, mv, out);
+                        push(rs, e, side, kind, mv, out);
                     }
                 } else if e.flags & CAPTURE != 0 && color_of(c) != side {
-                    push(rs, e, side, kind, board, Move::new(from, to), out);
+                    push(rs, e, side, kind, Move::new(from, to), out);
                 }
                 continue;
             }

@@ -1,12 +1,23 @@
-//! A position: an unchecked [`Setup`], the checks that make it a [`Position`], make and
-//! unmake. FEN text is read and written in `text::fen` (a layer above).
+//! The core of play: a compiled variant ([`Ruleset`]), positions, the generic move generator
+//! ([`movegen`]) and the API rules are written against ([`hooks`]). These four depend on each
+//! other (a ruleset holds its rules, a rule reads positions, a position shares its ruleset)
+//! and form one module; everything else is a layer above or below (see `tests/layers.rs`).
+//!
+//! This file: an unchecked [`Setup`], the checks that make it a [`Position`], make and
+//! unmake, and the one legality predicate. FEN text is read and written in `text::fen` (a
+//! layer above).
+
+pub mod hooks;
+pub mod movegen;
+mod ruleset;
+
+pub use ruleset::{CompileError, CompileProblem, Ruleset};
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
-use crate::ruleset::Ruleset;
 use crate::tables::{LEAP, MAKES_EP};
 
 /// What make needs to restore a position.
@@ -206,6 +217,8 @@ pub struct Position {
     /// Square of each side's royal piece (valid when `royal_count` is 1).
     royal: [Square; 2],
     royal_count: [u8; 2],
+    /// How many pieces of each code stand on the board.
+    counts: [u16; 256],
     /// The squares each side occupies.
     occupied: [crate::moves::SquareSet; 2],
     stack: Vec<Undo>,
@@ -243,6 +256,7 @@ impl Position {
             hash: 0,
             royal: [0; 2],
             royal_count: [0; 2],
+            counts: [0; 256],
             occupied: Default::default(),
             stack: Vec::with_capacity(256),
         };
@@ -340,11 +354,13 @@ impl Position {
     fn refresh(&mut self) {
         let size = self.rules.geometry.size();
         self.royal_count = [0; 2];
+        self.counts = [0; 256];
         self.occupied = Default::default();
         let mut h = 0;
         for sq in 0..size {
             let c = self.board[sq];
             if c != EMPTY {
+                self.counts[c as usize] += 1;
                 self.occupied[color_of(c).index()].insert(sq as Square);
                 h ^= self.rules.z_piece[c as usize * 256 + sq];
                 if self.rules.is_royal(c) {
@@ -389,6 +405,11 @@ impl Position {
     #[inline]
     pub fn board(&self) -> &[Code; 256] {
         &self.board
+    }
+    /// How many pieces of code `c` stand on the board.
+    #[inline]
+    pub fn count(&self, c: Code) -> u32 {
+        self.counts[c as usize] as u32
     }
     /// The squares occupied by `color`'s pieces.
     #[inline]
@@ -463,7 +484,17 @@ impl Position {
     /// Whether `sq` is attacked by a piece of `by`.
     #[inline]
     pub fn attacked(&self, sq: Square, by: Color) -> bool {
-        crate::movegen::attacked_on(&self.rules.tables, &self.board, sq, by)
+        movegen::attacked_on(&self.rules.tables, &self.board, sq, by)
+    }
+
+    /// Whether `sq` would be attacked by a piece of `by` on this board with `changes` (square,
+    /// new contents) made: for rules that test hypothetical boards.
+    pub fn attacked_with(&self, changes: &[(Square, Code)], sq: Square, by: Color) -> bool {
+        let mut b = self.board;
+        for &(s, c) in changes {
+            b[s as usize] = c;
+        }
+        movegen::attacked_on(&self.rules.tables, &b, sq, by)
     }
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
@@ -487,6 +518,7 @@ impl Position {
             h ^= zp(captured, cap_sq);
             self.board[cap_sq as usize] = EMPTY;
             self.occupied[them].remove(cap_sq);
+            self.counts[captured as usize] -= 1;
         }
         h ^= zp(moved, mv.from);
         self.board[mv.from as usize] = EMPTY;
@@ -495,15 +527,19 @@ impl Position {
             Some(k) => code(k, self.side),
             None => moved,
         };
-        if mv.kind == MoveKind::Castle {
-            let c = &rs.castlings[mv.aux as usize];
-            let rook = self.board[c.rook_from as usize];
-            h ^= zp(rook, c.rook_from);
-            self.board[c.rook_from as usize] = EMPTY;
-            self.board[c.rook_to as usize] = rook;
-            self.occupied[me].remove(c.rook_from);
-            self.occupied[me].insert(c.rook_to);
-            h ^= zp(rook, c.rook_to);
+        if placed != moved {
+            self.counts[moved as usize] -= 1;
+            self.counts[placed as usize] += 1;
+        }
+        if mv.kind == MoveKind::Special {
+            let (a, b) = rs.specials[mv.aux as usize].also;
+            let other = self.board[a as usize];
+            h ^= zp(other, a);
+            self.board[a as usize] = EMPTY;
+            self.board[b as usize] = other;
+            self.occupied[me].remove(a);
+            self.occupied[me].insert(b);
+            h ^= zp(other, b);
         }
         self.board[mv.to as usize] = placed;
         self.occupied[me].insert(mv.to);
@@ -602,21 +638,27 @@ impl Position {
         self.side = self.side.flip();
         self.fullmove = u.fullmove;
         let (me, them) = (self.side.index(), self.side.flip().index());
+        let placed = self.board[mv.to as usize];
         self.board[mv.to as usize] = EMPTY;
         self.occupied[me].remove(mv.to);
-        if mv.kind == MoveKind::Castle {
-            let c = &rs.castlings[mv.aux as usize];
-            let rook = self.board[c.rook_to as usize];
-            self.board[c.rook_to as usize] = EMPTY;
-            self.board[c.rook_from as usize] = rook;
-            self.occupied[me].remove(c.rook_to);
-            self.occupied[me].insert(c.rook_from);
+        if placed != u.moved {
+            self.counts[placed as usize] -= 1;
+            self.counts[u.moved as usize] += 1;
+        }
+        if mv.kind == MoveKind::Special {
+            let (a, b) = rs.specials[mv.aux as usize].also;
+            let other = self.board[b as usize];
+            self.board[b as usize] = EMPTY;
+            self.board[a as usize] = other;
+            self.occupied[me].remove(b);
+            self.occupied[me].insert(a);
         }
         self.board[mv.from as usize] = u.moved;
         self.occupied[me].insert(mv.from);
         if u.captured != EMPTY {
             self.board[u.cap_sq as usize] = u.captured;
             self.occupied[them].insert(u.cap_sq);
+            self.counts[u.captured as usize] += 1;
         }
         self.rights = u.rights;
         self.ep = u.ep;
@@ -628,49 +670,90 @@ impl Position {
 
     /// Whether any move value is legal here: exactly when [`Position::legal_moves`] lists it.
     /// Safe on any value (a random one, one from another position); it generates the
-    /// pseudo-legal moves, so the search uses [`Position::is_legal_pseudo`] instead.
+    /// pseudo-legal moves, so the search uses [`Position::make_if_legal`] instead.
     pub fn is_legal(&mut self, mv: Move) -> bool {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
         pseudo.as_slice().contains(&mv) && self.is_legal_pseudo(mv)
     }
 
-    /// Whether a pseudo-legal move (one that [`Position::pseudo_legal_moves`] lists) is legal:
-    /// its hook allows it and it leaves no royal piece of the mover attacked.
+    /// Whether a pseudo-legal move (one that [`Position::pseudo_legal_moves`] lists) is legal.
     pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
         let checked = self.in_check();
         self.is_legal_with(mv, checked)
     }
 
-    /// [`Position::is_legal`] when it is known whether the side to move is in check.
+    /// The rules' part of legality: every rule that vetoes any move allows it, and the rule
+    /// that added it (a `Hook` or `Special` move) allows it. Free when no rule vetoes.
     #[inline]
-    fn is_legal_with(&mut self, mv: Move, checked: bool) -> bool {
-        let me = self.side;
-        if matches!(mv.kind, MoveKind::Hook | MoveKind::Castle) {
-            let rules = self.rules.clone();
-            let hook = match mv.kind {
-                MoveKind::Castle => rules.castlings[mv.aux as usize].hook,
-                _ => mv.aux,
-            };
-            if !rules.hooks[hook as usize].allows(self, mv) {
+    fn rules_allow(&self, mv: Move) -> bool {
+        let rs = &*self.rules;
+        for &i in &rs.vetoing {
+            if !rs.hooks[i as usize].veto(self, mv) {
                 return false;
             }
-            if mv.kind == MoveKind::Castle || self.royal_count[me.index()] != 1 {
-                self.make(mv);
-                let bad = self.royal_in_check(me);
-                self.unmake();
-                return !bad;
+        }
+        let owner = match mv.kind {
+            MoveKind::Hook => mv.aux,
+            MoveKind::Special => rs.specials[mv.aux as usize].owner,
+            _ => return true,
+        };
+        rs.hooks[owner as usize].allows(self, mv)
+    }
+
+    /// The name of the rule that forbids `mv` here (a vetoing rule, or the rule that added
+    /// it), if any: [`Position::is_legal_pseudo`]'s rule part, named for messages and checks.
+    pub fn forbidding_rule(&self, mv: Move) -> Option<&'static str> {
+        let rs = &*self.rules;
+        for &i in &rs.vetoing {
+            let h = &rs.hooks[i as usize];
+            if !h.veto(self, mv) {
+                return Some(h.name());
             }
         }
-        match self.royal_count[me.index()] {
-            0 => return true,
-            1 => {}
-            _ => {
-                self.make(mv);
-                let bad = self.royal_in_check(me);
-                self.unmake();
-                return !bad;
-            }
+        let owner = match mv.kind {
+            MoveKind::Hook => mv.aux,
+            MoveKind::Special => rs.specials.get(mv.aux as usize)?.owner,
+            _ => return None,
+        };
+        let h = rs.hooks.get(owner as usize)?;
+        (!h.allows(self, mv)).then(|| h.name())
+    }
+
+    /// Makes a pseudo-legal move when it is legal (the same predicate as
+    /// [`Position::is_legal_pseudo`], by make and test); returns whether it was made. The
+    /// search's way: the move is made anyway when it is legal.
+    #[inline]
+    pub fn make_if_legal(&mut self, mv: Move) -> bool {
+        if !self.rules_allow(mv) {
+            return false;
+        }
+        let me = self.side;
+        self.make(mv);
+        if self.royal_in_check(me) {
+            self.unmake();
+            return false;
+        }
+        true
+    }
+
+    /// The legality predicate, when it is known whether the side to move is in check: the
+    /// rules allow the move and it leaves no royal piece of the mover attacked. Shared by the
+    /// generator ([`Position::legal_moves`]), the game, `check` and the search.
+    #[inline]
+    fn is_legal_with(&mut self, mv: Move, checked: bool) -> bool {
+        if !self.rules_allow(mv) {
+            return false;
+        }
+        let me = self.side;
+        if mv.kind == MoveKind::Special || self.royal_count[me.index()] > 1 {
+            self.make(mv);
+            let bad = self.royal_in_check(me);
+            self.unmake();
+            return !bad;
+        }
+        if self.royal_count[me.index()] == 0 {
+            return true;
         }
         let rs = &*self.rules;
         let size = rs.geometry.size();
@@ -707,12 +790,12 @@ impl Position {
         self.board[mv.to as usize] = moved;
         let t = &rs.tables;
         let bad = if checked || royal_moves {
-            crate::movegen::attacked_on(t, &self.board, king, enemy)
+            movegen::attacked_on(t, &self.board, king, enemy)
         } else {
             // Not in check before: only probes the changed squares can switch on matter.
             let vacated = [mv.from, victim];
             let n = if victim == mv.to { 1 } else { 2 };
-            crate::movegen::attacked_after(t, &self.board, king, enemy, &vacated[..n], mv.to)
+            movegen::attacked_after(t, &self.board, king, enemy, &vacated[..n], mv.to)
         };
         self.board[mv.to as usize] = at_to;
         self.board[victim as usize] = captured;
@@ -741,9 +824,9 @@ impl Position {
     /// Pseudo-legal moves: the notation's moves and the hooks' moves.
     pub fn pseudo_legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        crate::movegen::generate(self, out);
+        movegen::generate(self, out);
         for &i in &self.rules.generating {
-            self.rules.hooks[i as usize].generate(self, i, out);
+            self.rules.hooks[i as usize].generate(self, out);
         }
     }
 
@@ -752,14 +835,5 @@ impl Position {
         let mut p = self.clone();
         p.stack = Vec::with_capacity(256);
         p
-    }
-
-    /// Sets the raw board (for hooks that test hypothetical boards).
-    pub fn board_with(&self, changes: &[(Square, Code)]) -> [Code; 256] {
-        let mut b = self.board;
-        for &(s, c) in changes {
-            b[s as usize] = c;
-        }
-        b
     }
 }

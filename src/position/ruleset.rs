@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::geometry::{Color, Geometry};
-use crate::moves::{Code, SquareSet, code};
-use crate::rules::{Castling, Draws, Rule};
+use super::hooks::{Arrival, Builder, Draws, Rule, RuleCompiler, SpecialMove};
+use crate::geometry::{Color, Geometry, Square};
+use crate::moves::{Code, code};
 use crate::tables::{LEAP, MOVE, Tables};
-use crate::variant::Variant;
+use crate::variant::{RuleSpec, Variant};
 
 /// The variant with its tables, ready for positions to share.
 #[derive(Debug)]
@@ -18,30 +18,24 @@ pub struct Ruleset {
     pub start: Vec<Code>,
     /// The setup chosen (`None`: the default).
     pub setup: Option<String>,
-    /// The hooks, configured.
+    /// The rules, compiled, in compilation order (a rule's index is its place here).
     pub hooks: Vec<Box<dyn Rule>>,
-    /// Indices of hooks that add moves.
+    /// Indices of rules that add moves.
     pub generating: Vec<u8>,
+    /// Indices of rules that may veto any move.
+    pub vetoing: Vec<u8>,
     /// Rights cleared when a move starts or ends on a square.
     pub square_clears: Vec<u16>,
     /// Rights cleared when a piece code moves.
     pub code_clears: [u16; 256],
     /// Rights bits handed out so far.
     pub rights_used: u16,
-    /// Castlings registered by the castling hook.
-    pub castlings: Vec<Castling>,
-    /// Promotion zone per colour.
-    pub promo_zone: [SquareSet; 2],
-    /// Whether a piece may stay unpromoted everywhere in the zone.
-    pub promo_optional: bool,
-    /// Per colour: the squares of the zone where promotion is compulsory (a piece that cannot
-    /// promote there may not move there).
-    pub promo_compulsory: [SquareSet; 2],
-    /// Per kind, per colour: how many of that kind a side may have after a promotion (its
-    /// count in the start position), when promotion is only to lost pieces; `None`: no limit.
-    pub promo_limit: Option<Vec<[u8; 2]>>,
-    /// Per kind: the kinds it promotes to.
-    pub promo_choices: Vec<Vec<usize>>,
+    /// Moves that relocate a second piece, by id (`Move::aux` of `MoveKind::Special`).
+    pub specials: Vec<SpecialMove>,
+    /// What a piece may become on arriving by a promoting move, by `tables.slot(kind, colour,
+    /// square)`: an index in `arrivals` (0: it stays what it is).
+    pub arrival_index: Vec<u16>,
+    pub arrivals: Vec<Arrival>,
     /// Per kind: whether it is royal.
     pub royal: Vec<bool>,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
@@ -64,9 +58,7 @@ pub enum CompileProblem {
     /// A rule cannot be set up on this board.
     Rule { rule: &'static str, message: String },
     /// The start position is not a legal position.
-    Start {
-        problems: Vec<crate::position::Problem>,
-    },
+    Start { problems: Vec<super::Problem> },
 }
 
 /// Why a variant cannot be compiled, located in its file when the problem is in the file:
@@ -138,11 +130,19 @@ fn splitmix(state: &mut u64) -> u64 {
 }
 
 impl Ruleset {
-    /// Compiles `variant` with an optional setup choice.
-    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, CompileError> {
+    /// Compiles `variant` with an optional setup choice, its rule specs with `compiler`:
+    /// start position (after the setup choice), move tables, each rule in its order (editing
+    /// tables, claiming rights, registering moves), then the attack probes from the edited
+    /// tables, and last the start position checked like any FEN. `Ruleset::new` (in
+    /// `compile`) passes the rules the engine knows.
+    pub fn assemble(
+        variant: &Variant,
+        setup: Option<&str>,
+        compiler: &dyn RuleCompiler,
+    ) -> Result<Arc<Ruleset>, CompileError> {
         let g = Geometry::new(variant.files, variant.ranks);
         let size = g.size();
-        // Start position, after the setup hook.
+        // Start position, after the setup choice.
         let mut placement = variant.placement.clone();
         let mut handled = false;
         for h in &variant.rules {
@@ -195,6 +195,7 @@ impl Ruleset {
             *z = splitmix(&mut seed);
         }
         let z_ep = (0..size).map(|_| splitmix(&mut seed)).collect();
+        let slots = tables.index.len();
         let mut rs = Ruleset {
             variant: variant.clone(),
             geometry: g,
@@ -203,19 +204,16 @@ impl Ruleset {
             setup: setup.map(|s| s.to_string()),
             hooks: Vec::new(),
             generating: Vec::new(),
+            vetoing: Vec::new(),
             square_clears: vec![0; size],
             code_clears: [0; 256],
             rights_used: 0,
-            castlings: Vec::new(),
-            promo_zone: [SquareSet::default(); 2],
-            promo_optional: false,
-            promo_compulsory: [SquareSet::default(); 2],
-            promo_limit: None,
-            promo_choices: variant
-                .pieces
-                .iter()
-                .map(|p| p.promotes_to.clone())
-                .collect(),
+            specials: Vec::new(),
+            arrival_index: vec![0; slots],
+            arrivals: vec![Arrival {
+                stay: true,
+                choices: Vec::new(),
+            }],
             royal: variant.pieces.iter().map(|p| p.royal).collect(),
             irreversible,
             draws: Draws::default(),
@@ -224,29 +222,28 @@ impl Ruleset {
             z_rights,
             z_ep,
         };
-        let mut hooks: Vec<Box<dyn Rule>> = variant.rules.clone();
-        hooks.sort_by_key(|h| h.configure_order());
-        for (i, h) in hooks.iter_mut().enumerate() {
-            h.configure(&mut rs, i as u8).map_err(|message| {
-                let rule = h.name();
+        let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();
+        specs.sort_by_key(|s| s.order());
+        let mut hooks = Vec::with_capacity(specs.len());
+        for (i, spec) in specs.into_iter().enumerate() {
+            let mut b = Builder {
+                rs: &mut rs,
+                index: i as u8,
+            };
+            let rule = compiler.compile(spec, &mut b).map_err(|message| {
+                let rule = spec.name();
                 CompileError::new(variant, CompileProblem::Rule { rule, message })
             })?;
-            if let Some(d) = h.draws() {
-                rs.draws = d;
-            }
+            hooks.push(rule);
         }
-        rs.generating = hooks
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.adds_moves())
-            .map(|(i, _)| i as u8)
-            .collect();
         rs.hooks = hooks;
+        // Every rule has edited the tables: the attack probes read them as they are now.
+        rs.tables.build_probes(g, variant.pieces.len());
         let rs = Arc::new(rs);
         // The start position is checked like any FEN: both royal pieces, the side not to move
         // not in check, every start right backed by its pieces.
-        let start = crate::position::Setup::start(&rs);
-        if let Err(e) = crate::position::Position::from_setup(&rs, &start) {
+        let start = super::Setup::start(&rs);
+        if let Err(e) = super::Position::from_setup(&rs, &start) {
             let problems = e.problems;
             return Err(CompileError::new(
                 variant,
@@ -256,14 +253,15 @@ impl Ruleset {
         Ok(rs)
     }
 
-    /// Hands out `n` fresh rights bits; returns the first.
-    pub fn claim_rights(&mut self, n: u16) -> Result<u16, String> {
-        let first = self.rights_used;
-        if first + n > 16 {
-            return Err("too many rights bits (16 at most)".into());
-        }
-        self.rights_used += n;
-        Ok(first)
+    /// What a piece of `kind` and `color` may become when a promoting move ends on `sq`.
+    #[inline]
+    pub fn arrival(&self, kind: usize, color: Color, sq: Square) -> &Arrival {
+        &self.arrivals[self.arrival_index[self.tables.slot(kind, color, sq)] as usize]
+    }
+
+    /// Whether a piece of `kind` and `color` may promote by arriving on `sq`.
+    pub fn promotes_on(&self, kind: usize, color: Color, sq: Square) -> bool {
+        !self.arrival(kind, color, sq).choices.is_empty()
     }
 
     /// The letter of a piece code as written in FEN.

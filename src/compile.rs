@@ -1,0 +1,31 @@
+//! Where the rules meet the core: reading a variant with the rules the engine knows, and
+//! compiling it into a [`Ruleset`].
+//!
+//! The variant reader (`variant`) and the core (`position`) know no particular rule; the rules
+//! (`rules`) know only the core's API. This module, above all three, hands the rules' registry
+//! to both, so that `Variant::load` and `Ruleset::new` can be called from anywhere above.
+
+use std::sync::Arc;
+
+use crate::position::{CompileError, Ruleset};
+use crate::rules::Registry;
+use crate::variant::{Variant, VariantError};
+
+impl Variant {
+    /// Loads a built-in variant by name, or a `.toml` file by path.
+    pub fn load(name_or_path: &str) -> Result<Variant, VariantError> {
+        Variant::load_with(name_or_path, &Registry)
+    }
+
+    /// Reads a variant from TOML text; `origin` names the file in error messages.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
+        Variant::from_toml_with(text, origin, &Registry)
+    }
+}
+
+impl Ruleset {
+    /// Compiles `variant` with an optional setup choice (see [`Ruleset::assemble`]).
+    pub fn new(variant: &Variant, setup: Option<&str>) -> Result<Arc<Ruleset>, CompileError> {
+        Ruleset::assemble(variant, setup, &Registry)
+    }
+}

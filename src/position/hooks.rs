@@ -1,0 +1,238 @@
+//! The narrow core API that rules are written against.
+//!
+//! A rule lives its whole life through this module:
+//! 1. its `[rules.NAME]` table is read into a spec ([`crate::variant::RuleSpec`]), kept in the
+//!    variant;
+//! 2. when the variant is compiled, the spec is compiled once, through a [`Builder`], into the
+//!    [`Rule`] used in play, which owns its data;
+//! 3. in play the core calls the rule: to add moves, to veto moves, to read and write its
+//!    letters of the FEN rights field.
+//!
+//! The core offers generic services only and knows no particular rule:
+//! - **rights bits** ([`Builder::claim_rights`]) kept in the position, hashed, cleared when a
+//!   square is touched or a piece moves ([`Builder::clear_rights_on_square`],
+//!   [`Builder::clear_rights_when_moved`]);
+//! - **table edits** ([`Builder::edit_entries`]) of the compiled move tables, made before the
+//!   attack probes are built from them, so check detection sees every edit;
+//! - **arrivals** ([`Builder::set_arrival`]): what a piece may become when a move of an entry
+//!   marked [`PROMOTES`] ends on a square (the generator expands the move into one per choice);
+//! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
+//!   unmake apply the relocation), each with its written name;
+//! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
+//!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), both asked by the one
+//!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
+//! - **hash keys** for all of the above, kept by the position.
+//!
+//! A rule file imports from this module and from the data layers below it (geometry, moves,
+//! notation, variant) only; `tests/layers.rs` checks it.
+
+pub use super::{Position, Ruleset};
+pub use crate::geometry::{Color, Geometry, Square};
+pub use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of};
+pub use crate::tables::{EP, Entry, MAKES_EP, PROMOTES};
+pub use crate::variant::{Params, Placement, RuleSpec, Val, Variant};
+
+/// The result of a stalemate for the side that cannot move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stalemate {
+    Draw,
+    /// The stalemated side wins.
+    Win,
+    /// The stalemated side loses.
+    Loss,
+}
+
+/// Draw settings of a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draws {
+    pub stalemate: Stalemate,
+    /// Occurrences of one position that draw (0 = never).
+    pub repetition: u32,
+    /// Moves per side without capture or irreversible move that draw (0 = never).
+    pub move_limit: u32,
+}
+
+impl Default for Draws {
+    fn default() -> Self {
+        Draws {
+            stalemate: Stalemate::Draw,
+            repetition: 3,
+            move_limit: 50,
+        }
+    }
+}
+
+/// A move that relocates a second piece as well (castling's partner), registered by a rule.
+/// Such a move is `Move { kind: MoveKind::Special, aux: id }` with the id that
+/// [`Builder::special`] returned; it never captures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecialMove {
+    pub color: Color,
+    pub from: Square,
+    pub to: Square,
+    /// The second piece's move: (from, to).
+    pub also: (Square, Square),
+    /// Its name in SAN (`O-O`); coordinate notation writes `from` and `to`.
+    pub san: String,
+    /// The index of the rule that owns it (filled by [`Builder::special`]).
+    pub owner: u8,
+}
+
+/// What a piece may become when a promoting move ends on a square.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Arrival {
+    /// Whether it may stay what it is.
+    pub stay: bool,
+    /// The kinds it may become.
+    pub choices: Vec<u8>,
+}
+
+/// One rule of a game, compiled, as used in play.
+pub trait Rule: std::fmt::Debug + Send + Sync {
+    /// The rule's name as written in the variant file (`king-leap`).
+    fn name(&self) -> &'static str;
+
+    /// Adds pseudo-legal moves for the side to move (called only for rules that registered
+    /// with [`Builder::add_moves`]). Moves it adds carry `MoveKind::Hook` with `aux` = the
+    /// rule's index ([`Builder::index`]) or `MoveKind::Special`.
+    fn generate(&self, _pos: &Position, _out: &mut MoveList) {}
+
+    /// Vetoes a move this rule added. Return false to forbid it. Asked before the generic test
+    /// that the mover's royal pieces are not left attacked.
+    fn allows(&self, _pos: &Position, _mv: Move) -> bool {
+        true
+    }
+
+    /// Vetoes any pseudo-legal move (called only for rules that registered with
+    /// [`Builder::veto_every_move`]). Return false to forbid it.
+    fn veto(&self, _pos: &Position, _mv: Move) -> bool {
+        true
+    }
+
+    /// Reads one letter of the FEN rights field; returns the rights bits it stands for.
+    fn parse_right(&self, _rs: &Ruleset, _c: char) -> Option<u16> {
+        None
+    }
+
+    /// The rights letters that `rights` holds but whose pieces are not where the right needs
+    /// them on `board` (a castling right without its king and partner on their squares), each
+    /// with why. A position with such a right is refused.
+    fn check_rights(&self, _rs: &Ruleset, _board: &[Code], _rights: u16) -> Vec<(char, String)> {
+        Vec::new()
+    }
+
+    /// Writes this rule's letters of the rights field.
+    fn write_rights(&self, _rs: &Ruleset, _rights: u16, _out: &mut String) {}
+
+    /// Rights held in the start position.
+    fn start_rights(&self, _rs: &Ruleset) -> u16 {
+        0
+    }
+
+    /// XBetza that a GUI should add to a piece's movement to show this rule's moves (for
+    /// XBoard's `piece` command), when the rule gives that piece moves.
+    fn notation_hint(&self, _rs: &Ruleset, _kind: usize) -> Option<String> {
+        None
+    }
+}
+
+/// Compiles specs into rules: the rules layer implements it (`rules::Registry`).
+pub trait RuleCompiler {
+    /// Compiles one spec; a message when the rule cannot be set up on this board.
+    fn compile(&self, spec: &dyn RuleSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String>;
+}
+
+/// The services a rule may use while it is compiled.
+pub struct Builder<'a> {
+    pub(crate) rs: &'a mut Ruleset,
+    pub(crate) index: u8,
+}
+
+impl Builder<'_> {
+    /// The ruleset as compiled so far: geometry, variant, start position, royal kinds, the
+    /// move tables (before the attack probes are built).
+    pub fn rules(&self) -> &Ruleset {
+        self.rs
+    }
+
+    /// This rule's index: `aux` of the `MoveKind::Hook` moves it adds.
+    pub fn index(&self) -> u8 {
+        self.index
+    }
+
+    /// Hands out `n` fresh rights bits; returns the first.
+    pub fn claim_rights(&mut self, n: u16) -> Result<u16, String> {
+        let first = self.rs.rights_used;
+        if first + n > 16 {
+            return Err("too many rights bits (16 at most)".into());
+        }
+        self.rs.rights_used += n;
+        Ok(first)
+    }
+
+    /// Rights `bits` are lost when a move starts on `sq` or captures there.
+    pub fn clear_rights_on_square(&mut self, sq: Square, bits: u16) {
+        self.rs.square_clears[sq as usize] |= bits;
+    }
+
+    /// Rights `bits` are lost when the piece `c` moves.
+    pub fn clear_rights_when_moved(&mut self, c: Code, bits: u16) {
+        self.rs.code_clears[c as usize] |= bits;
+    }
+
+    /// This rule adds moves ([`Rule::generate`] is called).
+    pub fn add_moves(&mut self) {
+        self.rs.generating.push(self.index);
+    }
+
+    /// This rule may forbid any move ([`Rule::veto`] is asked for every move).
+    pub fn veto_every_move(&mut self) {
+        self.rs.vetoing.push(self.index);
+    }
+
+    /// Registers a special move; returns its id (the `aux` of its moves).
+    pub fn special(&mut self, mut m: SpecialMove) -> Result<u8, String> {
+        let id = self.rs.specials.len();
+        if id > u8::MAX as usize {
+            return Err("too many special moves (256 at most)".into());
+        }
+        m.owner = self.index;
+        self.rs.specials.push(m);
+        Ok(id as u8)
+    }
+
+    /// Edits every move-table entry of `kind` (both colours, every square) with `f`. Attack
+    /// probes are built from the tables after every rule is compiled.
+    pub fn edit_entries(&mut self, kind: usize, mut f: impl FnMut(&mut Entry)) {
+        let t = &mut self.rs.tables;
+        let size = t.size;
+        for color in [Color::White, Color::Black] {
+            for sq in 0..size {
+                let (s, n) = t.index[t.slot(kind, color, sq as Square)];
+                for e in &mut t.entries[s as usize..(s + n as u32) as usize] {
+                    f(e);
+                }
+            }
+        }
+    }
+
+    /// What a piece of `kind` and `color` may become when a promoting move (an entry marked
+    /// [`PROMOTES`]) ends on `sq`. Squares without an arrival keep the piece as it is.
+    pub fn set_arrival(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
+        let rs = &mut *self.rs;
+        let slot = rs.tables.slot(kind, color, sq);
+        let i = match rs.arrivals.iter().position(|x| *x == a) {
+            Some(i) => i,
+            None => {
+                rs.arrivals.push(a);
+                rs.arrivals.len() - 1
+            }
+        };
+        rs.arrival_index[slot] = i as u16;
+    }
+
+    /// The variant's draw rules.
+    pub fn set_draws(&mut self, d: Draws) {
+        self.rs.draws = d;
+    }
+}
