@@ -231,6 +231,12 @@ impl Builder<'_> {
         rs.arrival_index[slot] = i as u16;
     }
 
+    /// With several royal pieces, a side is in check only when every one is attacked, and a
+    /// royal piece may be captured while another remains (the last one counts).
+    pub fn check_only_when_every_royal_attacked(&mut self) {
+        self.rs.check_needs_every_royal = true;
+    }
+
     /// The variant's draw rules.
     pub fn set_draws(&mut self, d: Draws) {
         self.rs.draws = d;

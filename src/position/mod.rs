@@ -34,6 +34,7 @@ struct Undo {
     fullmove: u32,
     hash: u64,
     royal: [Square; 2],
+    royal_count: [u8; 2],
     /// A null move (the side to move passed), for the search.
     null: bool,
 }
@@ -458,21 +459,36 @@ impl Position {
         }
     }
 
-    /// Whether `color`'s royal piece (any of them) is attacked.
+    /// Whether `color` is in check: its royal piece is attacked. With several royal pieces,
+    /// any of them attacked, or, where a rule says only the last one counts
+    /// (`Ruleset::check_needs_every_royal`), every one of them attacked.
     pub fn royal_in_check(&self, color: Color) -> bool {
         match self.royal_count[color.index()] {
             0 => false,
             1 => self.attacked(self.royal[color.index()], color.flip()),
             _ => {
-                let size = self.rules.geometry.size();
-                (0..size).any(|s| {
-                    let c = self.board[s];
-                    c != EMPTY
-                        && color_of(c) == color
-                        && self.rules.is_royal(c)
-                        && self.attacked(s as Square, color.flip())
-                })
+                let mut royals = self.occupied[color.index()]
+                    .iter()
+                    .filter(|&s| self.rules.is_royal(self.board[s as usize]));
+                let hit = |s: Square| self.attacked(s, color.flip());
+                if self.rules.check_needs_every_royal {
+                    royals.all(hit)
+                } else {
+                    royals.any(hit)
+                }
             }
+        }
+    }
+
+    /// Notes where `color`'s royal piece stands once it has exactly one left.
+    fn find_royal(&mut self, color: Color) {
+        let i = color.index();
+        if self.royal_count[i] == 1
+            && let Some(s) = self.occupied[i]
+                .iter()
+                .find(|&s| self.rules.is_royal(self.board[s as usize]))
+        {
+            self.royal[i] = s;
         }
     }
 
@@ -547,6 +563,11 @@ impl Position {
         if rs.is_royal(placed) {
             self.royal[self.side.index()] = mv.to;
         }
+        // A royal piece captured while another remains, or a piece becoming or ceasing to be
+        // royal by promotion: recount.
+        let royal_change = (captured != EMPTY && rs.is_royal(captured))
+            || rs.is_royal(placed) != rs.is_royal(moved);
+
         let clears = rs.square_clears[mv.from as usize]
             | rs.square_clears[cap_sq as usize]
             | rs.code_clears[moved as usize];
@@ -579,6 +600,23 @@ impl Position {
         self.side = self.side.flip();
         h ^= rs.z_side;
         self.hash = h;
+        if royal_change {
+            self.recount_royals();
+        }
+    }
+
+    /// Counts each side's royal pieces again (rare: a royal piece captured or made by
+    /// promotion).
+    #[cold]
+    fn recount_royals(&mut self) {
+        for c in [Color::White, Color::Black] {
+            let n = self.occupied[c.index()]
+                .iter()
+                .filter(|&s| self.rules.is_royal(self.board[s as usize]))
+                .count();
+            self.royal_count[c.index()] = n as u8;
+            self.find_royal(c);
+        }
     }
 
     /// Saves what unmake needs.
@@ -596,6 +634,7 @@ impl Position {
             fullmove: self.fullmove,
             hash: self.hash,
             royal: self.royal,
+            royal_count: self.royal_count,
             null,
         });
     }
@@ -666,6 +705,7 @@ impl Position {
         self.halfmove = u.halfmove;
         self.hash = u.hash;
         self.royal = u.royal;
+        self.royal_count = u.royal_count;
     }
 
     /// Whether any move value is legal here: exactly when [`Position::legal_moves`] lists it.
@@ -746,7 +786,11 @@ impl Position {
             return false;
         }
         let me = self.side;
-        if mv.kind == MoveKind::Special || self.royal_count[me.index()] > 1 {
+        let moved = self.board[mv.from as usize];
+        let becomes_royal = mv
+            .promotion()
+            .is_some_and(|k| self.rules.royal[k] && !self.rules.is_royal(moved));
+        if mv.kind == MoveKind::Special || self.royal_count[me.index()] > 1 || becomes_royal {
             self.make(mv);
             let bad = self.royal_in_check(me);
             self.unmake();

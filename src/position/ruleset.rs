@@ -38,6 +38,9 @@ pub struct Ruleset {
     pub arrivals: Vec<Arrival>,
     /// Per kind: whether it is royal.
     pub royal: Vec<bool>,
+    /// With several royal pieces, a side is in check only when every one is attacked (a rule
+    /// such as `last-royal` sets it); otherwise when any is.
+    pub check_needs_every_royal: bool,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
     pub irreversible: Vec<bool>,
     pub draws: Draws,
@@ -215,6 +218,7 @@ impl Ruleset {
                 choices: Vec::new(),
             }],
             royal: variant.pieces.iter().map(|p| p.royal).collect(),
+            check_needs_every_royal: false,
             irreversible,
             draws: Draws::default(),
             z_piece,

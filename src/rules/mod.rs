@@ -21,6 +21,7 @@ mod castling;
 mod draw;
 mod en_passant;
 mod king_leap;
+mod last_royal;
 mod promotion;
 mod promotion_by_move;
 mod setup_choice;
@@ -51,6 +52,7 @@ pub const REGISTRY: &[Registered] = &[
     promotion_by_move::REGISTERED,
     setup_choice::REGISTERED,
     draw::REGISTERED,
+    last_royal::REGISTERED,
 ];
 
 /// The spec of type `S` behind `spec` (the registry pairs each rule's parser and compiler, so
