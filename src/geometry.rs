@@ -55,18 +55,51 @@ impl Color {
     }
 }
 
-/// The size of a board and the arithmetic on its squares.
+/// The size of a board, its holes, and the arithmetic on its squares.
+///
+/// A hole is a square that does not exist (written `*` in a start placement and a FEN): no
+/// piece stands on it or lands on it, a ray stops before it as at the edge, and a step or a
+/// condition that needs it cannot be made; a leap may still pass over it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     pub files: u8,
     pub ranks: u8,
+    /// One bit per square that is a hole.
+    holes: [u64; 4],
 }
 
 impl Geometry {
     /// A board of `files` × `ranks`; both must be in 1..=16.
     pub fn new(files: u8, ranks: u8) -> Geometry {
         assert!((1..=MAX_SIDE).contains(&files) && (1..=MAX_SIDE).contains(&ranks));
-        Geometry { files, ranks }
+        Geometry {
+            files,
+            ranks,
+            holes: [0; 4],
+        }
+    }
+
+    /// A board of `files` × `ranks` without the squares `holes`.
+    pub fn with_holes(files: u8, ranks: u8, holes: &[Square]) -> Geometry {
+        let mut g = Geometry::new(files, ranks);
+        for &h in holes {
+            if (h as usize) < g.size() {
+                g.holes[h as usize / 64] |= 1 << (h % 64);
+            }
+        }
+        g
+    }
+
+    /// Whether `sq` is a hole (a square that does not exist).
+    #[inline]
+    pub fn is_hole(&self, sq: Square) -> bool {
+        self.holes[sq as usize / 64] >> (sq % 64) & 1 != 0
+    }
+
+    /// Whether the board has any hole.
+    #[inline]
+    pub fn has_holes(&self) -> bool {
+        self.holes != [0; 4]
     }
 
     /// Number of squares.
@@ -75,10 +108,13 @@ impl Geometry {
         self.files as usize * self.ranks as usize
     }
 
-    /// Every square of the board, a1 first.
+    /// Every square of the board, a1 first, holes left out.
     #[inline]
     pub fn squares(&self) -> impl Iterator<Item = Square> + use<> {
-        (0..self.size()).map(|s| s as Square)
+        let g = *self;
+        (0..self.size())
+            .map(|s| s as Square)
+            .filter(move |&s| !g.is_hole(s))
     }
 
     /// The square on `file`, `rank` (both 0-based).
@@ -99,13 +135,14 @@ impl Geometry {
         (sq as usize / self.files as usize) as u8
     }
 
-    /// The square `(df, dr)` away from `sq`, if it is on the board.
+    /// The square `(df, dr)` away from `sq`, if it is on the board (and not a hole).
     #[inline]
     pub fn offset(&self, sq: Square, df: i32, dr: i32) -> Option<Square> {
         let f = self.file(sq) as i32 + df;
         let r = self.rank(sq) as i32 + dr;
         if f >= 0 && r >= 0 && f < self.files as i32 && r < self.ranks as i32 {
-            Some(self.square(f as u8, r as u8))
+            let s = self.square(f as u8, r as u8);
+            (!self.is_hole(s)).then_some(s)
         } else {
             None
         }

@@ -100,8 +100,9 @@ pub fn random_position_strategy(
         "royal pieces on one square, or both sides in check",
         move |(royal_squares, other_pieces, black)| {
             let mut placement: Vec<Option<(usize, Color)>> = vec![None; size];
+            let hole = |sq: usize| rules.geometry.is_hole(sq as Square);
             for (&sq, &piece) in royal_squares.iter().zip(&royals) {
-                if placement[sq].is_some() {
+                if placement[sq].is_some() || hole(sq) {
                     return None;
                 }
                 placement[sq] = Some(piece);
@@ -110,7 +111,7 @@ pub fn random_position_strategy(
                 let kind = others[k];
                 let color = if white { Color::White } else { Color::Black };
                 let stuck = !rules.arrival(kind, color, sq as Square).stay;
-                if placement[sq].is_none() && !stuck {
+                if placement[sq].is_none() && !stuck && !hole(sq) {
                     placement[sq] = Some((kind, color));
                 }
             }

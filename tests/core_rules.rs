@@ -117,3 +117,107 @@ fn without_last_royal_any_attacked_king_is_check() {
     assert!(!moves.contains("a1a2"), "{moves:?}");
     assert!(moves.contains("h1g2"), "{moves:?}");
 }
+
+// ---- holes ------------------------------------------------------------------------------
+
+/// 5×5 with a hole on c3, and two leapers over it: `D` (Dabbaba) and the lame `nD`.
+fn holed() -> Arc<Ruleset> {
+    mini(
+        5,
+        5,
+        "k4/5/2*2/5/4K",
+        r#"
+[[piece]]
+name = "Dabbaba"
+letter = "D"
+betza = "D"
+[[piece]]
+name = "Lame Dabbaba"
+letter = "L"
+betza = "nD"
+"#,
+    )
+}
+
+#[test]
+fn a_hole_stops_rays_and_takes_no_piece_but_leaps_pass_over_it() {
+    let rs = holed();
+    assert!(rs.geometry.is_hole(rs.geometry.parse_square("c3").unwrap()));
+    // Rook on a3: along rank 3 it stops before the hole.
+    let mut pos = Position::from_fen(&rs, "4k/5/R1*2/5/4K w - - 0 1").unwrap();
+    let rook: BTreeSet<String> = legal(&mut pos)
+        .into_iter()
+        .filter(|m| m.starts_with("a3"))
+        .collect();
+    let want: BTreeSet<String> = ["a3b3", "a3a1", "a3a2", "a3a4", "a3a5"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(rook, want);
+    // Knight on b1: a3 and d2, never the hole c3.
+    let mut pos = Position::from_fen(&rs, "k4/5/2*2/5/1N2K w - - 0 1").unwrap();
+    let knight: BTreeSet<String> = legal(&mut pos)
+        .into_iter()
+        .filter(|m| m.starts_with("b1"))
+        .collect();
+    assert_eq!(
+        knight,
+        ["b1a3", "b1d2"].iter().map(|s| s.to_string()).collect()
+    );
+    // A Dabbaba leaps over the hole (c2-c4); the lame one may not pass it.
+    let mut pos = Position::from_fen(&rs, "k4/5/2*2/1DL2/4K w - - 0 1").unwrap();
+    let moves = legal(&mut pos);
+    assert!(
+        !moves.contains("c2c4"),
+        "the lame Dabbaba passed the hole: {moves:?}"
+    );
+    let mut pos = Position::from_fen(&rs, "k4/5/2*2/2D2/4K w - - 0 1").unwrap();
+    assert!(legal(&mut pos).contains("c2c4"));
+}
+
+#[test]
+fn no_attack_crosses_a_hole() {
+    let rs = holed();
+    // The rook on a3 would check the king on e3 but for the hole on c3.
+    let pos = Position::from_fen(&rs, "5/k4/r1*1K/5/5 w - - 0 1").unwrap();
+    assert!(!pos.in_check());
+    let pos = Position::from_fen(&rs, "5/k4/2*1K/5/r4 w - - 0 1").unwrap();
+    assert!(!pos.in_check());
+    let pos = Position::from_fen(&rs, "5/k4/2*rK/5/5 w - - 0 1").unwrap();
+    assert!(pos.in_check());
+}
+
+#[test]
+fn holes_are_written_and_read_as_stars() {
+    let rs = holed();
+    let pos = Position::start(&rs);
+    assert_eq!(pos.fen(), "k4/5/2*2/5/4K w - - 0 1");
+    let back = Position::from_fen(&rs, &pos.fen()).unwrap();
+    assert_eq!(back.fen(), pos.fen());
+    let e = Position::from_fen(&rs, "k4/5/5/5/4K w - - 0 1")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("c3 is a hole of this board: write `*` there"),
+        "{e}"
+    );
+    let e = Position::from_fen(&rs, "k4/5/2*1*/5/4K w - - 0 1")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`*` on e3, which is not a hole of this board"),
+        "{e}"
+    );
+    // The terminal board leaves the hole blank.
+    let text = polymachy::text::board::render(
+        &pos,
+        None,
+        polymachy::text::board::Style { ascii: true },
+        &[],
+    );
+    let row3 = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("3 "))
+        .unwrap();
+    assert_eq!(row3.trim_end(), "  3  .  .     .  .", "{text}");
+}

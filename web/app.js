@@ -147,6 +147,7 @@ function drawBoard() {
       const name = sqName(f, r);
       const cell = document.createElement("div");
       cell.className = "sq " + ((f + r) % 2 === 0 ? "dark" : "light");
+      if ((st.variant.holes || []).includes(name)) cell.className = "sq hole"; // no such square
       cell.dataset.sq = name;
       cell.setAttribute("role", "gridcell");
       const piece = st.board[r * files + f];

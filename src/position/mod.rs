@@ -292,6 +292,14 @@ impl Position {
             ));
             return Err(FenError { problems });
         }
+        let g = rules.geometry;
+        if let Some(h) = (0..size).find(|&q| s.board[q] != EMPTY && g.is_hole(q as Square)) {
+            problems.push(Problem::Placement(format!(
+                "a piece stands on {}, a hole of this board",
+                g.name(h as Square)
+            )));
+            return Err(FenError { problems });
+        }
         if s.fullmove == 0 {
             problems.push(Problem::FullmoveNotANumber("0".into()));
         }

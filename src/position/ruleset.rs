@@ -143,7 +143,7 @@ impl Ruleset {
         setup: Option<&str>,
         compiler: &dyn RuleCompiler,
     ) -> Result<Arc<Ruleset>, CompileError> {
-        let g = Geometry::new(variant.files, variant.ranks);
+        let g = Geometry::with_holes(variant.files, variant.ranks, &variant.holes);
         let size = g.size();
         // Start position, after the setup choice.
         let mut placement = variant.placement.clone();

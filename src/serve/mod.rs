@@ -425,7 +425,8 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
     json!({
         "sid": sid,
         "variant": {"id": rules.variant.id, "name": rules.variant.title,
-                    "files": g.files, "ranks": g.ranks},
+                    "files": g.files, "ranks": g.ranks,
+                    "holes": rules.variant.holes.iter().map(|&h| g.name(h).to_string()).collect::<Vec<_>>()},
         "setup": rules.setup,
         "board": board,
         "side": side_name(side),

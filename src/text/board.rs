@@ -56,6 +56,11 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
         out.push_str(&format!("{:>3} ", r + 1));
         for f in 0..g.files {
             let sq = g.square(f, r);
+            if g.is_hole(sq) {
+                // A square that does not exist: left blank, without a square's colour.
+                out.push_str("   ");
+                continue;
+            }
             let c = pos.piece_at(sq);
             let marked = last.is_some_and(|m| m.from == sq || m.to == sq);
             let ch = if c == EMPTY { '.' } else { rs.letter(c) };

@@ -116,7 +116,16 @@ impl Position {
         for r in (0..g.ranks).rev() {
             let mut empty = 0;
             for f in 0..g.files {
-                let c = self.board()[g.square(f, r) as usize];
+                let sq = g.square(f, r);
+                if g.is_hole(sq) {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push('*');
+                    continue;
+                }
+                let c = self.board()[sq as usize];
                 if c == EMPTY {
                     empty += 1;
                 } else {

@@ -496,6 +496,7 @@ fn read_variant(
         ranks: ranks.unwrap_or(8),
         pieces,
         placement: vec![],
+        holes: vec![],
         rules: vec![],
         source: String::new(),
         locations: Locations::default(),
@@ -535,7 +536,10 @@ fn read_variant(
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     match (start, files, ranks) {
         (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
-            Ok(p) => variant.placement = p,
+            Ok((p, holes)) => {
+                variant.placement = p;
+                variant.holes = holes;
+            }
             Err(errs) => {
                 for (col, msg, hint, unknown) in errs {
                     if let Some(c) = unknown {
@@ -644,13 +648,16 @@ pub type Placement = Vec<Option<(usize, Color)>>;
 pub type PlacementError = (usize, String, Option<String>, Option<char>);
 
 /// Parses a FEN placement against a variant's letters.
+/// Parses a FEN placement against a variant's letters; `*` marks a hole (a square that does
+/// not exist). Returns the pieces and the holes (square indices).
 pub fn parse_placement(
     v: &Variant,
     s: &str,
     files: u8,
     ranks: u8,
-) -> Result<Placement, Vec<PlacementError>> {
+) -> Result<(Placement, Vec<crate::geometry::Square>), Vec<PlacementError>> {
     let mut out = vec![None; files as usize * ranks as usize];
+    let mut holes = Vec::new();
     let mut errs: Vec<PlacementError> = Vec::new();
     // Letters no piece has, with the number of squares holding each.
     let mut unknown: Vec<(char, usize)> = Vec::new();
@@ -709,12 +716,17 @@ pub fn parse_placement(
                     },
                 }
                 file += 1;
+            } else if c == '*' {
+                if file < files as usize {
+                    holes.push((rank * files as usize + file) as crate::geometry::Square);
+                }
+                file += 1;
             } else {
                 errs.push((
                     col + j,
                     format!("unexpected '{c}'"),
                     Some(
-                        "use piece letters, digits for empty squares and '/' between ranks".into(),
+                        "use piece letters, digits for empty squares, '*' for holes and '/' between ranks".into(),
                     ),
                     None,
                 ));
@@ -744,5 +756,9 @@ pub fn parse_placement(
             }
         }
     }
-    if errs.is_empty() { Ok(out) } else { Err(errs) }
+    if errs.is_empty() {
+        Ok((out, holes))
+    } else {
+        Err(errs)
+    }
 }

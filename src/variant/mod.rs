@@ -82,6 +82,8 @@ pub struct Variant {
     pub pieces: Vec<PieceDef>,
     /// The start position, rank 1 first: `placement[rank * files + file]`.
     pub placement: Vec<Option<(usize, Color)>>,
+    /// The holes of the board (squares that do not exist, `*` in the start placement).
+    pub holes: Vec<crate::geometry::Square>,
     /// The rules' specs, in the order of the file (compiled into rules with the variant).
     pub rules: Vec<Box<dyn RuleSpec>>,
     /// Where it was read from (a path, or `built-in`).
@@ -131,7 +133,16 @@ impl Variant {
         for r in (0..self.ranks as usize).rev() {
             let mut empty = 0;
             for f in 0..self.files as usize {
-                match placement[r * self.files as usize + f] {
+                let sq = r * self.files as usize + f;
+                if self.holes.contains(&(sq as crate::geometry::Square)) {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push('*');
+                    continue;
+                }
+                match placement[sq] {
                     None => empty += 1,
                     Some((k, c)) => {
                         if empty > 0 {
@@ -158,10 +169,28 @@ impl Variant {
     }
 }
 
-/// Parses a FEN placement into piece codes; errors are sentences.
+/// Parses a FEN placement into piece codes; errors are sentences. Holes must be written `*`
+/// exactly where the variant has them.
 pub fn parse_placement_codes(v: &Variant, s: &str) -> Result<Vec<crate::moves::Code>, Vec<String>> {
     match load::parse_placement(v, s, v.files, v.ranks) {
-        Ok(p) => Ok(p
+        Ok((_, holes)) if holes != v.holes => {
+            let g = crate::geometry::Geometry::new(v.files, v.ranks);
+            let mut errs = Vec::new();
+            for h in v.holes.iter().filter(|h| !holes.contains(h)) {
+                errs.push(format!(
+                    "{} is a hole of this board: write `*` there",
+                    g.name(*h)
+                ));
+            }
+            for h in holes.iter().filter(|h| !v.holes.contains(h)) {
+                errs.push(format!(
+                    "`*` on {}, which is not a hole of this board",
+                    g.name(*h)
+                ));
+            }
+            Err(errs)
+        }
+        Ok((p, _)) => Ok(p
             .iter()
             .map(|x| x.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0))
             .collect()),
