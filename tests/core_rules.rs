@@ -221,3 +221,29 @@ fn holes_are_written_and_read_as_stars() {
         .unwrap();
     assert_eq!(row3.trim_end(), "  3  .  .     .  .", "{text}");
 }
+
+// ---- a setup chosen by one side and mirrored ----------------------------------------------
+
+#[test]
+fn zanzibar_black_arranges_and_white_mirrors() {
+    let v = Variant::load("zanzibar-xxl").unwrap();
+    let rs = Ruleset::new(&v, Some("UQOFDKGL")).unwrap();
+    let pos = Position::start(&rs);
+    let g = rs.geometry;
+    let at = |name: &str| rs.letter(pos.piece_at(g.parse_square(name).unwrap()));
+    // Black's letters on e12 f12 g12 h12 e11 f11 g11 h11, in that order.
+    let black: String = ["e12", "f12", "g12", "h12", "e11", "f11", "g11", "h11"]
+        .iter()
+        .map(|s| at(s))
+        .collect();
+    assert_eq!(black, "uqofdkgl");
+    // White's copy: the same files, ranks mirrored.
+    let white: String = ["e1", "f1", "g1", "h1", "e2", "f2", "g2", "h2"]
+        .iter()
+        .map(|s| at(s))
+        .collect();
+    assert_eq!(white, "UQOFDKGL");
+    // The King's files are checked on the chooser's squares too.
+    let e = Ruleset::new(&v, Some("KQUFOLGD")).unwrap_err().to_string();
+    assert!(e.contains("puts the King on the e file"), "{e}");
+}

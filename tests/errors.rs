@@ -551,7 +551,8 @@ fn cli_bad_setup() {
 
 #[test]
 fn zanzibar_setup_with_the_king_off_the_f_and_g_files_is_refused() {
-    // Letters stand on e1 f1 g1 h1 e2 f2 g2 h2: the King on e1, h1, e2 and h2 in turn.
+    // Letters stand on Black's e12 f12 g12 h12 e11 f11 g11 h11: the King on the e- and
+    // h-files in turn.
     for (bad, file) in [
         ("KQUFOLGD", "e"),
         ("UQFKOLGD", "h"),

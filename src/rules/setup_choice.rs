@@ -2,16 +2,20 @@
 //!
 //! ```toml
 //! [rules.setup-choice]
-//! squares = ["f1", "g1", "f2", "g2"]  # White's squares; Black uses the same files, ranks mirrored
+//! squares = ["f1", "g1", "f2", "g2"]  # the chooser's squares; the other side uses the same
+//!                                      # files, ranks mirrored
 //! default = "QKLG"                     # the letters on those squares in the default setup
 //! numbered = ["KQGL", "KQLG", ...]     # optional: setups a user may pick by number (from 1)
 //! royal-files = ["f", "g"]             # optional: files a royal piece must stand on
+//! chooser = "white"                    # "white" (default) or "black": the side that arranges
+//!                                      # its pieces; the other side mirrors them
 //! ```
 //! With `royal-files`, an arrangement that puts a royal piece (the King) on another file is
 //! refused, whether picked by letters or listed in the file.
 //! A user picks a setup by its letters (any arrangement of the default's letters, e.g. `KQLG`)
-//! or by its number in `numbered`. Black's copy stands on the same files (a reflection across
-//! the horizontal midline, never a rotation).
+//! or by its number in `numbered`. The other side's copy stands on the same files (a reflection
+//! across the horizontal midline, never a rotation). Zanzibar-XXL's rules let Black arrange and
+//! White mirror: `chooser = "black"` with Black's squares.
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{Color, Geometry, Params, Placement, Rule, RuleSpec, Square, Variant};
@@ -49,6 +53,9 @@ pub struct SetupChoiceSpec {
     pub royals: Vec<(char, String)>,
     /// The files of `squares`, for the messages.
     pub files: Vec<u8>,
+    /// The side whose squares `squares` names and who makes the choice; the other side's
+    /// copy is its mirror image.
+    pub chooser: Color,
 }
 
 fn sorted(s: &str) -> Vec<char> {
@@ -77,6 +84,19 @@ impl SetupChoiceSpec {
             return None;
         };
         let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
+        let chooser = match p.string("chooser") {
+            None => Color::White,
+            Some((c, _)) if c == "white" => Color::White,
+            Some((c, _)) if c == "black" => Color::Black,
+            Some((c, span)) => {
+                p.error(
+                    span,
+                    format!("`rules.setup-choice.chooser` is \"{c}\""),
+                    Some("use \"white\" or \"black\"".into()),
+                );
+                Color::White
+            }
+        };
         let mut royal_files = Vec::new();
         for (f, span) in p.strings("royal-files").unwrap_or_default() {
             let mut cs = f.chars();
@@ -135,6 +155,7 @@ impl SetupChoiceSpec {
             royal_files,
             royals,
             files,
+            chooser,
         };
         if let Err(e) = rule.royal_placed(&rule.default) {
             p.error(dspan, e, None);
@@ -220,8 +241,8 @@ impl RuleSpec for SetupChoiceSpec {
             let k = v
                 .kind_by_letter(c)
                 .ok_or_else(|| format!("no piece has the letter '{c}'"))?;
-            placement[sq as usize] = Some((k, Color::White));
-            placement[g.mirror_rank(sq) as usize] = Some((k, Color::Black));
+            placement[sq as usize] = Some((k, self.chooser));
+            placement[g.mirror_rank(sq) as usize] = Some((k, self.chooser.flip()));
         }
         Ok(true)
     }
