@@ -156,3 +156,28 @@ fn the_rule_api_check_sees_a_reach_into_the_core() {
         ]
     );
 }
+
+/// Every registered rule is where a newcomer looks for it: `src/rules/NAME.rs` (dashes as
+/// underscores), a row of the README's rules table, and a line in `variants/chess.toml`, the
+/// file that documents every key.
+#[test]
+fn every_rule_has_its_file_its_readme_row_and_its_documentation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let chess = std::fs::read_to_string(root.join("variants/chess.toml")).unwrap();
+    let mut missing = Vec::new();
+    for r in polymachy::rules::REGISTRY {
+        let file = root.join(format!("src/rules/{}.rs", r.name.replace('-', "_")));
+        match std::fs::read_to_string(&file) {
+            Ok(text) if text.contains(&format!("name: \"{}\"", r.name)) => {}
+            _ => missing.push(format!("{}: no {} registering it", r.name, file.display())),
+        }
+        if !readme.contains(&format!("\n| `{}` |", r.name)) {
+            missing.push(format!("{}: no row in the README's rules table", r.name));
+        }
+        if !chess.contains(&format!("[rules.{}]", r.name)) {
+            missing.push(format!("{}: not documented in variants/chess.toml", r.name));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

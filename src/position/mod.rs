@@ -573,8 +573,8 @@ impl Position {
         }
         // A royal piece captured while another remains, or a piece becoming or ceasing to be
         // royal by promotion: recount.
-        let royal_change = (captured != EMPTY && rs.is_royal(captured))
-            || rs.is_royal(placed) != rs.is_royal(moved);
+        let royal_change =
+            rs.is_royal(captured) || (placed != moved && rs.is_royal(placed) != rs.is_royal(moved));
 
         let clears = rs.square_clears[mv.from as usize]
             | rs.square_clears[cap_sq as usize]
@@ -733,8 +733,16 @@ impl Position {
 
     /// The rules' part of legality: every rule that vetoes any move allows it, and the rule
     /// that added it (a `Hook` or `Special` move) allows it. Free when no rule vetoes.
-    #[inline]
+    #[inline(always)]
     fn rules_allow(&self, mv: Move) -> bool {
+        if self.rules.vetoing.is_empty() && !matches!(mv.kind, MoveKind::Hook | MoveKind::Special) {
+            return true;
+        }
+        self.rules_allow_slow(mv)
+    }
+
+    #[inline(never)]
+    fn rules_allow_slow(&self, mv: Move) -> bool {
         let rs = &*self.rules;
         for &i in &rs.vetoing {
             if !rs.hooks[i as usize].veto(self, mv) {
@@ -794,10 +802,11 @@ impl Position {
             return false;
         }
         let me = self.side;
-        let moved = self.board[mv.from as usize];
-        let becomes_royal = mv
-            .promotion()
-            .is_some_and(|k| self.rules.royal[k] && !self.rules.is_royal(moved));
+        let becomes_royal = mv.promo != 0 && {
+            let moved = self.board[mv.from as usize];
+            mv.promotion()
+                .is_some_and(|k| self.rules.royal[k] && !self.rules.is_royal(moved))
+        };
         if mv.kind == MoveKind::Special || self.royal_count[me.index()] > 1 || becomes_royal {
             self.make(mv);
             let bad = self.royal_in_check(me);

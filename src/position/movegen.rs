@@ -117,7 +117,7 @@ pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
 /// piece may stay (where it may not, a piece with no choice cannot move there).
 #[inline]
 fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
-    if e.flags & PROMOTES != 0 {
+    if e.flags & PROMOTES != 0 && rs.arrival_squares[side.index()].contains(mv.to) {
         let a = rs.arrival(kind, side, mv.to);
         if a.stay {
             out.push(mv);

@@ -36,8 +36,13 @@ pub struct Ruleset {
     /// square)`: an index in `arrivals` (0: it stays what it is).
     pub arrival_index: Vec<u16>,
     pub arrivals: Vec<Arrival>,
+    /// Per colour: the squares where some arrival is not the default (a quick test before
+    /// the table is read).
+    pub arrival_squares: [crate::moves::SquareSet; 2],
     /// Per kind: whether it is royal.
     pub royal: Vec<bool>,
+    /// Per piece code: whether it is royal (the empty code is not).
+    pub royal_code: [bool; 256],
     /// With several royal pieces, a side is in check only when every one is attacked (a rule
     /// such as `last-royal` sets it); otherwise when any is.
     pub check_needs_every_royal: bool,
@@ -217,7 +222,17 @@ impl Ruleset {
                 stay: true,
                 choices: Vec::new(),
             }],
+            arrival_squares: Default::default(),
             royal: variant.pieces.iter().map(|p| p.royal).collect(),
+            royal_code: {
+                let mut r = [false; 256];
+                for (k, p) in variant.pieces.iter().enumerate() {
+                    for c in [Color::White, Color::Black] {
+                        r[code(k, c) as usize] = p.royal;
+                    }
+                }
+                r
+            },
             check_needs_every_royal: false,
             irreversible,
             draws: Draws::default(),
@@ -241,6 +256,15 @@ impl Ruleset {
             hooks.push(rule);
         }
         rs.hooks = hooks;
+        for color in [Color::White, Color::Black] {
+            for kind in 0..variant.pieces.len() {
+                for sq in g.squares() {
+                    if rs.arrival_index[rs.tables.slot(kind, color, sq)] != 0 {
+                        rs.arrival_squares[color.index()].insert(sq);
+                    }
+                }
+            }
+        }
         // Every rule has edited the tables: the attack probes read them as they are now.
         rs.tables.build_probes(g, variant.pieces.len());
         let rs = Arc::new(rs);
@@ -291,8 +315,9 @@ impl Ruleset {
         ))
     }
 
-    /// The royal kinds.
+    /// Whether the piece code `c` is a royal piece (false for an empty square).
+    #[inline]
     pub fn is_royal(&self, c: Code) -> bool {
-        c != 0 && self.royal[crate::moves::kind_of(c)]
+        self.royal_code[c as usize]
     }
 }
