@@ -1000,3 +1000,160 @@ fn range_classes(by_dist: &[(u32, u128)]) -> Vec<(u32, u128)> {
     }
     max_of.into_iter().collect()
 }
+
+/// The shape of an entry's walk, read from its marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One destination.
+    Leap,
+    /// A ray: every square up to and including the first piece met.
+    Slide,
+    /// A ray over exactly one screen: the squares beyond it, up to and including the next
+    /// piece.
+    Hop,
+    /// A ray over a screen: the one square just beyond the first piece met (the
+    /// grasshopper).
+    Grass,
+}
+
+/// What an entry may do where it lands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modes {
+    /// Move to an empty square.
+    pub quiet: bool,
+    /// Capture an enemy piece.
+    pub capture: bool,
+    /// Capture en passant (land on the en-passant square; leaps only).
+    pub en_passant: bool,
+    /// Leave en-passant rights (on [`Entry::ep`]).
+    pub leaves_ep: bool,
+    /// A move ending where the arrival table offers promotion promotes.
+    pub promotes: bool,
+}
+
+/// What a destination holds when an entry reaches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// An empty square.
+    Empty,
+    /// A piece of the other side.
+    Enemy,
+}
+
+impl Entry {
+    /// Marks the entry's moves as promoting (or not): where the arrival table offers a
+    /// promotion, a move of this entry ending there promotes.
+    #[inline]
+    pub fn set_promotes(&mut self, on: bool) {
+        if on {
+            self.flags |= PROMOTES;
+        } else {
+            self.flags &= !PROMOTES;
+        }
+    }
+
+    /// Takes away the entry's en-passant capture.
+    #[inline]
+    pub fn forbid_en_passant(&mut self) {
+        self.flags &= !EP;
+    }
+
+    /// Takes away the en-passant rights the entry's step leaves.
+    #[inline]
+    pub fn forbid_leaving_ep(&mut self) {
+        self.flags &= !MAKES_EP;
+    }
+
+    /// The shape of the walk.
+    #[inline]
+    pub fn shape(&self) -> Shape {
+        if self.flags & LEAP != 0 {
+            Shape::Leap
+        } else if self.flags & GRASS != 0 {
+            Shape::Grass
+        } else if self.flags & HOP != 0 {
+            Shape::Hop
+        } else {
+            Shape::Slide
+        }
+    }
+
+    /// What the entry may do where it lands.
+    #[inline]
+    pub fn modes(&self) -> Modes {
+        Modes {
+            quiet: self.flags & MOVE != 0,
+            capture: self.flags & CAPTURE != 0,
+            en_passant: self.flags & EP != 0,
+            leaves_ep: self.flags & MAKES_EP != 0,
+            promotes: self.flags & PROMOTES != 0,
+        }
+    }
+}
+
+impl Tables {
+    /// The one interpreter of the move tables: calls `land(square, landing)` for every
+    /// destination that entry `e` of a piece of `side` reaches on `board` — an empty square
+    /// (whatever the entry may do there: the caller reads [`Entry::modes`]) or an enemy piece
+    /// the entry may capture. Nothing is reported when a condition of the walk fails. The
+    /// generator and the evaluation's mobility both walk the tables through it; the attack
+    /// probes are its reverse, checked against it by a property test.
+    #[inline]
+    pub fn reach(
+        &self,
+        e: &Entry,
+        board: &[crate::moves::Code; 256],
+        side: Color,
+        mut land: impl FnMut(Square, Landing),
+    ) {
+        let conds = self.conds_of(e);
+        if !conds
+            .iter()
+            .all(|c| (board[c.sq as usize] != crate::moves::EMPTY) == c.occupied)
+        {
+            return;
+        }
+        let capture = e.flags & CAPTURE != 0;
+        let mut at = |to: Square| -> bool {
+            let c = board[to as usize];
+            if c == crate::moves::EMPTY {
+                land(to, Landing::Empty);
+                false
+            } else {
+                if capture && crate::moves::color_of(c) != side {
+                    land(to, Landing::Enemy);
+                }
+                true
+            }
+        };
+        let dests = self.squares_of(e);
+        match e.shape() {
+            Shape::Leap => {
+                at(dests[0]);
+            }
+            Shape::Slide => {
+                for &to in dests {
+                    if at(to) {
+                        break;
+                    }
+                }
+            }
+            Shape::Hop | Shape::Grass => {
+                let mut rest = dests.iter();
+                // Skip to the screen: the first occupied square.
+                if !rest
+                    .by_ref()
+                    .any(|&s| board[s as usize] != crate::moves::EMPTY)
+                {
+                    return;
+                }
+                let grass = e.shape() == Shape::Grass;
+                for &to in rest {
+                    if at(to) || grass {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}

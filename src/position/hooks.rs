@@ -15,7 +15,7 @@
 //! - **table edits** ([`Builder::edit_entries`]) of the compiled move tables, made before the
 //!   attack probes are built from them, so check detection sees every edit;
 //! - **arrivals** ([`Builder::set_arrival`]): what a piece may become when a move of an entry
-//!   marked [`PROMOTES`] ends on a square (the generator expands the move into one per choice);
+//!   marked as promoting ([`Entry::set_promotes`]) ends on a square (the generator expands the move into one per choice);
 //! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
 //!   unmake apply the relocation), each with its written name;
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
@@ -29,7 +29,7 @@
 pub use super::{Position, Ruleset};
 pub use crate::geometry::{Color, Geometry, Square};
 pub use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of};
-pub use crate::tables::{EP, Entry, MAKES_EP, PROMOTES};
+pub use crate::tables::{Entry, Modes, Shape};
 pub use crate::variant::{Params, Placement, RuleSpec, Val, Variant};
 
 /// The result of a stalemate for the side that cannot move.
@@ -217,7 +217,7 @@ impl Builder<'_> {
     }
 
     /// What a piece of `kind` and `color` may become when a promoting move (an entry marked
-    /// [`PROMOTES`]) ends on `sq`. Squares without an arrival keep the piece as it is.
+    /// [`Entry::set_promotes`]) ends on `sq`. Squares without an arrival keep the piece as it is.
     pub fn set_arrival(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
         let rs = &mut *self.rs;
         let slot = rs.tables.slot(kind, color, sq);

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::hooks::{Arrival, Builder, Draws, Rule, RuleCompiler, SpecialMove};
 use crate::geometry::{Color, Geometry, Square};
 use crate::moves::{Code, code};
-use crate::tables::{LEAP, MOVE, Tables};
+use crate::tables::{Shape, Tables};
 use crate::variant::{RuleSpec, Variant};
 
 /// The variant with its tables, ready for positions to share.
@@ -183,10 +183,10 @@ impl Ruleset {
                 let mut any = false;
                 for sq in g.squares() {
                     for e in tables.entries_at(k, Color::White, sq) {
-                        if e.flags & MOVE != 0 {
+                        if e.modes().quiet {
                             any = true;
                             let to = tables.squares_of(e)[0];
-                            if e.flags & LEAP == 0 || g.rank(to) <= g.rank(sq) {
+                            if e.shape() != Shape::Leap || g.rank(to) <= g.rank(sq) {
                                 return false;
                             }
                         }

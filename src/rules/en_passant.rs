@@ -10,7 +10,7 @@
 //! narrows who may use them.
 
 use super::{Registered, spec_as};
-use crate::position::hooks::{Builder, EP, MAKES_EP, Params, Rule, RuleSpec, Variant};
+use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Variant};
 use crate::variant::PieceDef;
 
 pub const REGISTERED: Registered = Registered {
@@ -102,15 +102,11 @@ impl Rule for EnPassant {
 
 fn compile(spec: &EnPassantSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
     for kind in 0..b.rules().variant.pieces.len() {
-        let mut clear = 0;
         if spec.capturers.as_ref().is_some_and(|c| !c.contains(&kind)) {
-            clear |= EP;
+            b.edit_entries(kind, |e| e.forbid_en_passant());
         }
         if spec.victims.as_ref().is_some_and(|c| !c.contains(&kind)) {
-            clear |= MAKES_EP;
-        }
-        if clear != 0 {
-            b.edit_entries(kind, |e| e.flags &= !clear);
+            b.edit_entries(kind, |e| e.forbid_leaving_ep());
         }
     }
     Ok(Box::new(EnPassant))

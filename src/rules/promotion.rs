@@ -16,8 +16,8 @@
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
-    Arrival, Builder, Color, EMPTY, Move, PROMOTES, Params, Position, Rule, RuleSpec, Variant,
-    code, color_of, kind_of,
+    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Variant, code,
+    color_of, kind_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -106,7 +106,7 @@ impl Promotion {
                     }
                 }
             }
-            b.edit_entries(kind, |e| e.flags |= PROMOTES);
+            b.edit_entries(kind, |e| e.set_promotes(true));
         }
         let limit = spec.lost_only.then(|| {
             let mut limit = vec![[0u32; 2]; nkinds];

@@ -10,7 +10,7 @@
 
 use super::{Registered, spec_as};
 use crate::notation;
-use crate::position::hooks::{Builder, PROMOTES, Params, Rule, RuleSpec, Val, Variant};
+use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Val, Variant};
 
 pub const REGISTERED: Registered = Registered {
     name: "promotion-by-move",
@@ -53,11 +53,7 @@ impl Rule for PromotionByMove {
 fn compile(spec: &PromotionByMoveSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
     for (kind, comps) in &spec.pieces {
         b.edit_entries(*kind, |e| {
-            if comps.contains(&(e.component as usize)) {
-                e.flags |= PROMOTES;
-            } else {
-                e.flags &= !PROMOTES;
-            }
+            e.set_promotes(comps.contains(&(e.component as usize)));
         });
     }
     Ok(Box::new(PromotionByMove))

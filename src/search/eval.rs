@@ -22,7 +22,7 @@ use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, code, color_of, kind_of};
 use crate::position::Position;
 use crate::position::Ruleset;
-use crate::tables::{CAPTURE, Entry, GRASS, HOP, LEAP, MOVE};
+use crate::tables::{Entry, Landing, Shape};
 
 /// Probability that a square is occupied, in the model used for derived values.
 const DENSITY: f64 = 0.3;
@@ -56,32 +56,34 @@ fn entry_reach(tables: &crate::tables::Tables, e: &Entry, p: f64, reach: &mut [f
     for c in tables.conds_of(e) {
         pc *= if c.occupied { p } else { 1.0 - p };
     }
-    let m = if e.flags & MOVE != 0 { 1.0 } else { 0.0 };
-    let c = if e.flags & CAPTURE != 0 { 1.0 } else { 0.0 };
+    let modes = e.modes();
+    let m = if modes.quiet { 1.0 } else { 0.0 };
+    let c = if modes.capture { 1.0 } else { 0.0 };
     let land = (1.0 - p) * m + p * c;
     if land == 0.0 {
         return;
     }
     let dests = tables.squares_of(e);
     for (k, &d) in dests.iter().enumerate() {
-        let before = if e.flags & LEAP != 0 {
-            1.0
-        } else if e.flags & HOP != 0 {
-            // Exactly one screen among the k squares before.
-            if k == 0 {
-                0.0
-            } else {
-                k as f64 * p * (1.0 - p).powi(k as i32 - 1)
+        let before = match e.shape() {
+            Shape::Leap => 1.0,
+            Shape::Hop => {
+                // Exactly one screen among the k squares before.
+                if k == 0 {
+                    0.0
+                } else {
+                    k as f64 * p * (1.0 - p).powi(k as i32 - 1)
+                }
             }
-        } else if e.flags & GRASS != 0 {
-            // The square just before is the screen, everything before it empty.
-            if k == 0 {
-                0.0
-            } else {
-                p * (1.0 - p).powi(k as i32 - 1)
+            Shape::Grass => {
+                // The square just before is the screen, everything before it empty.
+                if k == 0 {
+                    0.0
+                } else {
+                    p * (1.0 - p).powi(k as i32 - 1)
+                }
             }
-        } else {
-            (1.0 - p).powi(k as i32)
+            Shape::Slide => (1.0 - p).powi(k as i32),
         };
         let q = pc * before * land;
         let r = &mut reach[d as usize];
@@ -411,7 +413,7 @@ impl Evaluator {
                 // Shelter: friendly pieces on the squares the royal piece could step to.
                 let mut s = 0;
                 for e in t.entries_at(k, col, sq as Square) {
-                    if e.flags & LEAP == 0 {
+                    if e.shape() != Shape::Leap {
                         continue;
                     }
                     let d = t.squares_of(e)[0];
@@ -456,57 +458,14 @@ impl Evaluator {
 /// How many squares one entry reaches in the position (empty or enemy-occupied).
 #[inline]
 fn reach_count(t: &crate::tables::Tables, board: &[Code; 256], e: &Entry, col: Color) -> i32 {
-    for c in t.conds_of(e) {
-        if (board[c.sq as usize] != EMPTY) != c.occupied {
-            return 0;
-        }
-    }
-    let dests = t.squares_of(e);
-    let can_move = e.flags & MOVE != 0;
-    let can_cap = e.flags & CAPTURE != 0;
-    if e.flags & LEAP != 0 {
-        let o = board[dests[0] as usize];
-        return if o == EMPTY {
-            can_move as i32
-        } else {
-            (can_cap && color_of(o) != col) as i32
-        };
-    }
+    let quiet = e.modes().quiet as i32;
     let mut n = 0;
-    if e.flags & (HOP | GRASS) == 0 {
-        for &d in dests {
-            let o = board[d as usize];
-            if o == EMPTY {
-                n += can_move as i32;
-            } else {
-                n += (can_cap && color_of(o) != col) as i32;
-                break;
-            }
+    t.reach(e, board, col, |_, landing| {
+        n += match landing {
+            Landing::Empty => quiet,
+            Landing::Enemy => 1,
         }
-    } else {
-        // Hoppers: count the squares before the screen for their plain moves only if the
-        // entry also moves without a screen, which hop entries never do; count captures
-        // beyond the screen.
-        let mut screen = false;
-        for &d in dests {
-            let o = board[d as usize];
-            if !screen {
-                if o != EMPTY {
-                    screen = true;
-                }
-                continue;
-            }
-            if o == EMPTY {
-                n += can_move as i32;
-                if e.flags & GRASS != 0 {
-                    break;
-                }
-            } else {
-                n += (can_cap && color_of(o) != col) as i32;
-                break;
-            }
-        }
-    }
+    });
     n
 }
 

@@ -52,7 +52,7 @@ use crate::moves::{EMPTY, Move};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::search::{Limits, Score, Searcher};
-use crate::tables::{CAPTURE, GRASS, HOP, LEAP, MOVE};
+use crate::tables::Shape;
 use crate::variant::Variant;
 
 pub mod glyph;
@@ -469,23 +469,25 @@ pub fn diagram(rules: &Ruleset, kind: usize) -> (Square, Vec<(Square, &'static s
         let squares = rules.tables.squares_of(e);
         let needs_screen = rules.tables.conds_of(e).iter().any(|c| c.occupied);
         let mut bits = 0;
-        if e.flags & MOVE != 0 {
+        let modes = e.modes();
+        if modes.quiet {
             bits |= M;
         }
-        if e.flags & CAPTURE != 0 {
+        if modes.capture {
             bits |= C;
         }
         if bits == 0 {
             continue;
         }
-        if e.flags & LEAP != 0 {
+        let shape = e.shape();
+        if shape == Shape::Leap {
             if let Some(&sq) = squares.first() {
                 let b = if needs_screen { H } else { bits };
                 *marks.entry(sq).or_default() |= b;
             }
-        } else if e.flags & (HOP | GRASS) != 0 {
+        } else if matches!(shape, Shape::Hop | Shape::Grass) {
             // Destinations beyond a screen: every square but the first could be one.
-            let reach = if e.flags & GRASS != 0 {
+            let reach = if shape == Shape::Grass {
                 2
             } else {
                 squares.len()

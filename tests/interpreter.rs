@@ -1,0 +1,115 @@
+//! The attack probes (reverse walks, specialised for speed) against the one interpreter of the
+//! move tables (`Tables::reach`): on random boards of the shipped games, a square is attacked
+//! by a side exactly when some piece of that side reaches it, by the interpreter, as a capture.
+
+use polymachy::geometry::Color;
+use polymachy::moves::{Code, EMPTY, code, color_of, kind_of};
+use polymachy::position::Ruleset;
+use polymachy::position::movegen::attacked_on;
+use polymachy::tables::Landing;
+use polymachy::variant::Variant;
+use proptest::prelude::*;
+
+/// Each variant compiled once (compiling a 16×16 game for every case would dominate).
+fn rules(name: &str) -> std::sync::Arc<Ruleset> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+    static CACHE: LazyLock<Mutex<HashMap<String, Arc<Ruleset>>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry(name.to_string())
+        .or_insert_with(|| Ruleset::new(&Variant::load(name).unwrap(), None).unwrap())
+        .clone()
+}
+
+/// Whether a piece of `by` captures on `target` by the interpreter's walk.
+fn reaches(rs: &Ruleset, board: &[Code; 256], target: u8, by: Color) -> bool {
+    let t = &rs.tables;
+    rs.geometry.squares().any(|from| {
+        let c = board[from as usize];
+        c != EMPTY && color_of(c) == by && {
+            let mut hit = false;
+            for e in t.entries_at(kind_of(c), by, from) {
+                t.reach(e, board, by, |to, landing| {
+                    hit |= to == target && landing == Landing::Enemy;
+                });
+            }
+            hit
+        }
+    })
+}
+
+/// A random board: the start position's pieces scattered (some removed), a target square
+/// holding a piece of the side not attacking.
+fn check(name: &str, seeds: &[(u16, u8, bool)], target: u16, target_kind: u8, by_white: bool) {
+    let rs = rules(name);
+    let g = rs.geometry;
+    let size = g.size();
+    let kinds = rs.variant.pieces.len();
+    let mut board = [EMPTY; 256];
+    for &(sq, k, white) in seeds {
+        let sq = (sq as usize % size) as u8;
+        if g.is_hole(sq) {
+            continue;
+        }
+        let color = if white { Color::White } else { Color::Black };
+        board[sq as usize] = code(k as usize % kinds, color);
+    }
+    let target = (target as usize % size) as u8;
+    if g.is_hole(target) {
+        return;
+    }
+    let by = if by_white { Color::White } else { Color::Black };
+    board[target as usize] = code(target_kind as usize % kinds, by.flip());
+    let probes = attacked_on(&rs.tables, &board, target, by);
+    let walked = reaches(&rs, &board, target, by);
+    assert_eq!(
+        probes,
+        walked,
+        "{name}: {} attacked by {} — probes say {probes}, the interpreter {walked}",
+        g.name(target),
+        by.name()
+    );
+}
+
+macro_rules! agree {
+    ($test:ident, $name:expr) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+            #[test]
+            fn $test(
+                seeds in prop::collection::vec((any::<u16>(), any::<u8>(), any::<bool>()), 0..48),
+                target in any::<u16>(),
+                target_kind in any::<u8>(),
+                by_white in any::<bool>(),
+            ) {
+                check($name, &seeds, target, target_kind, by_white);
+            }
+        }
+    };
+}
+
+agree!(chess_probes_agree_with_the_interpreter, "chess");
+agree!(metamachy_probes_agree_with_the_interpreter, "metamachy");
+agree!(lions_and_unicorns_probes_agree, "lions-and-unicorns");
+agree!(shako_probes_agree_with_the_interpreter, "shako");
+agree!(terachess1_probes_agree_with_the_interpreter, "terachess1");
+agree!(terachess2_probes_agree_with_the_interpreter, "terachess2");
+agree!(gigachess2_probes_agree_with_the_interpreter, "gigachess2");
+agree!(zanzibar_probes_agree_with_the_interpreter, "zanzibar-xxl");
+
+/// The comparison can fail: a capture the probes know of and the interpreter is asked about
+/// on the wrong square disagrees.
+#[test]
+fn a_wrong_target_is_caught() {
+    let rs = rules("chess");
+    let g = rs.geometry;
+    let mut board = [EMPTY; 256];
+    let sq = |n: &str| g.parse_square(n).unwrap();
+    board[sq("a1") as usize] = code(rs.variant.kind_by_letter('R').unwrap(), Color::White);
+    board[sq("a8") as usize] = code(rs.variant.kind_by_letter('N').unwrap(), Color::Black);
+    assert!(attacked_on(&rs.tables, &board, sq("a8"), Color::White));
+    assert!(reaches(&rs, &board, sq("a8"), Color::White));
+    assert!(!reaches(&rs, &board, sq("b8"), Color::White));
+}
