@@ -1031,6 +1031,19 @@ pub struct Modes {
     pub promotes: bool,
 }
 
+/// Receives the landings of [`Tables::reach_into`].
+pub trait Lander {
+    /// One destination reached.
+    fn land(&mut self, to: Square, landing: Landing);
+}
+
+impl<F: FnMut(Square, Landing)> Lander for F {
+    #[inline(always)]
+    fn land(&mut self, to: Square, landing: Landing) {
+        self(to, landing)
+    }
+}
+
 /// What a destination holds when an entry reaches it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Landing {
@@ -1098,7 +1111,7 @@ impl Tables {
     /// the entry may capture. Nothing is reported when a condition of the walk fails. The
     /// generator and the evaluation's mobility both walk the tables through it; the attack
     /// probes are its reverse, checked against it by a property test.
-    #[inline]
+    #[inline(always)]
     pub fn reach(
         &self,
         e: &Entry,
@@ -1106,53 +1119,59 @@ impl Tables {
         side: Color,
         mut land: impl FnMut(Square, Landing),
     ) {
-        let conds = self.conds_of(e);
-        if !conds
-            .iter()
-            .all(|c| (board[c.sq as usize] != crate::moves::EMPTY) == c.occupied)
+        self.reach_into(e, board, side, &mut land)
+    }
+
+    /// [`Tables::reach`] with a [`Lander`]: the generator's form, whose `land` is always
+    /// inlined (a closure called per square is not, in the hottest loop of the engine).
+    #[inline(always)]
+    pub fn reach_into<L: Lander>(
+        &self,
+        e: &Entry,
+        board: &[crate::moves::Code; 256],
+        side: Color,
+        land: &mut L,
+    ) {
+        use crate::moves::{EMPTY, color_of};
+        if e.cond_len > 0
+            && !self
+                .conds_of(e)
+                .iter()
+                .all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
         {
             return;
         }
-        let capture = e.flags & CAPTURE != 0;
-        let mut at = |to: Square| -> bool {
-            let c = board[to as usize];
-            if c == crate::moves::EMPTY {
-                land(to, Landing::Empty);
-                false
-            } else {
-                if capture && crate::moves::color_of(c) != side {
-                    land(to, Landing::Enemy);
-                }
-                true
-            }
-        };
         let dests = self.squares_of(e);
-        match e.shape() {
-            Shape::Leap => {
-                at(dests[0]);
+        let capture = e.flags & CAPTURE != 0;
+        if e.flags & LEAP != 0 {
+            let to = dests[0];
+            let c = board[to as usize];
+            if c == EMPTY {
+                land.land(to, Landing::Empty);
+            } else if capture && color_of(c) != side {
+                land.land(to, Landing::Enemy);
             }
-            Shape::Slide => {
-                for &to in dests {
-                    if at(to) {
-                        break;
-                    }
+            return;
+        }
+        // Rays: a slide lands on every square up to the first piece; a hopper only beyond its
+        // screen; a grasshopper only on the square just beyond the screen.
+        let mut rest = dests.iter();
+        if e.flags & (HOP | GRASS) != 0 && !rest.by_ref().any(|&s| board[s as usize] != EMPTY) {
+            return;
+        }
+        let grass = e.flags & GRASS != 0;
+        for &to in rest {
+            let c = board[to as usize];
+            if c == EMPTY {
+                land.land(to, Landing::Empty);
+                if grass {
+                    break;
                 }
-            }
-            Shape::Hop | Shape::Grass => {
-                let mut rest = dests.iter();
-                // Skip to the screen: the first occupied square.
-                if !rest
-                    .by_ref()
-                    .any(|&s| board[s as usize] != crate::moves::EMPTY)
-                {
-                    return;
+            } else {
+                if capture && color_of(c) != side {
+                    land.land(to, Landing::Enemy);
                 }
-                let grass = e.shape() == Shape::Grass;
-                for &to in rest {
-                    if at(to) || grass {
-                        break;
-                    }
-                }
+                break;
             }
         }
     }

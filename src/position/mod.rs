@@ -802,19 +802,19 @@ impl Position {
             return false;
         }
         let me = self.side;
-        let becomes_royal = mv.promo != 0 && {
-            let moved = self.board[mv.from as usize];
-            mv.promotion()
-                .is_some_and(|k| self.rules.royal[k] && !self.rules.is_royal(moved))
-        };
-        if mv.kind == MoveKind::Special || self.royal_count[me.index()] > 1 || becomes_royal {
+        let n = self.royal_count[me.index()];
+        if n != 1 || mv.kind == MoveKind::Special || (mv.promo != 0 && self.rules.promotes_to_royal)
+        {
+            let becomes_royal = mv.promotion().is_some_and(|k| {
+                self.rules.royal[k] && !self.rules.is_royal(self.board[mv.from as usize])
+            });
+            if n == 0 && !becomes_royal {
+                return true;
+            }
             self.make(mv);
             let bad = self.royal_in_check(me);
             self.unmake();
             return !bad;
-        }
-        if self.royal_count[me.index()] == 0 {
-            return true;
         }
         let rs = &*self.rules;
         let size = rs.geometry.size();

@@ -1,11 +1,11 @@
-//! The generic move generator and attack test. They read only the compiled tables.
+//! The generic move generator and attack test. They read only the compiled tables: the
+//! generator through the one interpreter (`Tables::reach`), the attack test through the
+//! reverse probes.
 
 use super::{Position, Ruleset};
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
-use crate::tables::{
-    CAPTURE, EP, Entry, GRASS, HOP, LEAP, MAKES_EP, MOVE, PROMOTES, Probe, ProbeKind, Tables,
-};
+use crate::tables::{Entry, Lander, Landing, Probe, ProbeKind, Shape, Tables};
 
 #[inline]
 fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
@@ -117,7 +117,7 @@ pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
 /// piece may stay (where it may not, a piece with no choice cannot move there).
 #[inline]
 fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
-    if e.flags & PROMOTES != 0 && rs.arrival_squares[side.index()].contains(mv.to) {
+    if e.modes().promotes && rs.arrival_squares[side.index()].contains(mv.to) {
         let a = rs.arrival(kind, side, mv.to);
         if a.stay {
             out.push(mv);
@@ -129,32 +129,6 @@ fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &m
         return;
     }
     out.push(mv);
-}
-
-/// Pushes the move if the contents of its destination allow it (empty: a move; enemy: a
-/// capture). Returns whether the destination is occupied, where a ray stops.
-#[inline]
-fn land(
-    rs: &Ruleset,
-    e: &Entry,
-    side: Color,
-    kind: usize,
-    board: &[Code; 256],
-    mv: Move,
-    out: &mut MoveList,
-) -> bool {
-    let c = board[mv.to as usize];
-    if c == EMPTY {
-        if e.flags & MOVE != 0 {
-            push(rs, e, side, kind, mv, out);
-        }
-        false
-    } else {
-        if e.flags & CAPTURE != 0 && color_of(c) != side {
-            push(rs, e, side, kind, mv, out);
-        }
-        true
-    }
 }
 
 /// Marks (in `Move::aux`) an en-passant capture whose piece could also move to the same square
@@ -172,7 +146,49 @@ fn moves_plainly_to(
 ) -> bool {
     t.entries_at(kind, side, from)
         .iter()
-        .any(|e| e.flags & MOVE != 0 && t.squares_of(e).contains(&to))
+        .any(|e| e.modes().quiet && t.squares_of(e).contains(&to))
+}
+
+/// What a landing of the interpreter becomes in the generator: a quiet move (a double step
+/// when the entry leaves en-passant rights), an en-passant capture, a capture.
+struct Gen<'a> {
+    rs: &'a Ruleset,
+    e: &'a Entry,
+    side: Color,
+    kind: usize,
+    from: Square,
+    ep: Option<Square>,
+    out: &'a mut MoveList,
+}
+
+impl Lander for Gen<'_> {
+    #[inline(always)]
+    fn land(&mut self, to: Square, landing: Landing) {
+        let (rs, e, side, kind) = (self.rs, self.e, self.side, self.kind);
+        match landing {
+            Landing::Empty => {
+                let modes = e.modes();
+                let leap = e.shape() == Shape::Leap;
+                if modes.quiet {
+                    let mut mv = Move::new(self.from, to);
+                    if modes.leaves_ep && leap {
+                        mv.kind = MoveKind::Double;
+                        mv.aux = e.ep;
+                    }
+                    push(rs, e, side, kind, mv, self.out);
+                }
+                if modes.en_passant && leap && self.ep == Some(to) {
+                    let mut mv = Move::new(self.from, to);
+                    mv.kind = MoveKind::EnPassant;
+                    if moves_plainly_to(&rs.tables, kind, side, self.from, to) {
+                        mv.aux = EP_NAMED;
+                    }
+                    push(rs, e, side, kind, mv, self.out);
+                }
+            }
+            Landing::Enemy => push(rs, e, side, kind, Move::new(self.from, to), self.out),
+        }
+    }
 }
 
 /// Generates the pseudo-legal moves of the notation for the side to move.
@@ -181,56 +197,38 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
     let t = &rs.tables;
     let board = pos.board();
     let side = pos.side();
-    let ep = pos.ep_square();
+    let mut g = Gen {
+        rs,
+        e: &EMPTY_ENTRY,
+        side,
+        kind: 0,
+        from: 0,
+        ep: pos.ep_square(),
+        out,
+    };
     for from in pos.occupied(side).iter() {
         let pc = board[from as usize];
         debug_assert!(pc != EMPTY && color_of(pc) == side);
-        let kind = kind_of(pc);
-        for e in t.entries_at(kind, side, from) {
-            if e.cond_len > 0 && !conds_hold(t, board, e.cond_start, e.cond_len) {
-                continue;
-            }
-            let dests = t.squares_of(e);
-            if e.flags & LEAP != 0 {
-                let to = dests[0];
-                let c = board[to as usize];
-                if c == EMPTY {
-                    if e.flags & MOVE != 0 {
-                        let mut mv = Move::new(from, to);
-                        if e.flags & MAKES_EP != 0 {
-                            mv.kind = MoveKind::Double;
-                            mv.aux = e.ep;
-                        }
-                        push(rs, e, side, kind, mv, out);
-                    }
-                    if e.flags & EP != 0 && ep == Some(to) {
-                        let mut mv = Move::new(from, to);
-                        mv.kind = MoveKind::EnPassant;
-                        if moves_plainly_to(t, kind, side, from, to) {
-                            mv.aux = EP_NAMED;
-                        }
-                        push(rs, e, side, kind, mv, out);
-                    }
-                } else if e.flags & CAPTURE != 0 && color_of(c) != side {
-                    push(rs, e, side, kind, Move::new(from, to), out);
-                }
-                continue;
-            }
-            // Rays: a slide lands on every square up to the first piece; a hopper only beyond
-            // its screen; a grasshopper only on the square just beyond the screen.
-            let mut rest = dests.iter();
-            if e.flags & (HOP | GRASS) != 0 {
-                // Skip to the screen: the first occupied square.
-                if !rest.by_ref().any(|&s| board[s as usize] != EMPTY) {
-                    continue;
-                }
-            }
-            for &to in rest {
-                if land(rs, e, side, kind, board, Move::new(from, to), out) || e.flags & GRASS != 0
-                {
-                    break;
-                }
-            }
+        g.kind = kind_of(pc);
+        g.from = from;
+        for e in t.entries_at(g.kind, side, from) {
+            g.e = e;
+            t.reach_into(e, board, side, &mut g);
         }
     }
 }
+
+/// A placeholder entry for [`Gen`] before the first real one.
+static EMPTY_ENTRY: Entry = Entry {
+    sq_start: 0,
+    sq_len: 0,
+    cond_start: 0,
+    cond_len: 0,
+    flags: 0,
+    ep: 0,
+    component: 0,
+    dx: 0,
+    dy: 0,
+    bx: 0,
+    by: 0,
+};

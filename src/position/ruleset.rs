@@ -43,6 +43,9 @@ pub struct Ruleset {
     pub royal: Vec<bool>,
     /// Per piece code: whether it is royal (the empty code is not).
     pub royal_code: [bool; 256],
+    /// Whether some piece may promote to a royal kind (legality then takes the slow path for
+    /// promotions).
+    pub promotes_to_royal: bool,
     /// With several royal pieces, a side is in check only when every one is attacked (a rule
     /// such as `last-royal` sets it); otherwise when any is.
     pub check_needs_every_royal: bool,
@@ -233,6 +236,10 @@ impl Ruleset {
                 }
                 r
             },
+            promotes_to_royal: variant
+                .pieces
+                .iter()
+                .any(|p| p.promotes_to.iter().any(|&k| variant.pieces[k].royal)),
             check_needs_every_royal: false,
             irreversible,
             draws: Draws::default(),
