@@ -328,6 +328,26 @@ pub fn attacked_royals(pos: &Position, color: Color) -> Vec<Square> {
         .collect()
 }
 
+/// Whether `color` is in check by a scan of the whole board: any royal piece attacked, or,
+/// where the last royal piece counts (`Ruleset::check_needs_every_royal`) and the side has
+/// several, every one of them. Returns the attacked royal squares with it.
+pub fn scanned_check(pos: &Position, color: Color) -> (bool, Vec<Square>) {
+    let rules = pos.rules();
+    let royals = (0..rules.geometry.size())
+        .filter(|&s| {
+            let c = pos.piece_at(s as Square);
+            c != EMPTY && color_of(c) == color && rules.is_royal(c)
+        })
+        .count();
+    let hit = attacked_royals(pos, color);
+    let check = if rules.check_needs_every_royal && royals > 1 {
+        hit.len() == royals
+    } else {
+        !hit.is_empty()
+    };
+    (check, hit)
+}
+
 fn squares(rules: &Ruleset, sqs: &[Square]) -> String {
     sqs.iter()
         .map(|&s| rules.geometry.name(s).to_string())
@@ -529,13 +549,13 @@ pub fn check_moves_safe(pos: &mut Position, moves: &[Move]) -> Result<(), String
     for &mv in moves {
         pos.make(mv);
         let tracked = pos.royal_in_check(me);
-        let scanned = attacked_royals(pos, me);
+        let (by_scan, scanned) = scanned_check(pos, me);
         pos.unmake();
-        if tracked || !scanned.is_empty() {
-            let how = match (tracked, scanned.is_empty()) {
+        if tracked || by_scan {
+            let how = match (tracked, !by_scan) {
                 (true, false) => format!("on {}", squares(&rules, &scanned)),
                 (true, true) => {
-                    "(royal_in_check says so; a scan of the board finds no attacked royal)".into()
+                    "(royal_in_check says so; a scan of the board finds no check)".into()
                 }
                 _ => format!(
                     "on {} (found by a board scan; royal_in_check says no)",
@@ -590,7 +610,7 @@ pub fn check_rejections_with(
             continue;
         }
         pos.make(mv);
-        let attacked = pos.royal_in_check(me) || !attacked_royals(pos, me).is_empty();
+        let attacked = pos.royal_in_check(me) || scanned_check(pos, me).0;
         pos.unmake();
         if !attacked {
             return Err(format!(
@@ -642,8 +662,8 @@ pub fn check_unique(rules: &Ruleset, moves: &[Move]) -> Result<(), String> {
 pub fn check_legal_state(pos: &Position) -> Result<(), String> {
     let rules = pos.rules();
     let mover = pos.side().flip();
-    let scanned = attacked_royals(pos, mover);
-    if pos.royal_in_check(mover) || !scanned.is_empty() {
+    let (by_scan, scanned) = scanned_check(pos, mover);
+    if pos.royal_in_check(mover) || by_scan {
         return Err(format!(
             "{} is not to move, yet its royal piece is attacked{}",
             mover.name(),

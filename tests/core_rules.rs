@@ -247,3 +247,18 @@ fn zanzibar_black_arranges_and_white_mirrors() {
     let e = Ruleset::new(&v, Some("KQUFOLGD")).unwrap_err().to_string();
     assert!(e.contains("puts the King on the e file"), "{e}");
 }
+
+/// The invariants of `check` hold with several royal pieces of which the last counts (a Pawn
+/// may even become a King): random games of a two-King chess.
+#[test]
+fn two_kings_pass_the_invariants() {
+    let v = Variant::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/two-kings.toml"
+    ))
+    .unwrap();
+    let rs = Ruleset::new(&v, None).unwrap();
+    assert!(rs.check_needs_every_royal);
+    let report = polymachy::testing::check_variant(&rs, 60, 80, 3);
+    assert_eq!(report.failed(), 0, "{}", report.first_failure().unwrap());
+}
