@@ -48,7 +48,9 @@ pub struct Entry {
     pub cond_start: u32,
     pub cond_len: u16,
     pub flags: u16,
-    /// The square on which a `MAKES_EP` move leaves rights.
+    /// The first square a `MAKES_EP` move passes (next to its origin). It leaves rights on
+    /// every square it passes: for a straight step, this one and the next ones on the line up
+    /// to the destination (`position::EpSquares::passed`).
     pub ep: Square,
     /// Index of the notation component this entry came from.
     pub component: u8,

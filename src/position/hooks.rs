@@ -26,7 +26,7 @@
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/layers.rs` checks it.
 
-pub use super::{Position, Ruleset};
+pub use super::{EpSquares, Position, Ruleset};
 pub use crate::geometry::{Color, Geometry, Square};
 pub use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of};
 pub use crate::tables::{EP, Entry, MAKES_EP, PROMOTES};

@@ -20,6 +20,96 @@ use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
 use crate::tables::{LEAP, MAKES_EP};
 
+/// The most squares one step can pass over (a leap across a 16-square board).
+pub const MAX_EP_SQUARES: usize = 15;
+
+/// The en-passant squares: every square the last move passed over when it was a step that
+/// leaves en-passant rights (`nn` / `in`): one for a double step, two for a triple step. A
+/// fixed array, so that make copies it without allocating. The squares are kept in the order
+/// the step passed them.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct EpSquares {
+    len: u8,
+    squares: [Square; MAX_EP_SQUARES],
+}
+
+impl EpSquares {
+    /// No en-passant square.
+    pub const NONE: EpSquares = EpSquares {
+        len: 0,
+        squares: [0; MAX_EP_SQUARES],
+    };
+
+    /// One square.
+    pub fn one(sq: Square) -> EpSquares {
+        let mut e = EpSquares::NONE;
+        e.push(sq);
+        e
+    }
+
+    /// Adds a square; returns false (and adds nothing) when the set is full or holds it.
+    pub fn push(&mut self, sq: Square) -> bool {
+        if self.len as usize >= MAX_EP_SQUARES || self.contains(sq) {
+            return false;
+        }
+        self.squares[self.len as usize] = sq;
+        self.len += 1;
+        true
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Square] {
+        &self.squares[..self.len as usize]
+    }
+
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        self.as_slice().contains(&sq)
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first square (the one next to the step's start), if any.
+    #[inline]
+    pub fn first(&self) -> Option<Square> {
+        self.as_slice().first().copied()
+    }
+
+    /// The same squares, in any order.
+    pub fn same_set(&self, o: &EpSquares) -> bool {
+        self.len == o.len && self.as_slice().iter().all(|&s| o.contains(s))
+    }
+
+    /// The squares passed by a step from `from` to `to` whose first passed square is `first`
+    /// (a `MoveKind::Double` move's `aux`): every square on the straight line between them
+    /// when `to` lies on the line from `from` through `first`, else `first` alone (a lame
+    /// knight's step passes one square).
+    pub fn passed(g: crate::geometry::Geometry, from: Square, first: Square, to: Square) -> EpSquares {
+        let (ff, fr) = (g.file(from) as i32, g.rank(from) as i32);
+        let (ux, uy) = (g.file(first) as i32 - ff, g.rank(first) as i32 - fr);
+        let (dx, dy) = (g.file(to) as i32 - ff, g.rank(to) as i32 - fr);
+        let mut e = EpSquares::one(first);
+        let k = if ux != 0 { dx / ux } else if uy != 0 { dy / uy } else { 0 };
+        if k >= 2 && (ux * k, uy * k) == (dx, dy) {
+            for i in 2..k {
+                if let Some(s) = g.offset(from, ux * i, uy * i) {
+                    e.push(s);
+                }
+            }
+        }
+        e
+    }
+}
+
+impl fmt::Debug for EpSquares {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 /// What make needs to restore a position.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
@@ -28,7 +118,7 @@ struct Undo {
     captured: Code,
     cap_sq: Square,
     rights: u16,
-    ep: Option<Square>,
+    ep: EpSquares,
     ep_victim: Square,
     halfmove: u32,
     fullmove: u32,
@@ -155,8 +245,8 @@ pub struct Setup {
     pub side: Color,
     /// Rights bits, as the variant's hooks hand them out.
     pub rights: u16,
-    /// The en-passant square (the square passed over), if any.
-    pub ep: Option<Square>,
+    /// The en-passant squares (every square the last step passed over), if any.
+    pub ep: EpSquares,
     pub halfmove: u32,
     pub fullmove: u32,
 }
@@ -170,19 +260,20 @@ impl Setup {
             board: rules.start.clone(),
             side: Color::White,
             rights,
-            ep: None,
+            ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
         }
     }
 }
 
-/// The square of the piece whose move left en-passant rights on `ep`: a piece of `mover`
-/// standing where one of its `nn`/`in` steps over `ep` lands, the step's start empty. It is
-/// read from the move tables, not guessed from geometry, so a triple step (`ifmnH`) or a
-/// sideways one works like a pawn's double step.
-fn ep_victim(rules: &Ruleset, board: &[Code], ep: Square, mover: Color) -> Option<Square> {
+/// The square of the piece whose move left en-passant rights on the squares `ep`: a piece of
+/// `mover` standing where one of its `nn`/`in` steps lands that passes exactly those squares,
+/// the step's start empty. It is read from the move tables, not guessed from geometry, so a
+/// triple step (`ifmnH`, two squares) or a sideways one works like a pawn's double step.
+fn ep_victim(rules: &Ruleset, board: &[Code], ep: &EpSquares, mover: Color) -> Option<Square> {
     let t = &rules.tables;
+    let first = ep.first()?;
     for kind in 0..rules.variant.pieces.len() {
         let c = code(kind, mover);
         for from in rules.geometry.squares() {
@@ -190,9 +281,11 @@ fn ep_victim(rules: &Ruleset, board: &[Code], ep: Square, mover: Color) -> Optio
                 continue;
             }
             for e in t.entries_at(kind, mover, from) {
-                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && e.ep == ep {
+                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && e.ep == first {
                     let to = t.squares_of(e)[0];
-                    if board[to as usize] == c {
+                    if board[to as usize] == c
+                        && EpSquares::passed(rules.geometry, from, first, to).same_set(ep)
+                    {
                         return Some(to);
                     }
                 }
@@ -209,7 +302,7 @@ pub struct Position {
     board: [Code; 256],
     side: Color,
     rights: u16,
-    ep: Option<Square>,
+    ep: EpSquares,
     ep_victim: Square,
     halfmove: u32,
     fullmove: u32,
@@ -308,16 +401,22 @@ impl Position {
             }
         }
         let mut victim = 0;
-        if let Some(e) = s.ep {
-            let name = rules.geometry.name(e).to_string();
-            if e as usize >= size {
-                problems.push(Problem::EpNotASquare(name));
-            } else if s.board[e as usize] != EMPTY {
-                problems.push(Problem::EpOccupied(name));
-            } else {
-                match ep_victim(rules, &s.board, e, s.side.flip()) {
+        if !s.ep.is_empty() {
+            let names: Vec<String> = s.ep.as_slice().iter().map(|&e| rules.geometry.name(e).to_string()).collect();
+            let mut fine = true;
+            for (&e, name) in s.ep.as_slice().iter().zip(&names) {
+                if e as usize >= size {
+                    problems.push(Problem::EpNotASquare(name.clone()));
+                    fine = false;
+                } else if s.board[e as usize] != EMPTY {
+                    problems.push(Problem::EpOccupied(name.clone()));
+                    fine = false;
+                }
+            }
+            if fine {
+                match ep_victim(rules, &s.board, &s.ep, s.side.flip()) {
                     Some(v) => victim = v,
-                    None => problems.push(Problem::EpNoVictim(name)),
+                    None => problems.push(Problem::EpNoVictim(names.concat())),
                 }
             }
         }
@@ -378,7 +477,7 @@ impl Position {
                 h ^= self.rules.z_rights[b];
             }
         }
-        if let Some(e) = self.ep {
+        for &e in self.ep.as_slice() {
             h ^= self.rules.z_ep[e as usize];
         }
         self.hash = h;
@@ -420,9 +519,16 @@ impl Position {
     pub fn rights(&self) -> u16 {
         self.rights
     }
+    /// The first en-passant square, if any (see [`Position::ep_squares`]).
     #[inline]
     pub fn ep_square(&self) -> Option<Square> {
-        self.ep
+        self.ep.first()
+    }
+    /// The en-passant squares: every square the last step passed over (none, one, or more
+    /// for a triple step).
+    #[inline]
+    pub fn ep_squares(&self) -> &EpSquares {
+        &self.ep
     }
     #[inline]
     pub fn hash(&self) -> u64 {
@@ -510,7 +616,7 @@ impl Position {
         let rs = &*self.rules;
         let mut h = self.hash;
         let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s as usize];
-        if let Some(e) = self.ep {
+        for &e in self.ep.as_slice() {
             h ^= rs.z_ep[e as usize];
         }
         let (me, them) = (self.side.index(), self.side.flip().index());
@@ -562,11 +668,13 @@ impl Position {
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
         if mv.kind == MoveKind::Double && mv.promo == 0 {
-            self.ep = Some(mv.aux);
+            self.ep = EpSquares::passed(rs.geometry, mv.from, mv.aux, mv.to);
             self.ep_victim = mv.to;
-            h ^= rs.z_ep[mv.aux as usize];
+            for &e in self.ep.as_slice() {
+                h ^= rs.z_ep[e as usize];
+            }
         } else {
-            self.ep = None;
+            self.ep = EpSquares::NONE;
         }
         if captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)] {
             self.halfmove = 0;
@@ -605,9 +713,10 @@ impl Position {
     /// repetition is counted across it. Take it back with [`Position::unmake`].
     pub fn make_null(&mut self) {
         self.push_undo(Move::default(), EMPTY, EMPTY, 0, true);
-        if let Some(e) = self.ep.take() {
+        for &e in self.ep.as_slice() {
             self.hash ^= self.rules.z_ep[e as usize];
         }
+        self.ep = EpSquares::NONE;
         self.halfmove = 0;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);

@@ -181,7 +181,7 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
     let t = &rs.tables;
     let board = pos.board();
     let side = pos.side();
-    let ep = pos.ep_square();
+    let ep = pos.ep_squares();
     for from in pos.occupied(side).iter() {
         let pc = board[from as usize];
         debug_assert!(pc != EMPTY && color_of(pc) == side);
@@ -203,7 +203,7 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
                         }
                         push(rs, e, side, kind, mv, out);
                     }
-                    if e.flags & EP != 0 && ep == Some(to) {
+                    if e.flags & EP != 0 && ep.contains(to) {
                         let mut mv = Move::new(from, to);
                         mv.kind = MoveKind::EnPassant;
                         if moves_plainly_to(t, kind, side, from, to) {
