@@ -529,13 +529,13 @@ impl Tables {
         &self.probes[s as usize..s as usize + n as usize]
     }
 
-    /// Compiles the movement of every piece. `initial_ok(kind, color, sq)` says whether a piece
-    /// standing on `sq` may use its `i` (initial) components there. The attack probes are not
+    /// Compiles the movement of every piece. `initial_ok(kind, component, color, sq)` says
+    /// whether a piece standing on `sq` may use its `i` (initial) component `component` there. The attack probes are not
     /// built yet: rules edit the entries first, then [`Tables::build_probes`] reads them.
     pub fn build(
         geometry: Geometry,
         pieces: &[Betza],
-        initial_ok: &dyn Fn(usize, Color, Square) -> bool,
+        initial_ok: &dyn Fn(usize, usize, Color, Square) -> bool,
     ) -> Result<Tables, (usize, CompileError)> {
         assert!(pieces.len() <= MAX_KINDS);
         let size = geometry.size();
@@ -571,7 +571,7 @@ impl Tables {
                 for sq in geometry.squares() {
                     let first = t.entries.len() as u32;
                     for (ci, initial, w) in list {
-                        if *initial && !initial_ok(kind, color, sq) {
+                        if *initial && !initial_ok(kind, *ci, color, sq) {
                             continue;
                         }
                         t.lay(geometry, sq, sgn, *ci, w);
@@ -590,7 +590,7 @@ impl Tables {
     pub fn build_with_probes(
         geometry: Geometry,
         pieces: &[Betza],
-        initial_ok: &dyn Fn(usize, Color, Square) -> bool,
+        initial_ok: &dyn Fn(usize, usize, Color, Square) -> bool,
     ) -> Result<Tables, (usize, CompileError)> {
         let mut t = Tables::build(geometry, pieces, initial_ok)?;
         t.build_probes(geometry, pieces.len());

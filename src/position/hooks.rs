@@ -29,7 +29,7 @@
 pub use super::{EpSquares, Position, Ruleset};
 pub use crate::geometry::{Color, Geometry, Square};
 pub use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of};
-pub use crate::tables::{EP, Entry, MAKES_EP, PROMOTES};
+pub use crate::tables::{EP, Entry, MAKES_EP, MOVE, PROMOTES};
 pub use crate::variant::{Params, Placement, RuleSpec, Val, Variant};
 
 /// The result of a stalemate for the side that cannot move.
@@ -72,8 +72,12 @@ pub struct SpecialMove {
     pub to: Square,
     /// The second piece's move: (from, to).
     pub also: (Square, Square),
-    /// Its name in SAN (`O-O`); coordinate notation writes `from` and `to`.
+    /// Its name in SAN (`O-O`, `O-O/1`); each special move of a variant has its own.
     pub san: String,
+    /// Coordinate notation (UCI, CECP) writes `from`, `to` and this suffix: empty, or, when
+    /// the piece has an ordinary move between the same squares (a castling king that moves
+    /// one square), letters that tell the two apart (`f1g1oo`).
+    pub coord_suffix: &'static str,
     /// The index of the rule that owns it (filled by [`Builder::special`]).
     pub owner: u8,
 }
