@@ -25,9 +25,10 @@ pub const MAX_EP_SQUARES: usize = 15;
 
 /// The en-passant squares: every square the last move passed over when it was a step that
 /// leaves en-passant rights (`nn` / `in`): one for a double step, two for a triple step. A
-/// fixed array, so that make copies it without allocating. The squares are kept in the order
-/// the step passed them.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// fixed array, so that make copies it without allocating. The squares are kept in increasing
+/// order (rank by rank from White's side), the order the FEN writes them in, as
+/// Fairy-Stockfish does (`e7e8` after a Black triple step from e9).
+#[derive(Clone, Copy, Default)]
 pub struct EpSquares {
     len: u8,
     squares: [Square; MAX_EP_SQUARES],
@@ -52,7 +53,12 @@ impl EpSquares {
         if self.len as usize >= MAX_EP_SQUARES || self.contains(sq) {
             return false;
         }
-        self.squares[self.len as usize] = sq;
+        let mut i = self.len as usize;
+        while i > 0 && self.squares[i - 1] > sq {
+            self.squares[i] = self.squares[i - 1];
+            i -= 1;
+        }
+        self.squares[i] = sq;
         self.len += 1;
         true
     }
@@ -72,15 +78,10 @@ impl EpSquares {
         self.len == 0
     }
 
-    /// The first square (the one next to the step's start), if any.
+    /// The lowest square, if any.
     #[inline]
     pub fn first(&self) -> Option<Square> {
         self.as_slice().first().copied()
-    }
-
-    /// The same squares, in any order.
-    pub fn same_set(&self, o: &EpSquares) -> bool {
-        self.len == o.len && self.as_slice().iter().all(|&s| o.contains(s))
     }
 
     /// The squares passed by a step from `from` to `to` whose first passed square is `first`
@@ -103,6 +104,14 @@ impl EpSquares {
         e
     }
 }
+
+impl PartialEq for EpSquares {
+    fn eq(&self, o: &Self) -> bool {
+        self.as_slice() == o.as_slice()
+    }
+}
+
+impl Eq for EpSquares {}
 
 impl fmt::Debug for EpSquares {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -273,7 +282,6 @@ impl Setup {
 /// triple step (`ifmnH`, two squares) or a sideways one works like a pawn's double step.
 fn ep_victim(rules: &Ruleset, board: &[Code], ep: &EpSquares, mover: Color) -> Option<Square> {
     let t = &rules.tables;
-    let first = ep.first()?;
     for kind in 0..rules.variant.pieces.len() {
         let c = code(kind, mover);
         for from in rules.geometry.squares() {
@@ -281,10 +289,10 @@ fn ep_victim(rules: &Ruleset, board: &[Code], ep: &EpSquares, mover: Color) -> O
                 continue;
             }
             for e in t.entries_at(kind, mover, from) {
-                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && e.ep == first {
+                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && ep.contains(e.ep) {
                     let to = t.squares_of(e)[0];
                     if board[to as usize] == c
-                        && EpSquares::passed(rules.geometry, from, first, to).same_set(ep)
+                        && EpSquares::passed(rules.geometry, from, e.ep, to) == *ep
                     {
                         return Some(to);
                     }
@@ -519,7 +527,7 @@ impl Position {
     pub fn rights(&self) -> u16 {
         self.rights
     }
-    /// The first en-passant square, if any (see [`Position::ep_squares`]).
+    /// The lowest en-passant square, if any (see [`Position::ep_squares`]).
     #[inline]
     pub fn ep_square(&self) -> Option<Square> {
         self.ep.first()
