@@ -390,9 +390,15 @@ impl San {
                 .position(|c| c.from == m.from && c.to == m.to && c.promo == m.promo)
             {
                 // A step and an en-passant capture on the same squares: `x` (or `ep`) picks the
-                // capture, otherwise the step.
+                // capture, otherwise the step. A step and a special move (a one-square castle,
+                // named with its suffix or in SAN): the squares alone pick the step.
                 Some(i) => {
-                    if (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep) {
+                    if m.kind == MoveKind::Special {
+                        continue;
+                    }
+                    if cands[i].kind == MoveKind::Special
+                        || (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep)
+                    {
                         cands[i] = *m;
                     }
                 }
@@ -595,6 +601,16 @@ impl SanMove {
 /// Reads a move typed by a user or found in a file; explains what is wrong when it is not a
 /// legal move of `pos`.
 pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
+    // A special move's coordinate name may carry its rule's suffix (`f1g1oo`): read by name.
+    let rules = pos.rules().clone();
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    if let Some(&m) = legal
+        .iter()
+        .find(|m| m.kind == MoveKind::Special && coord(&rules, **m) == text.trim())
+    {
+        return Ok(m);
+    }
     let san = San::parse(pos.rules(), text)?;
     match san.resolve(pos) {
         Resolved::One(m) => Ok(m),
