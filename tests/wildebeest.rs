@@ -106,7 +106,10 @@ fn start_position_has_45_moves_and_pawns_step_one_two_or_three() {
     let mut pos = Position::start(&rs);
     assert_eq!(legal(&mut pos).len(), 45);
     assert_eq!(moves_from(&mut pos, "e2"), set(&["e2e3", "e2e4", "e2e5"]));
-    assert_eq!(moves_from(&mut pos, "g1"), set(&["g1f3", "g1h3", "g1f4", "g1h4"]));
+    assert_eq!(
+        moves_from(&mut pos, "g1"),
+        set(&["g1f3", "g1h3", "g1f4", "g1h4"])
+    );
 }
 
 #[test]
@@ -135,7 +138,10 @@ fn triple_step_leaves_en_passant_rights_on_both_squares_passed() {
     for bad in ["e3", "e3e6", "e3e4e6"] {
         let f = fen.replace("e3e4", bad);
         let e = Position::from_fen(&rs, &f).expect_err(bad).to_string();
-        assert!(e.contains("no piece of the side that just moved"), "{bad}: {e}");
+        assert!(
+            e.contains("no piece of the side that just moved"),
+            "{bad}: {e}"
+        );
     }
     let f = fen.replace("e3e4", "e4");
     assert_eq!(Position::from_fen(&rs, &f).unwrap().fen(), f);
@@ -168,7 +174,20 @@ fn a_pawn_on_its_third_rank_may_still_double_step_but_not_triple_step() {
     assert_eq!(moves_from(&mut pos, "h4"), set(&["h4h5"]));
     // The double step from rank 3 passes c4: the d5 Pawn takes en passant there.
     play(&mut pos, "c3c5");
-    assert_eq!(pos.fen(), format!("{} b - c4 0 1", placement(&[("f1", 'K'), ("c5", 'P'), ("h4", 'P'), ("f10", 'k'), ("d5", 'p'), ("f8", 'p')])));
+    assert_eq!(
+        pos.fen(),
+        format!(
+            "{} b - c4 0 1",
+            placement(&[
+                ("f1", 'K'),
+                ("c5", 'P'),
+                ("h4", 'P'),
+                ("f10", 'k'),
+                ("d5", 'p'),
+                ("f8", 'p')
+            ])
+        )
+    );
     assert_eq!(moves_from(&mut pos, "d5"), set(&["d5d4", "d5c4"]));
     assert_eq!(moves_from(&mut pos, "f8"), set(&["f8f7", "f8f6"]));
     let mv = play(&mut pos, "d5c4");
@@ -193,7 +212,13 @@ fn en_passant_on_either_square_a_triple_step_passed() {
     play(&mut pos, "e2e5");
     let after = format!(
         "{} b - e3e4 0 1",
-        placement(&[("f1", 'K'), ("e5", 'P'), ("f10", 'k'), ("d4", 'p'), ("f5", 'p')])
+        placement(&[
+            ("f1", 'K'),
+            ("e5", 'P'),
+            ("f10", 'k'),
+            ("d4", 'p'),
+            ("f5", 'p')
+        ])
     );
     assert_eq!(pos.fen(), after);
     assert_eq!(moves_from(&mut pos, "d4"), set(&["d4d3", "d4e3"]));
@@ -216,7 +241,10 @@ fn en_passant_on_either_square_a_triple_step_passed() {
     let mut pos = position(&rs, &pieces, "w - - 0 1");
     play(&mut pos, "e2e4");
     assert_eq!(pos.fen().split(' ').nth(3), Some("e3"));
-    let (d, f) = (play(&mut pos.clone(), "d4e3"), play(&mut pos.clone(), "f5e4"));
+    let (d, f) = (
+        play(&mut pos.clone(), "d4e3"),
+        play(&mut pos.clone(), "f5e4"),
+    );
     assert_eq!((d.kind, f.kind), (MoveKind::EnPassant, MoveKind::Normal));
 }
 
@@ -240,8 +268,8 @@ fn the_king_castles_one_to_four_squares_each_way() {
     let rs = rules();
     let mut pos = castling_position(&rs, &[]);
     let want = set(&[
-        "f1e1", "f1e2", "f1f2", "f1g2", "f1g1", "f1g1oo", "f1h1", "f1i1", "f1j1", "f1e1oo",
-        "f1d1", "f1c1", "f1b1",
+        "f1e1", "f1e2", "f1f2", "f1g2", "f1g1", "f1g1oo", "f1h1", "f1i1", "f1j1", "f1e1oo", "f1d1",
+        "f1c1", "f1b1",
     ]);
     assert_eq!(moves_from(&mut pos, "f1"), want);
     let cases = [
@@ -267,7 +295,11 @@ fn the_king_castles_one_to_four_squares_each_way() {
         if rook != rook_from {
             assert_eq!(at(&p, rook_from), None, "{written}");
         }
-        assert_eq!(p.fen().split(' ').nth(2), Some("-"), "{written} spends both rights");
+        assert_eq!(
+            p.fen().split(' ').nth(2),
+            Some("-"),
+            "{written} spends both rights"
+        );
         assert_eq!(p.hash(), p.hash_from_scratch());
         p.unmake();
         assert_eq!(p, pos);
@@ -361,8 +393,14 @@ fn initial_ranks_parameters_are_checked() {
     assert!(text.contains(line));
     for (bad, says) in [
         (r#"P = { ranks = [2, 11] }"#, "expected a rank from 1 to 10"),
-        (r#"P = { ranks = [2], moves = "fmW" }"#, "not an initial (`i`) move"),
-        (r#"P = { ranks = [2], moves = "ifmnA" }"#, "is not one of Pawn's moves"),
+        (
+            r#"P = { ranks = [2], moves = "fmW" }"#,
+            "not an initial (`i`) move",
+        ),
+        (
+            r#"P = { ranks = [2], moves = "ifmnA" }"#,
+            "is not one of Pawn's moves",
+        ),
         (r#"X = { ranks = [2] }"#, "no piece has the letter `X`"),
         (r#"N = { ranks = [2] }"#, "has no `i` move"),
         (r#"P = { moves = "ifmnD" }"#, "needs `ranks`"),

@@ -88,12 +88,23 @@ impl EpSquares {
     /// (a `MoveKind::Double` move's `aux`): every square on the straight line between them
     /// when `to` lies on the line from `from` through `first`, else `first` alone (a lame
     /// knight's step passes one square).
-    pub fn passed(g: crate::geometry::Geometry, from: Square, first: Square, to: Square) -> EpSquares {
+    pub fn passed(
+        g: crate::geometry::Geometry,
+        from: Square,
+        first: Square,
+        to: Square,
+    ) -> EpSquares {
         let (ff, fr) = (g.file(from) as i32, g.rank(from) as i32);
         let (ux, uy) = (g.file(first) as i32 - ff, g.rank(first) as i32 - fr);
         let (dx, dy) = (g.file(to) as i32 - ff, g.rank(to) as i32 - fr);
         let mut e = EpSquares::one(first);
-        let k = if ux != 0 { dx / ux } else if uy != 0 { dy / uy } else { 0 };
+        let k = if ux != 0 {
+            dx / ux
+        } else if uy != 0 {
+            dy / uy
+        } else {
+            0
+        };
         if k >= 2 && (ux * k, uy * k) == (dx, dy) {
             for i in 2..k {
                 if let Some(s) = g.offset(from, ux * i, uy * i) {
@@ -410,7 +421,11 @@ impl Position {
         }
         let mut victim = 0;
         if !s.ep.is_empty() {
-            let names: Vec<String> = s.ep.as_slice().iter().map(|&e| rules.geometry.name(e).to_string()).collect();
+            let names: Vec<String> =
+                s.ep.as_slice()
+                    .iter()
+                    .map(|&e| rules.geometry.name(e).to_string())
+                    .collect();
             let mut fine = true;
             for (&e, name) in s.ep.as_slice().iter().zip(&names) {
                 if e as usize >= size {

@@ -126,7 +126,11 @@ fn read_distances(p: &mut Params<'_, '_>) -> Option<Vec<u8>> {
                 "`rules.castling.king-distance` must be an integer or a list of integers, found {}",
                 other.type_name()
             );
-            p.error(v.span.clone(), msg, Some("e.g. `king-distance = [1, 2, 3, 4]`".into()));
+            p.error(
+                v.span.clone(),
+                msg,
+                Some("e.g. `king-distance = [1, 2, 3, 4]`".into()),
+            );
             return None;
         }
     };

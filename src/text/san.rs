@@ -219,7 +219,9 @@ impl San {
         }
         let upper = t.to_ascii_uppercase().replace('0', "O");
         let (base, distance) = match upper.split_once('/') {
-            Some((b, d)) if !d.is_empty() && d.len() <= 2 && d.bytes().all(|c| c.is_ascii_digit()) => {
+            Some((b, d))
+                if !d.is_empty() && d.len() <= 2 && d.bytes().all(|c| c.is_ascii_digit()) =>
+            {
                 (b, d.parse::<u8>().ok())
             }
             _ => (upper.as_str(), None),
