@@ -23,6 +23,11 @@
 //!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
 //! - **hash keys** for all of the above, kept by the position.
 //!
+//! One decision comes earlier, from the spec itself: where a piece may use its `i` (initial)
+//! moves ([`RuleSpec::initial_moves`], asked while the tables are compiled, before any rule is
+//! compiled). En passant needs no rule: an `nn` / `in` step leaves rights on every square it
+//! passes ([`EpSquares`]), and an `e` move captures on any of them.
+//!
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/layers.rs` checks it.
 
