@@ -419,3 +419,48 @@ fn initial_ranks_parameters_are_checked() {
     let mut pos = position(&rs, &[("f1", 'K'), ("c3", 'P'), ("f10", 'k')], "w - - 0 1");
     assert_eq!(moves_from(&mut pos, "c3"), set(&["c3c4"]));
 }
+
+#[test]
+fn castling_distances_are_checked() {
+    let text = polymachy::variant::BUILTIN
+        .iter()
+        .find(|(n, _)| *n == "wildebeest")
+        .unwrap()
+        .1;
+    let line = "king-distance = [1, 2, 3, 4]";
+    assert!(text.contains(line));
+    for (bad, says) in [
+        ("king-distance = [1, 1]", "lists 1 twice"),
+        (
+            "king-distance = [0, 2]",
+            "expected a whole number from 1 to 14",
+        ),
+        (
+            "king-distance = \"1-4\"",
+            "must be an integer or a list of integers",
+        ),
+        (
+            "king-distance = []",
+            "must be an integer or a list of integers",
+        ),
+    ] {
+        let e = Variant::from_toml(&text.replace(line, bad), "w.toml")
+            .expect_err(bad)
+            .to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    // Five squares toward k1 would land the King on its Rook: refused when compiling.
+    let v = Variant::from_toml(&text.replace(line, "king-distance = [4, 5]"), "w.toml").unwrap();
+    let e = Ruleset::new(&v, None).expect_err("distance 5").to_string();
+    assert!(
+        e.contains("king-distance 5: the king would reach or pass its partner on k1"),
+        "{e}"
+    );
+    // One distance keeps the plain names: O-O is f1h1.
+    let v = Variant::from_toml(&text.replace(line, "king-distance = 2"), "w.toml").unwrap();
+    let rs = Ruleset::new(&v, None).unwrap();
+    let mut pos = castling_position(&rs, &[]);
+    let mv = parse_move(&mut pos, "O-O").unwrap();
+    assert_eq!(coord(&rs, mv), "f1h1");
+    assert_eq!(san(&mut pos, mv), "O-O");
+}
