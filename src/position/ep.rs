@@ -72,11 +72,27 @@ impl EpSquares {
     /// (a `MoveKind::Double` move's `aux`): every square on the straight line between them
     /// when `to` lies on the line from `from` through `first`, else `first` alone (a lame
     /// knight's step passes one square).
+    #[inline]
     pub fn passed(g: Geometry, from: Square, first: Square, to: Square) -> EpSquares {
+        let e = EpSquares::one(first);
+        // The double step, most steps made: `to` twice as far as `first` (by square index),
+        // so one square passed (also true of a lame knight's step). No division needed.
+        if to as i32 - from as i32 == 2 * (first as i32 - from as i32) {
+            return e;
+        }
+        Self::passed_long(g, from, first, to, e)
+    }
+
+    fn passed_long(
+        g: Geometry,
+        from: Square,
+        first: Square,
+        to: Square,
+        mut e: EpSquares,
+    ) -> EpSquares {
         let (ff, fr) = (g.file(from) as i32, g.rank(from) as i32);
         let (ux, uy) = (g.file(first) as i32 - ff, g.rank(first) as i32 - fr);
         let (dx, dy) = (g.file(to) as i32 - ff, g.rank(to) as i32 - fr);
-        let mut e = EpSquares::one(first);
         let k = if ux != 0 {
             dx / ux
         } else if uy != 0 {
