@@ -47,8 +47,12 @@ pub struct Entry {
     /// Conditions in [`Tables::conds`].
     pub cond_start: u32,
     pub cond_len: u16,
-    pub flags: u16,
-    /// The square on which a `MAKES_EP` move leaves rights.
+    /// The marks ([`MOVE`], [`CAPTURE`], [`LEAP`]...) as stored; read them through
+    /// [`Entry::shape`] and [`Entry::modes`], change them through the typed edits.
+    pub(crate) flags: u16,
+    /// The first square a `MAKES_EP` move passes (next to its origin). It leaves rights on
+    /// every square it passes: for a straight step, this one and the next ones on the line up
+    /// to the destination (`position::EpSquares::passed`).
     pub ep: Square,
     /// Index of the notation component this entry came from.
     pub component: u8,
@@ -527,13 +531,13 @@ impl Tables {
         &self.probes[s as usize..s as usize + n as usize]
     }
 
-    /// Compiles the movement of every piece. `initial_ok(kind, color, sq)` says whether a piece
-    /// standing on `sq` may use its `i` (initial) components there. The attack probes are not
+    /// Compiles the movement of every piece. `initial_ok(kind, component, color, sq)` says
+    /// whether a piece standing on `sq` may use its `i` (initial) component `component` there. The attack probes are not
     /// built yet: rules edit the entries first, then [`Tables::build_probes`] reads them.
     pub fn build(
         geometry: Geometry,
         pieces: &[Betza],
-        initial_ok: &dyn Fn(usize, Color, Square) -> bool,
+        initial_ok: &dyn Fn(usize, usize, Color, Square) -> bool,
     ) -> Result<Tables, (usize, CompileError)> {
         assert!(pieces.len() <= MAX_KINDS);
         let size = geometry.size();
@@ -569,7 +573,7 @@ impl Tables {
                 for sq in geometry.squares() {
                     let first = t.entries.len() as u32;
                     for (ci, initial, w) in list {
-                        if *initial && !initial_ok(kind, color, sq) {
+                        if *initial && !initial_ok(kind, *ci, color, sq) {
                             continue;
                         }
                         t.lay(geometry, sq, sgn, *ci, w);
@@ -588,7 +592,7 @@ impl Tables {
     pub fn build_with_probes(
         geometry: Geometry,
         pieces: &[Betza],
-        initial_ok: &dyn Fn(usize, Color, Square) -> bool,
+        initial_ok: &dyn Fn(usize, usize, Color, Square) -> bool,
     ) -> Result<Tables, (usize, CompileError)> {
         let mut t = Tables::build(geometry, pieces, initial_ok)?;
         t.build_probes(geometry, pieces.len());

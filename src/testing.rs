@@ -125,7 +125,7 @@ pub fn random_position_strategy(
                 board,
                 side: first,
                 rights: 0,
-                ep: None,
+                ep: crate::position::EpSquares::NONE,
                 halfmove: 0,
                 fullmove: 1,
             };

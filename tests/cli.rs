@@ -25,6 +25,7 @@ fn variants_lists_every_built_in_game() {
         "grand",
         "gigachess2",
         "zanzibar-xxl",
+        "wildebeest",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -40,7 +41,7 @@ fn variants_toml_is_machine_readable() {
     assert_eq!(code, 0);
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
-    assert_eq!(list.len(), 11);
+    assert_eq!(list.len(), 12);
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))

@@ -88,7 +88,9 @@ fn setup_of(rs: &Ruleset, r: &Raw) -> Setup {
     s.side = if r.black { Color::Black } else { Color::White };
     // Only the bits the variant's rules hand out (others are refused, see tests/sound_input.rs).
     s.rights = r.rights & ((1u32 << rs.rights_used) - 1) as u16;
-    s.ep = r.ep.map(|e| (e % size) as u8);
+    s.ep =
+        r.ep.map(|e| polymachy::position::EpSquares::one((e % size) as u8))
+            .unwrap_or_default();
     s.halfmove = r.halfmove;
     s.fullmove = r.fullmove;
     s

@@ -115,6 +115,7 @@ perft_file!(metamachy, metamachy_deep, "metamachy");
 perft_file!(perfect12, perfect12_deep, "perfect12");
 perft_file!(shako, shako_deep, "shako");
 perft_file!(terachess1, terachess1_deep, "terachess1");
+perft_file!(wildebeest, wildebeest_deep, "wildebeest");
 perft_file!(terachess2, terachess2_deep, "terachess2");
 perft_file!(zanzibar_cut, zanzibar_cut_deep, "zanzibar-cut");
 

@@ -187,10 +187,16 @@ fn the_en_passant_victim_comes_from_the_move_not_from_geometry() {
     let mut pos = Position::start(&rs);
     play(&mut pos, "a2a5");
     let fen = pos.fen();
-    assert_eq!(fen, "3k/P3/4/4/3p/3K b - a3 0 1");
+    // Both squares passed carry en-passant rights.
+    assert_eq!(fen, "3k/P3/4/4/3p/3K b - a3a4 0 1");
     // The FEN reads back to the same position, the victim three ranks from the start.
     let back = Position::from_fen(&rs, &fen).unwrap();
     assert_eq!(back, pos);
+    // One of the two squares alone is no step's: refused.
+    assert_eq!(
+        fen_error(&rs, "3k/P3/4/4/3p/3K b - a3 0 1"),
+        "invalid FEN: en-passant square a3: no piece of the side that just moved can have passed over it"
+    );
     // No piece of the side that moved can have passed over b3.
     assert_eq!(
         fen_error(&rs, "3k/P3/4/4/3p/3K b - b3 0 1"),

@@ -23,10 +23,15 @@
 //!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
 //! - **hash keys** for all of the above, kept by the position.
 //!
+//! One decision comes earlier, from the spec itself: where a piece may use its `i` (initial)
+//! moves ([`RuleSpec::initial_moves`], asked while the tables are compiled, before any rule is
+//! compiled). En passant needs no rule: an `nn` / `in` step leaves rights on every square it
+//! passes ([`EpSquares`]), and an `e` move captures on any of them.
+//!
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/layers.rs` checks it.
 
-pub use super::{Position, Ruleset};
+pub use super::{EpSquares, Position, Ruleset};
 pub use crate::geometry::{Color, Geometry, Square};
 pub use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of};
 pub use crate::tables::{Entry, Modes, Shape};
@@ -72,8 +77,12 @@ pub struct SpecialMove {
     pub to: Square,
     /// The second piece's move: (from, to).
     pub also: (Square, Square),
-    /// Its name in SAN (`O-O`); coordinate notation writes `from` and `to`.
+    /// Its name in SAN (`O-O`, `O-O/1`); each special move of a variant has its own.
     pub san: String,
+    /// Coordinate notation (UCI, CECP) writes `from`, `to` and this suffix: empty, or, when
+    /// the piece has an ordinary move between the same squares (a castling king that moves
+    /// one square), letters that tell the two apart (`f1g1oo`).
+    pub coord_suffix: &'static str,
     /// The index of the rule that owns it (filled by [`Builder::special`]).
     pub owner: u8,
 }

@@ -7,10 +7,12 @@
 //! unmake, and the one legality predicate. FEN text is read and written in `text::fen` (a
 //! layer above).
 
+mod ep;
 pub mod hooks;
 pub mod movegen;
 mod ruleset;
 
+pub use ep::{EpSquares, MAX_EP_SQUARES};
 pub use ruleset::{CompileError, CompileProblem, Ruleset};
 
 use std::fmt;
@@ -18,7 +20,7 @@ use std::sync::Arc;
 
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
-use crate::tables::{LEAP, MAKES_EP};
+use crate::tables::Shape;
 
 /// What make needs to restore a position.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +30,7 @@ struct Undo {
     captured: Code,
     cap_sq: Square,
     rights: u16,
-    ep: Option<Square>,
+    ep: EpSquares,
     ep_victim: Square,
     halfmove: u32,
     fullmove: u32,
@@ -156,8 +158,8 @@ pub struct Setup {
     pub side: Color,
     /// Rights bits, as the variant's hooks hand them out.
     pub rights: u16,
-    /// The en-passant square (the square passed over), if any.
-    pub ep: Option<Square>,
+    /// The en-passant squares (every square the last step passed over), if any.
+    pub ep: EpSquares,
     pub halfmove: u32,
     pub fullmove: u32,
 }
@@ -171,18 +173,18 @@ impl Setup {
             board: rules.start.clone(),
             side: Color::White,
             rights,
-            ep: None,
+            ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
         }
     }
 }
 
-/// The square of the piece whose move left en-passant rights on `ep`: a piece of `mover`
-/// standing where one of its `nn`/`in` steps over `ep` lands, the step's start empty. It is
-/// read from the move tables, not guessed from geometry, so a triple step (`ifmnH`) or a
-/// sideways one works like a pawn's double step.
-fn ep_victim(rules: &Ruleset, board: &[Code], ep: Square, mover: Color) -> Option<Square> {
+/// The square of the piece whose move left en-passant rights on the squares `ep`: a piece of
+/// `mover` standing where one of its `nn`/`in` steps lands that passes exactly those squares,
+/// the step's start empty. It is read from the move tables, not guessed from geometry, so a
+/// triple step (`ifmnH`, two squares) or a sideways one works like a pawn's double step.
+fn ep_victim(rules: &Ruleset, board: &[Code], ep: &EpSquares, mover: Color) -> Option<Square> {
     let t = &rules.tables;
     for kind in 0..rules.variant.pieces.len() {
         let c = code(kind, mover);
@@ -191,9 +193,11 @@ fn ep_victim(rules: &Ruleset, board: &[Code], ep: Square, mover: Color) -> Optio
                 continue;
             }
             for e in t.entries_at(kind, mover, from) {
-                if e.flags & MAKES_EP != 0 && e.flags & LEAP != 0 && e.ep == ep {
+                if e.modes().leaves_ep && e.shape() == Shape::Leap && ep.contains(e.ep) {
                     let to = t.squares_of(e)[0];
-                    if board[to as usize] == c {
+                    if board[to as usize] == c
+                        && EpSquares::passed(rules.geometry, from, e.ep, to) == *ep
+                    {
                         return Some(to);
                     }
                 }
@@ -210,7 +214,7 @@ pub struct Position {
     board: [Code; 256],
     side: Color,
     rights: u16,
-    ep: Option<Square>,
+    ep: EpSquares,
     ep_victim: Square,
     halfmove: u32,
     fullmove: u32,
@@ -317,16 +321,26 @@ impl Position {
             }
         }
         let mut victim = 0;
-        if let Some(e) = s.ep {
-            let name = rules.geometry.name(e).to_string();
-            if e as usize >= size {
-                problems.push(Problem::EpNotASquare(name));
-            } else if s.board[e as usize] != EMPTY {
-                problems.push(Problem::EpOccupied(name));
-            } else {
-                match ep_victim(rules, &s.board, e, s.side.flip()) {
+        if !s.ep.is_empty() {
+            let names: Vec<String> =
+                s.ep.as_slice()
+                    .iter()
+                    .map(|&e| rules.geometry.name(e).to_string())
+                    .collect();
+            let mut fine = true;
+            for (&e, name) in s.ep.as_slice().iter().zip(&names) {
+                if e as usize >= size {
+                    problems.push(Problem::EpNotASquare(name.clone()));
+                    fine = false;
+                } else if s.board[e as usize] != EMPTY {
+                    problems.push(Problem::EpOccupied(name.clone()));
+                    fine = false;
+                }
+            }
+            if fine {
+                match ep_victim(rules, &s.board, &s.ep, s.side.flip()) {
                     Some(v) => victim = v,
-                    None => problems.push(Problem::EpNoVictim(name)),
+                    None => problems.push(Problem::EpNoVictim(names.concat())),
                 }
             }
         }
@@ -387,7 +401,7 @@ impl Position {
                 h ^= self.rules.z_rights[b];
             }
         }
-        if let Some(e) = self.ep {
+        for &e in self.ep.as_slice() {
             h ^= self.rules.z_ep[e as usize];
         }
         self.hash = h;
@@ -429,9 +443,16 @@ impl Position {
     pub fn rights(&self) -> u16 {
         self.rights
     }
+    /// The lowest en-passant square, if any (see [`Position::ep_squares`]).
     #[inline]
     pub fn ep_square(&self) -> Option<Square> {
-        self.ep
+        self.ep.first()
+    }
+    /// The en-passant squares: every square the last step passed over (none, one, or more
+    /// for a triple step).
+    #[inline]
+    pub fn ep_squares(&self) -> &EpSquares {
+        &self.ep
     }
     #[inline]
     pub fn hash(&self) -> u64 {
@@ -534,7 +555,7 @@ impl Position {
         let rs = &*self.rules;
         let mut h = self.hash;
         let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s as usize];
-        if let Some(e) = self.ep {
+        for &e in self.ep.as_slice() {
             h ^= rs.z_ep[e as usize];
         }
         let (me, them) = (self.side.index(), self.side.flip().index());
@@ -591,11 +612,13 @@ impl Position {
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
         if mv.kind == MoveKind::Double && mv.promo == 0 {
-            self.ep = Some(mv.aux);
+            self.ep = EpSquares::passed(rs.geometry, mv.from, mv.aux, mv.to);
             self.ep_victim = mv.to;
-            h ^= rs.z_ep[mv.aux as usize];
+            for &e in self.ep.as_slice() {
+                h ^= rs.z_ep[e as usize];
+            }
         } else {
-            self.ep = None;
+            self.ep = EpSquares::NONE;
         }
         if captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)] {
             self.halfmove = 0;
@@ -652,9 +675,10 @@ impl Position {
     /// repetition is counted across it. Take it back with [`Position::unmake`].
     pub fn make_null(&mut self) {
         self.push_undo(Move::default(), EMPTY, EMPTY, 0, true);
-        if let Some(e) = self.ep.take() {
+        for &e in self.ep.as_slice() {
             self.hash ^= self.rules.z_ep[e as usize];
         }
+        self.ep = EpSquares::NONE;
         self.halfmove = 0;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);

@@ -2,7 +2,7 @@
 //! generator through the one interpreter (`Tables::reach`), the attack test through the
 //! reverse probes.
 
-use super::{Position, Ruleset};
+use super::{EpSquares, Position, Ruleset};
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::tables::{Entry, Lander, Landing, Probe, ProbeKind, Shape, Tables};
@@ -157,7 +157,7 @@ struct Gen<'a> {
     side: Color,
     kind: usize,
     from: Square,
-    ep: Option<Square>,
+    ep: EpSquares,
     out: &'a mut MoveList,
 }
 
@@ -177,7 +177,7 @@ impl Lander for Gen<'_> {
                     }
                     push(rs, e, side, kind, mv, self.out);
                 }
-                if modes.en_passant && leap && self.ep == Some(to) {
+                if modes.en_passant && leap && self.ep.contains(to) {
                     let mut mv = Move::new(self.from, to);
                     mv.kind = MoveKind::EnPassant;
                     if moves_plainly_to(&rs.tables, kind, side, self.from, to) {
@@ -203,7 +203,7 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
         side,
         kind: 0,
         from: 0,
-        ep: pos.ep_square(),
+        ep: *pos.ep_squares(),
         out,
     };
     for from in pos.occupied(side).iter() {

@@ -173,8 +173,13 @@ impl Ruleset {
             .collect();
         let betzas: Vec<_> = variant.pieces.iter().map(|p| p.betza.clone()).collect();
         let start_ref = &start;
-        let tables = Tables::build(g, &betzas, &|kind, color, sq| {
-            start_ref[sq as usize] == code(kind, color)
+        // `i` components apply where a rule's spec says, else where the start has the piece.
+        let tables = Tables::build(g, &betzas, &|kind, component, color, sq| {
+            variant
+                .rules
+                .iter()
+                .find_map(|r| r.initial_moves(variant, kind, component, color, sq))
+                .unwrap_or(start_ref[sq as usize] == code(kind, color))
         })
         .map_err(|(kind, e)| {
             let message = e.message;

@@ -2,7 +2,8 @@
 //!
 //! ```toml
 //! [rules.castling]
-//! king-distance = 2   # integer, default 2: squares the king travels (Perfect 12: 3)
+//! king-distance = 2   # integer, default 2: squares the king travels (Perfect 12: 3);
+//!                     # or a list, each a choice (Wildebeest: [1, 2, 3, 4])
 //! partner = "R"       # letter, default "R": the piece the king castles with
 //! ```
 //! For each wing, the partner is the nearest one on the king's rank in the start position (so
@@ -11,12 +12,24 @@
 //! the king on the side it came from. Conditions: neither piece has moved (the FEN rights
 //! `K`/`Q`/`k`/`q`: `K` for the wing toward higher files), every square between them is empty,
 //! the king is not in check and crosses and lands on no attacked square.
+//!
+//! With a list of distances each is a move of its own, and the king must land short of the
+//! partner. Names: with one distance, SAN `O-O` (toward the higher files) and `O-O-O`; with a
+//! choice, the distance follows a slash, `O-O/1` to `O-O/4` and `O-O-O/1` to `O-O-O/4` (plain
+//! `O-O` is then ambiguous and refused as such). Coordinate notation writes the king's squares
+//! (`f1h1`); a castling king that ends where an ordinary move of its own could take it (one
+//! square) adds the suffix `oo` (`f1g1oo`, while `f1g1` is the step), so that every legal move
+//! has its own name.
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
     Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset,
-    SpecialMove, Square, Variant, code, color_of, kind_of,
+    SpecialMove, Square, Val, Variant, code, color_of, kind_of,
 };
+
+/// The coordinate suffix of a castling move that an ordinary move of the king shares squares
+/// with (see the module's notes).
+pub const CASTLE_SUFFIX: &str = "oo";
 
 pub const REGISTERED: Registered = Registered {
     name: "castling",
@@ -28,7 +41,8 @@ pub const REGISTERED: Registered = Registered {
 /// The castling table as read.
 #[derive(Clone, Debug)]
 pub struct CastlingSpec {
-    pub distance: u8,
+    /// The distances the king may travel, each a move of its own (one for most games).
+    pub distances: Vec<u8>,
     pub partner: usize,
 }
 
@@ -60,14 +74,14 @@ struct Wing {
 /// Castling, compiled: its wings.
 #[derive(Clone, Debug)]
 pub struct Castling {
-    distance: u8,
+    distances: Vec<u8>,
     partner: usize,
     wings: Vec<Wing>,
 }
 
 impl CastlingSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingSpec> {
-        let distance = p.int("king-distance", 1, 14).unwrap_or(2) as u8;
+        let distances = read_distances(p)?;
         let partner = match p.letters("partner", v) {
             Some(ks) if ks.len() == 1 => Some(ks[0]),
             // A letter no piece has: already reported (or a consequence of broken letters).
@@ -92,10 +106,51 @@ impl CastlingSpec {
             return None;
         }
         Some(CastlingSpec {
-            distance,
+            distances,
             partner: partner?,
         })
     }
+}
+
+/// `king-distance`: an integer from 1 to 14, or a non-empty list of them (default 2). `None`
+/// after reporting a bad value.
+fn read_distances(p: &mut Params<'_, '_>) -> Option<Vec<u8>> {
+    let Some(v) = p.get("king-distance") else {
+        return Some(vec![2]);
+    };
+    let items: Vec<_> = match &v.val {
+        Val::Int(_) => vec![v],
+        Val::Array(xs) if !xs.is_empty() => xs.iter().collect(),
+        other => {
+            let msg = format!(
+                "`rules.castling.king-distance` must be an integer or a list of integers, found {}",
+                other.type_name()
+            );
+            p.error(
+                v.span.clone(),
+                msg,
+                Some("e.g. `king-distance = [1, 2, 3, 4]`".into()),
+            );
+            return None;
+        }
+    };
+    let mut out = Vec::new();
+    for it in items {
+        match it.val {
+            Val::Int(n) if (1..=14).contains(&n) && !out.contains(&(n as u8)) => out.push(n as u8),
+            Val::Int(n) if (1..=14).contains(&n) => {
+                let msg = format!("`rules.castling.king-distance` lists {n} twice");
+                p.error(it.span.clone(), msg, None);
+                return None;
+            }
+            _ => {
+                let msg = "`rules.castling.king-distance`: expected a whole number from 1 to 14";
+                p.error(it.span.clone(), msg, None);
+                return None;
+            }
+        }
+    }
+    Some(out)
 }
 
 impl Castling {
@@ -131,40 +186,63 @@ impl Castling {
                     f += dir;
                 }
                 let Some(rook_from) = rook else { continue };
-                let kt = kf + dir * spec.distance as i32;
-                if kt < 0 || kt >= g.files as i32 {
-                    return Err("the king would castle off the board".into());
-                }
-                let king_to = g.square(kt as u8, rank);
-                let rook_to = g.square((kt - dir) as u8, rank);
                 let bit =
                     1u16 << (first + color.index() as u16 * 2 + if king_side { 0 } else { 1 });
                 b.clear_rights_on_square(king, bit);
                 b.clear_rights_on_square(rook_from, bit);
                 b.clear_rights_when_moved(kcode, bit);
-                let special = b.special(SpecialMove {
-                    color,
-                    from: king,
-                    to: king_to,
-                    also: (rook_from, rook_to),
-                    san: if king_side { "O-O" } else { "O-O-O" }.into(),
-                    owner: 0,
-                })?;
-                wings.push(Wing {
-                    color,
-                    king_from: king,
-                    king_to,
-                    rook_from,
-                    rook_to,
-                    right: bit,
-                    king_side,
-                    special,
-                });
+                let rf = g.file(rook_from) as i32;
+                for &distance in &spec.distances {
+                    let kt = kf + dir * distance as i32;
+                    if kt < 0 || kt >= g.files as i32 {
+                        return Err("the king would castle off the board".into());
+                    }
+                    if spec.distances.len() > 1 && (rf - kt) * dir <= 0 {
+                        return Err(format!(
+                            "king-distance {distance}: the king would reach or pass its partner on {}",
+                            g.name(rook_from)
+                        ));
+                    }
+                    let king_to = g.square(kt as u8, rank);
+                    let rook_to = g.square((kt - dir) as u8, rank);
+                    let base = if king_side { "O-O" } else { "O-O-O" };
+                    let san = if spec.distances.len() == 1 {
+                        base.to_string()
+                    } else {
+                        format!("{base}/{distance}")
+                    };
+                    // The king's own ordinary move between the same squares, if any.
+                    let rs = b.rules();
+                    let twin = rs
+                        .tables
+                        .entries_at(kind_of(kcode), color, king)
+                        .iter()
+                        .any(|e| e.modes().quiet && rs.tables.squares_of(e).contains(&king_to));
+                    let special = b.special(SpecialMove {
+                        color,
+                        from: king,
+                        to: king_to,
+                        also: (rook_from, rook_to),
+                        san,
+                        coord_suffix: if twin { CASTLE_SUFFIX } else { "" },
+                        owner: 0,
+                    })?;
+                    wings.push(Wing {
+                        color,
+                        king_from: king,
+                        king_to,
+                        rook_from,
+                        rook_to,
+                        right: bit,
+                        king_side,
+                        special,
+                    });
+                }
             }
         }
         b.add_moves();
         Ok(Castling {
-            distance: spec.distance,
+            distances: spec.distances.clone(),
             partner,
             wings,
         })
@@ -200,8 +278,9 @@ impl Rule for Castling {
     fn check_rights(&self, rs: &Ruleset, board: &[Code], rights: u16) -> Vec<(char, String)> {
         let g = rs.geometry;
         let mut out = Vec::new();
+        let mut reported = 0u16;
         for c in &self.wings {
-            if rights & c.right == 0 {
+            if rights & c.right == 0 || reported & c.right != 0 {
                 continue;
             }
             let (partner, king) = (self.partner, rs.start[c.king_from as usize]);
@@ -214,6 +293,7 @@ impl Rule for Castling {
                     l.to_ascii_lowercase()
                 };
                 let pieces = &rs.variant.pieces;
+                reported |= c.right;
                 out.push((
                     letter,
                     format!(
@@ -250,7 +330,7 @@ impl Rule for Castling {
     }
 
     fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
-        rs.royal[kind].then(|| format!("O{}", self.distance))
+        rs.royal[kind].then(|| self.distances.iter().map(|d| format!("O{d}")).collect())
     }
 
     fn generate(&self, pos: &Position, out: &mut MoveList) {

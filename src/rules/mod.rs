@@ -20,6 +20,7 @@
 mod castling;
 mod draw;
 mod en_passant;
+mod initial_ranks;
 mod king_leap;
 mod last_royal;
 mod promotion;
@@ -48,6 +49,7 @@ pub const REGISTRY: &[Registered] = &[
     castling::REGISTERED,
     king_leap::REGISTERED,
     en_passant::REGISTERED,
+    initial_ranks::REGISTERED,
     promotion::REGISTERED,
     promotion_by_move::REGISTERED,
     setup_choice::REGISTERED,

@@ -2,8 +2,9 @@
 //!
 //! Placement: ranks from the top and empty runs of one or two digits; side `w`/`b`; rights:
 //! letters owned by the variant's hooks (`KQkq` for castling, `K`/`k` for the king leap; `-`
-//! for none); the en-passant square (the square passed over, `-`); halfmove clock; fullmove
-//! number. Missing trailing fields default to `- - 0 1`. Reading gives an unchecked
+//! for none); the en-passant squares (every square the last step passed over, written one
+//! after the other as Fairy-Stockfish does: `e3` after a double step, `e3e4` after a triple
+//! step; `-` for none); halfmove clock; fullmove number. Missing trailing fields default to `- - 0 1`. Reading gives an unchecked
 //! [`Setup`]; [`Position::from_setup`] checks it.
 
 use std::fmt;
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use crate::geometry::Color;
 use crate::moves::EMPTY;
 use crate::position::Ruleset;
-use crate::position::{FenError, MAX_CLOCK, Position, Problem, Setup};
+use crate::position::{EpSquares, FenError, MAX_CLOCK, Position, Problem, Setup};
 
 impl Setup {
     /// Reads a FEN's fields without checking the position they describe. Field problems are
@@ -28,7 +29,7 @@ impl Setup {
             board: vec![EMPTY; g.size()],
             side: Color::White,
             rights: 0,
-            ep: None,
+            ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
         };
@@ -53,9 +54,9 @@ impl Setup {
             }
         }
         if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
-            match g.parse_square(e) {
-                Some(sq) => s.ep = Some(sq),
-                None => problems.push(Problem::EpNotASquare(e.into())),
+            match parse_ep(g, e) {
+                Ok(set) => s.ep = set,
+                Err(bad) => problems.push(Problem::EpNotASquare(bad)),
             }
         }
         if let Some(&h) = fields.get(4) {
@@ -81,6 +82,34 @@ impl Setup {
             Err(problems)
         }
     }
+}
+
+/// The en-passant field: one or more squares written one after the other (`e3`, `e3e4`,
+/// `c10c9`), each a file letter and a rank number. `Err` names the part that is not a square of
+/// the board (the whole field when it cannot be split into squares).
+fn parse_ep(g: crate::geometry::Geometry, field: &str) -> Result<EpSquares, String> {
+    let b = field.as_bytes();
+    let mut set = EpSquares::NONE;
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if !b[start].is_ascii_lowercase() || i == start + 1 {
+            return Err(field.into());
+        }
+        let part = &field[start..i];
+        let sq = g.parse_square(part).ok_or_else(|| part.to_string())?;
+        if !set.push(sq) {
+            return Err(field.into());
+        }
+    }
+    if set.is_empty() {
+        return Err(field.into());
+    }
+    Ok(set)
 }
 
 /// A clock field: `Err(true)` when it is all digits but over [`MAX_CLOCK`], `Err(false)` when
@@ -154,9 +183,11 @@ impl Position {
         }
         s.push_str(if rights.is_empty() { "-" } else { &rights });
         s.push(' ');
-        match self.ep_square() {
-            Some(e) => s.push_str(&g.name(e).to_string()),
-            None => s.push('-'),
+        if self.ep_squares().is_empty() {
+            s.push('-');
+        }
+        for &e in self.ep_squares().as_slice() {
+            s.push_str(&g.name(e).to_string());
         }
         s.push_str(&format!(
             " {} {}",

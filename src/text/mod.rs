@@ -10,7 +10,9 @@
 //! [`EP_SUFFIX`]: `d9e10` is the step and `d9e10ep` the capture, in coordinate notation, UCI
 //! and CECP alike, and `Cxe10ep` in the SAN-like form. An en-passant capture with no such twin
 //! (a chess pawn's `e5d6`) is written without it, and reading accepts the suffix on any
-//! en-passant capture.
+//! en-passant capture. In the same way a special move (castling) whose piece has an ordinary
+//! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
+//! castles one square writes `f1g1oo`, its plain step `f1g1`.
 
 pub mod board;
 pub mod fen;
@@ -38,6 +40,11 @@ pub fn coord(rules: &Ruleset, mv: Move) -> String {
     }
     if needs_ep_suffix(mv) {
         s.push_str(EP_SUFFIX);
+    }
+    if mv.kind == MoveKind::Special
+        && let Some(sp) = rules.specials.get(mv.aux as usize)
+    {
+        s.push_str(sp.coord_suffix);
     }
     s
 }

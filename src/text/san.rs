@@ -5,7 +5,9 @@
 //! A move is a piece's letter, an optional origin file, rank or square, an optional `x`, the
 //! destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`); the most numerous
 //! promoting piece of the start position (the pawn) may omit its letter (`e4`, `exd5`);
-//! castling is `O-O` (toward the higher files) or `O-O-O`; coordinate notation (`e2e4`,
+//! castling is `O-O` (toward the higher files) or `O-O-O`, with the king's distance after a
+//! slash where the variant offers a choice (`O-O/3`, see `rules::castling`); coordinate
+//! notation (`e2e4`,
 //! `e11e12q`) is read too. `ep` (or `e.p.`) at the end asks for the en-passant capture (see
 //! [`crate::text`]). Written moves add `+` for check and `#` for mate.
 
@@ -159,8 +161,12 @@ fn piece_name(rules: &Ruleset, kind: usize) -> &str {
 /// A move as written, read without looking at a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum San {
-    /// `O-O` (toward the higher files) or `O-O-O`.
-    Castle { king_side: bool },
+    /// `O-O` (toward the higher files) or `O-O-O`, with the king's distance when written
+    /// (`O-O/3`).
+    Castle {
+        king_side: bool,
+        distance: Option<u8>,
+    },
     /// Any other move.
     Move(SanMove),
 }
@@ -212,9 +218,18 @@ impl San {
             return Err(MoveError("no move given".into()));
         }
         let upper = t.to_ascii_uppercase().replace('0', "O");
-        if upper == "O-O" || upper == "O-O-O" {
+        let (base, distance) = match upper.split_once('/') {
+            Some((b, d))
+                if !d.is_empty() && d.len() <= 2 && d.bytes().all(|c| c.is_ascii_digit()) =>
+            {
+                (b, d.parse::<u8>().ok())
+            }
+            _ => (upper.as_str(), None),
+        };
+        if base == "O-O" || base == "O-O-O" {
             return Ok(San::Castle {
-                king_side: upper == "O-O",
+                king_side: base == "O-O",
+                distance,
             });
         }
         let wrote_x = t.contains('x') || t.contains(':');
@@ -324,16 +339,33 @@ impl San {
         let mut legal = MoveList::new();
         pos.legal_moves(&mut legal);
         let m = match self {
-            San::Castle { king_side } => {
-                let found = legal.iter().copied().find(|m| {
-                    let name = if *king_side { "O-O" } else { "O-O-O" };
-                    m.kind == MoveKind::Special
-                        && rules
-                            .specials
-                            .get(m.aux as usize)
-                            .is_some_and(|c| c.san == name)
-                });
-                return found.map_or(Resolved::None, Resolved::One);
+            San::Castle {
+                king_side,
+                distance,
+            } => {
+                // `O-O` names the one castling move of that wing, or, where the king may
+                // travel several distances, stands for each of them (an ambiguity); `O-O/3`
+                // names one distance.
+                let base = if *king_side { "O-O" } else { "O-O-O" };
+                let found: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        m.kind == MoveKind::Special
+                            && rules.specials.get(m.aux as usize).is_some_and(|c| {
+                                let (b, d) = match c.san.split_once('/') {
+                                    Some((b, d)) => (b, d.parse::<u8>().ok()),
+                                    None => (c.san.as_str(), None),
+                                };
+                                b == base && (distance.is_none() || d == *distance)
+                            })
+                    })
+                    .collect();
+                return match found.len() {
+                    0 => Resolved::None,
+                    1 => Resolved::One(found[0]),
+                    _ => Resolved::Many(found),
+                };
             }
             San::Move(m) => *m,
         };
@@ -360,9 +392,15 @@ impl San {
                 .position(|c| c.from == m.from && c.to == m.to && c.promo == m.promo)
             {
                 // A step and an en-passant capture on the same squares: `x` (or `ep`) picks the
-                // capture, otherwise the step.
+                // capture, otherwise the step. A step and a special move (a one-square castle,
+                // named with its suffix or in SAN): the squares alone pick the step.
                 Some(i) => {
-                    if (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep) {
+                    if m.kind == MoveKind::Special {
+                        continue;
+                    }
+                    if cands[i].kind == MoveKind::Special
+                        || (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep)
+                    {
                         cands[i] = *m;
                     }
                 }
@@ -390,6 +428,17 @@ impl San {
         let g = rules.geometry;
         let m = match self {
             San::Castle { .. } => {
+                if let Resolved::Many(cands) = self.resolve(pos) {
+                    let list: Vec<String> = cands
+                        .iter()
+                        .filter_map(|m| rules.specials.get(m.aux as usize))
+                        .map(|s| s.san.clone())
+                        .collect();
+                    return MoveError(format!(
+                        "ambiguous: {shown} could be {} (the king may castle by several distances)",
+                        join_or(&list)
+                    ));
+                }
                 return MoveError(format!("{shown}: castling that way is not possible now"));
             }
             San::Move(m) => *m,
@@ -554,6 +603,16 @@ impl SanMove {
 /// Reads a move typed by a user or found in a file; explains what is wrong when it is not a
 /// legal move of `pos`.
 pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
+    // A special move's coordinate name may carry its rule's suffix (`f1g1oo`): read by name.
+    let rules = pos.rules().clone();
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    if let Some(&m) = legal
+        .iter()
+        .find(|m| m.kind == MoveKind::Special && coord(&rules, **m) == text.trim())
+    {
+        return Ok(m);
+    }
     let san = San::parse(pos.rules(), text)?;
     match san.resolve(pos) {
         Resolved::One(m) => Ok(m),
@@ -617,7 +676,10 @@ mod tests {
         );
         assert_eq!(
             San::parse(&rs, "O-O").unwrap(),
-            San::Castle { king_side: true }
+            San::Castle {
+                king_side: true,
+                distance: None
+            }
         );
         assert_eq!(
             San::parse(&rs, "Zd2").unwrap_err().to_string(),

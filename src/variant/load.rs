@@ -25,6 +25,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "zanzibar-xxl",
         include_str!("../../variants/zanzibar-xxl.toml"),
     ),
+    ("wildebeest", include_str!("../../variants/wildebeest.toml")),
 ];
 
 /// Everything wrong with a variant file, each line `file:line:column: message`.

@@ -9,6 +9,7 @@
 use std::any::Any;
 
 use super::{Params, Placement, Variant};
+use crate::geometry::{Color, Square};
 
 /// A rule's parameters, checked against the variant, before compilation.
 pub trait RuleSpec: Any + std::fmt::Debug + Send + Sync {
@@ -33,6 +34,22 @@ pub trait RuleSpec: Any + std::fmt::Debug + Send + Sync {
         _placement: &mut Placement,
     ) -> Result<bool, String> {
         Ok(false)
+    }
+
+    /// Whether a piece of `kind` and `color` standing on `sq` may use component `component`
+    /// of its movement, an `i` (initial) one: `Some` decides, `None` leaves it to the default
+    /// (only where the start position has such a piece). Asked while the move tables are
+    /// compiled, before any rule is compiled, so the tables every rule edits already hold
+    /// these moves.
+    fn initial_moves(
+        &self,
+        _variant: &Variant,
+        _kind: usize,
+        _component: usize,
+        _color: Color,
+        _sq: Square,
+    ) -> Option<bool> {
+        None
     }
 
     /// The setups this rule offers, as (name, letters) pairs.
