@@ -118,6 +118,7 @@ perft_file!(terachess1, terachess1_deep, "terachess1");
 perft_file!(wildebeest, wildebeest_deep, "wildebeest");
 perft_file!(terachess2, terachess2_deep, "terachess2");
 perft_file!(zanzibar_cut, zanzibar_cut_deep, "zanzibar-cut");
+perft_file!(zanzibar_12x10, zanzibar_12x10_deep, "zanzibar-12x10");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {
@@ -219,4 +220,29 @@ fn zanzibar_cut_down_uses_the_shipped_movements() {
         }
     }
     assert_eq!(shared, cut.pieces.len() - 2, "all but the two stand-ins");
+}
+
+/// The 12x10 test board's pieces are Zanzibar-XXL's own, but for the two stand-ins and the two
+/// pieces whose en-passant marks Fairy-Stockfish cannot express (listed in its file).
+#[test]
+fn zanzibar_12x10_uses_the_shipped_movements() {
+    let test = Variant::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/zanzibar-12x10.toml"
+    ))
+    .unwrap();
+    let full = Variant::load("zanzibar-xxl").unwrap();
+    let allowed = [("fsmWfceFfmnnD", "fsmWfcFfmnD"), ("KfmnnD", "KfmnD")];
+    let mut shared = 0;
+    for p in &test.pieces {
+        if let Some(q) = full.pieces.iter().find(|q| q.name == p.name) {
+            let same = p.betza_text == q.betza_text
+                || allowed.contains(&(q.betza_text.as_str(), p.betza_text.as_str()));
+            assert!(same, "{}: `{}` vs `{}`", p.name, p.betza_text, q.betza_text);
+            assert_eq!(p.letter, q.letter, "{}", p.name);
+            shared += 1;
+        }
+    }
+    assert_eq!(shared, test.pieces.len() - 2, "all but the two stand-ins");
+    assert_eq!(full.pieces.len(), test.pieces.len());
 }
