@@ -29,7 +29,7 @@ use crate::rules::Stalemate;
 use crate::ruleset::Ruleset;
 
 pub use eval::Evaluator;
-pub use time::{Clock, Limits};
+pub use time::{Clock, DEFAULT_MOVE_OVERHEAD_MS, Limits};
 pub use tt::{Bound, TranspositionTable};
 
 /// The deepest ply the search reaches (extensions and quiescence included).
@@ -185,6 +185,8 @@ pub struct Searcher {
     root_depth: i32,
     /// Best root move of the current iteration, once one is proved better than alpha.
     iter_best: Option<Move>,
+    /// Time kept per move for what happens outside the search (see [`Limits::budget_with`]).
+    move_overhead: Duration,
 }
 
 /// Moves that take something or promote.
@@ -261,6 +263,7 @@ impl Searcher {
             node_limit: u64::MAX,
             root_depth: 0,
             iter_best: None,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         }
     }
 
@@ -308,6 +311,12 @@ impl Searcher {
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
         self.helpers.truncate(self.threads - 1);
+    }
+
+    /// Sets the time kept per move for what happens outside the search (the interface's
+    /// `Move Overhead`).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
     }
 
     /// The number of search threads.
@@ -372,9 +381,8 @@ impl Searcher {
         age_table: bool,
     ) -> SearchResult {
         self.start = Instant::now();
-        let (soft, hard) = limits.budget();
+        let (soft, hard) = limits.budget_with(self.move_overhead);
         self.hard = hard.map(|h| self.start + h);
-        let soft = soft.map(|s| self.start + s);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.seldepth = 0;
@@ -430,6 +438,11 @@ impl Searcher {
         }
 
         let mut prev: i32 = 0;
+        // Time management on a clock: the soft limit stretches while the best move keeps
+        // changing from one iteration to the next (and when the score falls), and shrinks
+        // while it stays (see `soft_scale`).
+        let mut instability = 0.0f64;
+        let mut last_best: Option<Move> = None;
         for depth in 1..=max_depth {
             let depth = (depth + self.depth_offset).min(MAX_PLY as i32 - 8);
             self.root_depth = depth;
@@ -471,6 +484,7 @@ impl Searcher {
                 }
                 break;
             }
+            let fell = depth > 1 && score < prev - 30;
             prev = score;
             // Stable reordering: this iteration's best first, then by score.
             let mut order: Vec<(i32, Move)> = self
@@ -506,7 +520,19 @@ impl Searcher {
             if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 2 {
                 break;
             }
-            if soft.is_some_and(|s| Instant::now() >= s) || self.nodes >= self.node_limit {
+            instability *= 0.5;
+            if last_best.is_some_and(|m| m != best_mv) {
+                instability += 1.0;
+            }
+            last_best = Some(best_mv);
+            let scale = if limits.clock.is_some() {
+                soft_scale(instability, fell)
+            } else {
+                1.0
+            };
+            if soft.is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * scale)
+                || self.nodes >= self.node_limit
+            {
                 break;
             }
             if self.stop.load(Ordering::Relaxed) {
@@ -1111,6 +1137,15 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The factor on the soft time limit of a clock search: from 0.8 when the best move has
+/// stayed the same for several iterations up to 2 when it changed in the last ones
+/// (`instability`: each change counts 1, halved at every iteration), a third more when the
+/// last iteration's score fell by more than 30 centipawns. The hard limit still applies.
+fn soft_scale(instability: f64, fell: bool) -> f64 {
+    let s = 0.8 + 0.8 * instability;
+    (if fell { s * 1.3 } else { s }).clamp(0.8, 2.0)
 }
 
 /// Searches `pos` with a fresh searcher (a 16 MB hash table) and returns the best move.
