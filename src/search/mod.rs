@@ -15,6 +15,7 @@
 //! per ply, so the search itself allocates nothing once warmed up.
 
 pub mod eval;
+pub mod see;
 pub mod time;
 pub mod tt;
 
@@ -44,6 +45,12 @@ pub const INF: i32 = 31_000;
 pub const QS_RECAPTURES: u32 = 6;
 /// Quiescence plies after which the static evaluation stands.
 pub const QS_MAX: u32 = 16;
+/// SEE pruning in the main search: up to this depth, captures losing more than
+/// `SEE_CAPTURE_MARGIN * depth` and quiet moves losing more than `SEE_QUIET_MARGIN * depth²`
+/// in the exchange on their square are skipped.
+const SEE_PRUNE_DEPTH: i32 = 5;
+const SEE_CAPTURE_MARGIN: i32 = 100;
+const SEE_QUIET_MARGIN: i32 = 25;
 /// The most search threads.
 pub const MAX_THREADS: usize = 256;
 
@@ -52,6 +59,8 @@ const SCORE_CAPTURE: i32 = 1_000_000;
 const SCORE_KILLER: i32 = 900_000;
 const SCORE_BAD_CAPTURE: i32 = -1_000_000;
 const HISTORY_MAX: i32 = 400_000;
+/// History worth one ply of late-move reduction.
+const LMR_HISTORY: i32 = 150_000;
 /// Entries of the evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 16;
 /// Stored instead of a static evaluation for positions in check.
@@ -150,13 +159,23 @@ struct Ply {
     moves: MoveList,
     scores: Vec<i32>,
     killers: [Move; 2],
+    /// The static evaluation at this ply (`-INF` in check).
+    eval: i32,
+    /// The move made from this ply, as `piece * 256 + to` ([`NO_MOVE`] for none or a null
+    /// move): the key of the counter-move table for the reply.
+    cur: usize,
 }
+
+/// No move in [`Ply::cur`].
+const NO_MOVE: usize = usize::MAX;
 
 /// The search engine of one ruleset. Keep one per game: its hash table and history carry
 /// over from move to move.
 pub struct Searcher {
     rules: Arc<Ruleset>,
     eval: Evaluator,
+    /// Piece values for static exchange evaluation.
+    see: see::SeeValues,
     tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
     /// Threads of a Lazy SMP search: this one and `helpers.len()` more.
@@ -171,6 +190,8 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     /// Quiet move history by `code * 256 + to`.
     history: Vec<i32>,
+    /// The quiet move that last refuted a move, by that move's `code * 256 + to`.
+    counter: Vec<Move>,
     /// Recent static evaluations: (hash, score).
     eval_cache: Vec<(u64, i32)>,
     lmr: [[u8; 64]; 64],
@@ -233,9 +254,12 @@ impl Searcher {
                 *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
             }
         }
+        let eval = Evaluator::new(rules);
+        let see = see::SeeValues::new(rules, &eval);
         Searcher {
             rules: rules.clone(),
-            eval: Evaluator::new(rules),
+            eval,
+            see,
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             stop: Arc::new(AtomicBool::new(false)),
             threads: 1,
@@ -246,11 +270,14 @@ impl Searcher {
                     moves: MoveList::new(),
                     scores: Vec::with_capacity(512),
                     killers: [Move::default(); 2],
+                    eval: -INF,
+                    cur: NO_MOVE,
                 })
                 .collect(),
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             history: vec![0; 256 * 256],
+            counter: vec![Move::default(); 256 * 256],
             eval_cache: vec![(0, 0); EVAL_CACHE],
             lmr,
             root_moves: Vec::with_capacity(512),
@@ -284,6 +311,11 @@ impl Searcher {
         &self.eval
     }
 
+    /// The piece values used for static exchange evaluation.
+    pub fn see_values(&self) -> &see::SeeValues {
+        &self.see
+    }
+
     /// The static evaluation of `pos` (side to move's view).
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.eval.evaluate(pos)
@@ -294,6 +326,7 @@ impl Searcher {
         self.tt.clear();
         self.helpers.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.counter.iter_mut().for_each(|m| *m = Move::default());
         for p in &mut self.plies {
             p.killers = [Move::default(); 2];
         }
@@ -412,6 +445,11 @@ impl Searcher {
         order.sort_by_key(|x| std::cmp::Reverse(x.0));
         self.plies[0].moves = list;
         self.plies[0].scores = scores;
+        self.plies[0].eval = if pos.in_check() {
+            -INF
+        } else {
+            self.eval.evaluate(pos)
+        };
         self.root_moves.clear();
         self.root_moves.extend(order.iter().map(|x| x.1));
         self.root_scores.clear();
@@ -628,7 +666,7 @@ impl Searcher {
     ) {
         scores.clear();
         let killers = self.plies[ply].killers;
-        let opp = pos.side().flip();
+        let counter = self.counter_move(ply);
         for &mv in list.iter() {
             let s = if mv == tt_move {
                 SCORE_HASH
@@ -647,7 +685,9 @@ impl Searcher {
                 };
                 let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
                 let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
-                if promo == 0 && attacker > victim + 50 && pos.attacked(mv.to, opp) {
+                // A capture that loses material in the exchange on its square goes last.
+                let mover = self.see.by_code[pos.piece_at(mv.from) as usize];
+                if promo == 0 && mover > victim && !see::see_ge(pos, mv, 0, &self.see) {
                     SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
                 } else {
                     s
@@ -656,10 +696,21 @@ impl Searcher {
                 SCORE_KILLER
             } else if mv == killers[1] {
                 SCORE_KILLER - 1
+            } else if mv == counter {
+                SCORE_KILLER - 2
             } else {
                 self.history[pos.piece_at(mv.from) as usize * 256 + mv.to as usize]
             };
             scores.push(s);
+        }
+    }
+
+    /// The counter move stored for the move that led to `ply` (none at the root).
+    #[inline]
+    fn counter_move(&self, ply: usize) -> Move {
+        match ply.checked_sub(1).map(|p| self.plies[p].cur) {
+            Some(c) if c != NO_MOVE => self.counter[c],
+            _ => Move::default(),
         }
     }
 
@@ -711,6 +762,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i];
+            self.plies[0].cur = pos.piece_at(mv.from) as usize * 256 + mv.to as usize;
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
@@ -801,13 +853,23 @@ impl Searcher {
         } else {
             static_eval.unwrap_or_else(|| self.cached_eval(pos))
         };
+        self.plies[ply].eval = eval;
+        // Improving: the static evaluation is better than two plies ago (or four, when the
+        // side was in check then). Pruning is bolder where it is not.
+        let improving = !in_check && {
+            let back = |n: usize| ply.checked_sub(n).map(|p| self.plies[p].eval);
+            match back(2) {
+                Some(e) if e != -INF => eval > e,
+                _ => back(4).is_none_or(|e| e == -INF || eval > e),
+            }
+        };
 
         // Reverse futility: far above beta near the horizon.
         if !pv_node
             && !in_check
             && depth <= 4
             && beta.abs() < MATE_BOUND
-            && eval - 110 * depth >= beta
+            && eval - 110 * (depth - improving as i32) >= beta
         {
             return eval;
         }
@@ -823,6 +885,7 @@ impl Searcher {
             && self.has_officers(pos)
         {
             let r = 3 + depth / 6;
+            self.plies[ply].cur = NO_MOVE;
             pos.make_null();
             let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
             pos.unmake();
@@ -863,7 +926,7 @@ impl Searcher {
                 if may_prune
                     && legal > 0
                     && best > -MATE_BOUND
-                    && quiets_seen > 4 + 3 * depth * depth
+                    && quiets_seen > (4 + 3 * depth * depth) / (2 - improving as i32)
                 {
                     let mut k = i;
                     for j in i..moves.len() {
@@ -876,6 +939,25 @@ impl Searcher {
                     }
                     moves.truncate(k);
                     scores.truncate(k);
+                    continue;
+                }
+            }
+            // SEE pruning: near the horizon, moves that lose material in the exchange on
+            // their square (beyond a margin growing with depth) are not searched.
+            if !pv_node
+                && !in_check
+                && depth <= SEE_PRUNE_DEPTH
+                && legal > 0
+                && best > -MATE_BOUND
+                && mv.promo == 0
+                && tactical
+            {
+                let margin = if tactical {
+                    -SEE_CAPTURE_MARGIN * depth
+                } else {
+                    -SEE_QUIET_MARGIN * depth * depth
+                };
+                if !see::see_ge(pos, mv, margin, &self.see) {
                     continue;
                 }
             }
@@ -900,6 +982,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
+            self.plies[ply].cur = piece as usize * 256 + mv.to as usize;
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
             let ext = (gives_check && extend_ok) as i32;
@@ -916,6 +999,11 @@ impl Searcher {
                     if mv == self.plies[ply].killers[0] || mv == self.plies[ply].killers[1] {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
+                    // Quiet moves with a good history are reduced less, bad ones more.
+                    r -= self.history[piece as usize * 256 + mv.to as usize] / LMR_HISTORY;
                     r = r.clamp(0, nd - 1);
                 }
                 let mut s = -self.negamax(pos, nd - r, -alpha - 1, -alpha, ply + 1);
@@ -947,6 +1035,11 @@ impl Searcher {
                             if k[0] != mv {
                                 k[1] = k[0];
                                 k[0] = mv;
+                            }
+                            if let Some(c) = ply.checked_sub(1).map(|p| self.plies[p].cur)
+                                && c != NO_MOVE
+                            {
+                                self.counter[c] = mv;
                             }
                             let bonus = (depth * depth).min(400);
                             self.bump_history(piece, mv, bonus);
