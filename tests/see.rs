@@ -163,7 +163,7 @@ fn positions(rs: &Arc<Ruleset>, seed: u64, plies: usize) -> Vec<Position> {
             .copied()
             .filter(|m| p.piece_at(m.to) != 0 && m.kind != MoveKind::Castle)
             .collect();
-        let m = if !caps.is_empty() && x % 2 == 0 {
+        let m = if !caps.is_empty() && x.is_multiple_of(2) {
             caps[(x >> 8) as usize % caps.len()]
         } else {
             l.as_slice()[(x >> 8) as usize % l.len()]
