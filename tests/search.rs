@@ -600,7 +600,7 @@ fn the_search_allocates_nothing_per_node() {
         let mut s = Searcher::new(&rs, 4);
         // Warm up: move lists and buffers grow to their size.
         s.search(&mut p, &Limits::depth(4), |_| {});
-        let (r, allocations) = counting::count(|| s.search(&mut p, &Limits::depth(6), |_| {}));
+        let (r, allocations) = counting::count(|| s.search(&mut p, &Limits::depth(8), |_| {}));
         // Allocations happen once per search and per iteration (the root order, the
         // reported line), never per node.
         assert!(r.nodes > 5_000, "{name}: {} nodes", r.nodes);

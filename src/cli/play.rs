@@ -49,6 +49,9 @@ pub struct PlayArgs {
     /// Game clock for both sides: MINUTES+INCREMENT_SECONDS (e.g. 5+3); the engine plays on it
     #[arg(long, value_name = "M+S", conflicts_with = "time")]
     pub clock: Option<String>,
+    /// Milliseconds the engine keeps per move on its clock for what happens outside its search
+    #[arg(long, value_name = "MS", default_value_t = crate::search::DEFAULT_MOVE_OVERHEAD_MS, value_parser = crate::search::time::parse_move_overhead)]
+    pub move_overhead: u64,
     /// Plain ASCII board without colours (also when NO_COLOR is set)
     #[arg(long)]
     pub ascii: bool,
@@ -513,6 +516,7 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     let limits = engine_limits(&a);
     let mut engine = Searcher::new(&rules, a.hash);
     engine.set_threads(a.threads as usize);
+    engine.set_move_overhead(std::time::Duration::from_millis(a.move_overhead));
     let mut input = Input::new();
     let humans = players.iter().filter(|&&p| p == Player::Human).count();
     // Scores are shown from the human's side when one human plays, else from White's.

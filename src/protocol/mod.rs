@@ -50,6 +50,8 @@ pub struct Engine {
     pub hash_mb: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Milliseconds kept per move for what happens outside the search (`Move Overhead`).
+    pub move_overhead_ms: u64,
     searcher: Option<Searcher>,
     thread: Option<JoinHandle<Searcher>>,
     stop: Arc<AtomicBool>,
@@ -75,6 +77,7 @@ impl Engine {
             pos,
             hash_mb,
             threads: 1,
+            move_overhead_ms: crate::search::DEFAULT_MOVE_OVERHEAD_MS,
             searcher: None,
             thread: None,
             stop,
@@ -129,6 +132,13 @@ impl Engine {
         self.threads = n.clamp(1, crate::search::MAX_THREADS);
     }
 
+    /// Keeps the settings that outlive a change of variant or setup (threads, move
+    /// overhead) from `old`.
+    pub fn keep_settings(&mut self, old: &Engine) {
+        self.threads = old.threads;
+        self.move_overhead_ms = old.move_overhead_ms;
+    }
+
     /// The legal move written `text` in coordinate notation.
     pub fn find_move(&mut self, text: &str) -> Option<Move> {
         let mut list = MoveList::new();
@@ -154,6 +164,7 @@ impl Engine {
             .unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
         searcher.set_stop_flag(self.stop.clone());
         searcher.set_threads(self.threads);
+        searcher.set_move_overhead(std::time::Duration::from_millis(self.move_overhead_ms));
         let mut pos = self.pos.clone();
         let rules = self.rules.clone();
         self.thread = Some(std::thread::spawn(move || {

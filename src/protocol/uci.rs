@@ -53,6 +53,11 @@ pub fn run(
                     "option name Threads type spin default 1 min 1 max {}",
                     crate::search::MAX_THREADS
                 ));
+                out.line(&format!(
+                    "option name Move Overhead type spin default {} min 0 max {}",
+                    crate::search::DEFAULT_MOVE_OVERHEAD_MS,
+                    crate::search::time::MAX_MOVE_OVERHEAD_MS
+                ));
                 out.line("uciok");
             }
             "isready" => out.line("readyok"),
@@ -113,6 +118,13 @@ pub fn run(
                                 "Threads must be a number from 1 to {}, got `{value}`",
                                 crate::search::MAX_THREADS
                             )),
+                        },
+                        "move overhead" => match crate::search::time::parse_move_overhead(&value) {
+                            Ok(ms) => {
+                                eng.move_overhead_ms = ms;
+                                Ok(())
+                            }
+                            Err(e) => Err(format!("Move Overhead {e}")),
                         },
                         _ => Err(format!("unknown option `{name}`")),
                     }
@@ -186,9 +198,9 @@ pub fn run(
 fn switch(eng: &mut Engine, v: Result<Variant, String>, setup: Option<&str>) -> Result<(), String> {
     let v = v?;
     let hash = eng.hash_mb;
-    let threads = eng.threads;
-    *eng = Engine::with_variant(v, setup, hash)?;
-    eng.threads = threads;
+    let new = Engine::with_variant(v, setup, hash)?;
+    let old = std::mem::replace(eng, new);
+    eng.keep_settings(&old);
     Ok(())
 }
 

@@ -408,6 +408,11 @@ impl Session {
             names.join(",")
         ));
         self.out.line("feature option=\"Setup -string \"");
+        self.out.line(&format!(
+            "feature option=\"Move Overhead -spin {} 0 {}\"",
+            crate::search::DEFAULT_MOVE_OVERHEAD_MS,
+            crate::search::time::MAX_MOVE_OVERHEAD_MS
+        ));
         self.out.line("feature done=1");
     }
 
@@ -429,11 +434,10 @@ impl Session {
 
     fn switch(&mut self, v: Variant) {
         let hash = self.eng.hash_mb;
-        let threads = self.eng.threads;
         match Engine::with_variant(v, None, hash) {
             Ok(e) => {
-                self.eng = e;
-                self.eng.threads = threads;
+                let old = std::mem::replace(&mut self.eng, e);
+                self.eng.keep_settings(&old);
             }
             Err(e) => self.out.line(&format!("Error (variant): {e}")),
         }
@@ -602,14 +606,20 @@ impl Session {
                 } else {
                     Some(value.trim())
                 };
-                let threads = self.eng.threads;
                 match Engine::with_variant(v, setup, hash) {
                     Ok(e) => {
-                        self.eng = e;
-                        self.eng.threads = threads;
+                        let old = std::mem::replace(&mut self.eng, e);
+                        self.eng.keep_settings(&old);
                         self.describe();
                     }
                     Err(e) => self.out.line(&format!("tellusererror {e}")),
+                }
+            }
+            Some(("Move Overhead", value)) => {
+                match crate::search::time::parse_move_overhead(value) {
+                    // Read by the next search; a running one keeps its budget.
+                    Ok(ms) => self.eng.move_overhead_ms = ms,
+                    Err(e) => self.out.line(&format!("Error (Move Overhead {e}): {arg}")),
                 }
             }
             _ => self.out.line(&format!("Error (unknown option): {arg}")),

@@ -3,9 +3,12 @@
 //! - alpha-beta with a principal variation (null-window) search, aspiration windows and a
 //!   transposition table on the position's Zobrist hash;
 //! - quiescence search on captures and promotions (and on check evasions near the horizon);
-//! - move ordering: hash move, captures by victim then attacker value (MVV-LVA), killers,
+//! - move ordering: hash move, captures by victim then attacker value (MVV-LVA) with the
+//!   captures that lose the exchange on their square ([`see`]) last, killers, counter moves,
 //!   history;
-//! - check extension, late move reductions, futility and late move pruning;
+//! - check extension, late move reductions (less for moves with a good history, more where
+//!   the static evaluation is not improving), futility, SEE and late move pruning;
+//! - time management on a clock that spends more while the best move is unstable;
 //! - draw detection as the variant states it: repetition, the move-count rule, stalemate
 //!   (which may also win or lose).
 //!
@@ -15,6 +18,7 @@
 //! per ply, so the search itself allocates nothing once warmed up.
 
 pub mod eval;
+pub mod see;
 pub mod time;
 pub mod tt;
 
@@ -29,7 +33,7 @@ use crate::position::Ruleset;
 use crate::position::hooks::Stalemate;
 
 pub use eval::Evaluator;
-pub use time::{Clock, Limits};
+pub use time::{Clock, DEFAULT_MOVE_OVERHEAD_MS, Limits};
 pub use tt::{Bound, TranspositionTable};
 
 /// The deepest ply the search reaches (extensions and quiescence included).
@@ -44,6 +48,10 @@ pub const INF: i32 = 31_000;
 pub const QS_RECAPTURES: u32 = 6;
 /// Quiescence plies after which the static evaluation stands.
 pub const QS_MAX: u32 = 16;
+/// SEE pruning in the main search: up to this depth, captures losing more than
+/// `SEE_CAPTURE_MARGIN * depth` in the exchange on their square are skipped.
+const SEE_PRUNE_DEPTH: i32 = 5;
+const SEE_CAPTURE_MARGIN: i32 = 100;
 /// The most search threads.
 pub const MAX_THREADS: usize = 256;
 
@@ -52,6 +60,8 @@ const SCORE_CAPTURE: i32 = 1_000_000;
 const SCORE_KILLER: i32 = 900_000;
 const SCORE_BAD_CAPTURE: i32 = -1_000_000;
 const HISTORY_MAX: i32 = 400_000;
+/// History worth one ply of late-move reduction.
+const LMR_HISTORY: i32 = 150_000;
 /// Entries of the evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 16;
 /// Stored instead of a static evaluation for positions in check.
@@ -150,13 +160,23 @@ struct Ply {
     moves: MoveList,
     scores: Vec<i32>,
     killers: [Move; 2],
+    /// The static evaluation at this ply (`-INF` in check).
+    eval: i32,
+    /// The move made from this ply, as `piece * 256 + to` ([`NO_MOVE`] for none or a null
+    /// move): the key of the counter-move table for the reply.
+    cur: usize,
 }
+
+/// No move in [`Ply::cur`].
+const NO_MOVE: usize = usize::MAX;
 
 /// The search engine of one ruleset. Keep one per game: its hash table and history carry
 /// over from move to move.
 pub struct Searcher {
     rules: Arc<Ruleset>,
     eval: Evaluator,
+    /// Piece values for static exchange evaluation.
+    see: see::SeeValues,
     tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
     /// Threads of a Lazy SMP search: this one and `helpers.len()` more.
@@ -171,6 +191,8 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     /// Quiet move history by `code * 256 + to`.
     history: Vec<i32>,
+    /// The quiet move that last refuted a move, by that move's `code * 256 + to`.
+    counter: Vec<Move>,
     /// Recent static evaluations: (hash, score).
     eval_cache: Vec<(u64, i32)>,
     lmr: [[u8; 64]; 64],
@@ -185,6 +207,8 @@ pub struct Searcher {
     root_depth: i32,
     /// Best root move of the current iteration, once one is proved better than alpha.
     iter_best: Option<Move>,
+    /// Time kept per move for what happens outside the search (see [`Limits::budget_with`]).
+    move_overhead: Duration,
 }
 
 /// Moves that take something or promote.
@@ -231,9 +255,12 @@ impl Searcher {
                 *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
             }
         }
+        let eval = Evaluator::new(rules);
+        let see = see::SeeValues::new(rules, &eval);
         Searcher {
             rules: rules.clone(),
-            eval: Evaluator::new(rules),
+            eval,
+            see,
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             stop: Arc::new(AtomicBool::new(false)),
             threads: 1,
@@ -244,11 +271,14 @@ impl Searcher {
                     moves: MoveList::new(),
                     scores: Vec::with_capacity(512),
                     killers: [Move::default(); 2],
+                    eval: -INF,
+                    cur: NO_MOVE,
                 })
                 .collect(),
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             history: vec![0; 256 * 256],
+            counter: vec![Move::default(); 256 * 256],
             eval_cache: vec![(0, 0); EVAL_CACHE],
             lmr,
             root_moves: Vec::with_capacity(512),
@@ -261,6 +291,7 @@ impl Searcher {
             node_limit: u64::MAX,
             root_depth: 0,
             iter_best: None,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         }
     }
 
@@ -281,6 +312,11 @@ impl Searcher {
         &self.eval
     }
 
+    /// The piece values used for static exchange evaluation.
+    pub fn see_values(&self) -> &see::SeeValues {
+        &self.see
+    }
+
     /// The static evaluation of `pos` (side to move's view).
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.eval.evaluate(pos)
@@ -291,6 +327,7 @@ impl Searcher {
         self.tt.clear();
         self.helpers.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.counter.iter_mut().for_each(|m| *m = Move::default());
         for p in &mut self.plies {
             p.killers = [Move::default(); 2];
         }
@@ -308,6 +345,12 @@ impl Searcher {
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
         self.helpers.truncate(self.threads - 1);
+    }
+
+    /// Sets the time kept per move for what happens outside the search (the interface's
+    /// `Move Overhead`).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
     }
 
     /// The number of search threads.
@@ -372,9 +415,8 @@ impl Searcher {
         age_table: bool,
     ) -> SearchResult {
         self.start = Instant::now();
-        let (soft, hard) = limits.budget();
+        let (soft, hard) = limits.budget_with(self.move_overhead);
         self.hard = hard.map(|h| self.start + h);
-        let soft = soft.map(|s| self.start + s);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.seldepth = 0;
@@ -404,6 +446,11 @@ impl Searcher {
         order.sort_by_key(|x| std::cmp::Reverse(x.0));
         self.plies[0].moves = list;
         self.plies[0].scores = scores;
+        self.plies[0].eval = if pos.in_check() {
+            -INF
+        } else {
+            self.eval.evaluate(pos)
+        };
         self.root_moves.clear();
         self.root_moves.extend(order.iter().map(|x| x.1));
         self.root_scores.clear();
@@ -430,6 +477,11 @@ impl Searcher {
         }
 
         let mut prev: i32 = 0;
+        // Time management on a clock: the soft limit stretches while the best move keeps
+        // changing from one iteration to the next (and when the score falls), and shrinks
+        // while it stays (see `soft_scale`).
+        let mut instability = 0.0f64;
+        let mut last_best: Option<Move> = None;
         for depth in 1..=max_depth {
             let depth = (depth + self.depth_offset).min(MAX_PLY as i32 - 8);
             self.root_depth = depth;
@@ -471,6 +523,7 @@ impl Searcher {
                 }
                 break;
             }
+            let fell = depth > 1 && score < prev - 30;
             prev = score;
             // Stable reordering: this iteration's best first, then by score.
             let mut order: Vec<(i32, Move)> = self
@@ -506,7 +559,19 @@ impl Searcher {
             if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 2 {
                 break;
             }
-            if soft.is_some_and(|s| Instant::now() >= s) || self.nodes >= self.node_limit {
+            instability *= 0.5;
+            if last_best.is_some_and(|m| m != best_mv) {
+                instability += 1.0;
+            }
+            last_best = Some(best_mv);
+            let scale = if limits.clock.is_some() {
+                soft_scale(instability, fell)
+            } else {
+                1.0
+            };
+            if soft.is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * scale)
+                || self.nodes >= self.node_limit
+            {
                 break;
             }
             if self.stop.load(Ordering::Relaxed) {
@@ -604,7 +669,7 @@ impl Searcher {
     ) {
         scores.clear();
         let killers = self.plies[ply].killers;
-        let opp = pos.side().flip();
+        let counter = self.counter_move(ply);
         for &mv in list.iter() {
             let s = if mv == tt_move {
                 SCORE_HASH
@@ -623,7 +688,9 @@ impl Searcher {
                 };
                 let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
                 let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
-                if promo == 0 && attacker > victim + 50 && pos.attacked(mv.to, opp) {
+                // A capture that loses material in the exchange on its square goes last.
+                let mover = self.see.by_code[pos.piece_at(mv.from) as usize];
+                if promo == 0 && mover > victim && !see::see_ge(pos, mv, 0, &self.see) {
                     SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
                 } else {
                     s
@@ -632,10 +699,21 @@ impl Searcher {
                 SCORE_KILLER
             } else if mv == killers[1] {
                 SCORE_KILLER - 1
+            } else if mv == counter {
+                SCORE_KILLER - 2
             } else {
                 self.history[pos.piece_at(mv.from) as usize * 256 + mv.to as usize]
             };
             scores.push(s);
+        }
+    }
+
+    /// The counter move stored for the move that led to `ply` (none at the root).
+    #[inline]
+    fn counter_move(&self, ply: usize) -> Move {
+        match ply.checked_sub(1).map(|p| self.plies[p].cur) {
+            Some(c) if c != NO_MOVE => self.counter[c],
+            _ => Move::default(),
         }
     }
 
@@ -674,6 +752,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i];
+            self.plies[0].cur = pos.piece_at(mv.from) as usize * 256 + mv.to as usize;
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
@@ -764,13 +843,23 @@ impl Searcher {
         } else {
             static_eval.unwrap_or_else(|| self.cached_eval(pos))
         };
+        self.plies[ply].eval = eval;
+        // Improving: the static evaluation is better than two plies ago (or four, when the
+        // side was in check then). Pruning is bolder where it is not.
+        let improving = !in_check && {
+            let back = |n: usize| ply.checked_sub(n).map(|p| self.plies[p].eval);
+            match back(2) {
+                Some(e) if e != -INF => eval > e,
+                _ => back(4).is_none_or(|e| e == -INF || eval > e),
+            }
+        };
 
         // Reverse futility: far above beta near the horizon.
         if !pv_node
             && !in_check
             && depth <= 4
             && beta.abs() < MATE_BOUND
-            && eval - 110 * depth >= beta
+            && eval - 110 * (depth - improving as i32) >= beta
         {
             return eval;
         }
@@ -786,6 +875,7 @@ impl Searcher {
             && self.has_officers(pos)
         {
             let r = 3 + depth / 6;
+            self.plies[ply].cur = NO_MOVE;
             pos.make_null();
             let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
             pos.unmake();
@@ -826,7 +916,7 @@ impl Searcher {
                 if may_prune
                     && legal > 0
                     && best > -MATE_BOUND
-                    && quiets_seen > 4 + 3 * depth * depth
+                    && quiets_seen > (4 + 3 * depth * depth) / (2 - improving as i32)
                 {
                     let mut k = i;
                     for j in i..moves.len() {
@@ -841,6 +931,20 @@ impl Searcher {
                     scores.truncate(k);
                     continue;
                 }
+            }
+            // SEE pruning: near the horizon, captures that lose material in the exchange on
+            // their square (beyond a margin growing with depth) are not searched. (Quiet
+            // moves are not tested: running the probes for each cost more than it saved.)
+            if !pv_node
+                && !in_check
+                && depth <= SEE_PRUNE_DEPTH
+                && legal > 0
+                && best > -MATE_BOUND
+                && mv.promo == 0
+                && tactical
+                && !see::see_ge(pos, mv, -SEE_CAPTURE_MARGIN * depth, &self.see)
+            {
+                continue;
             }
             // Futility: quiet moves far below alpha near the horizon are searched only when
             // they give check.
@@ -861,6 +965,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
+            self.plies[ply].cur = piece as usize * 256 + mv.to as usize;
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
             let ext = (gives_check && extend_ok) as i32;
@@ -877,6 +982,11 @@ impl Searcher {
                     if mv == self.plies[ply].killers[0] || mv == self.plies[ply].killers[1] {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
+                    // Quiet moves with a good history are reduced less, bad ones more.
+                    r -= self.history[piece as usize * 256 + mv.to as usize] / LMR_HISTORY;
                     r = r.clamp(0, nd - 1);
                 }
                 let mut s = -self.negamax(pos, nd - r, -alpha - 1, -alpha, ply + 1);
@@ -908,6 +1018,11 @@ impl Searcher {
                             if k[0] != mv {
                                 k[1] = k[0];
                                 k[0] = mv;
+                            }
+                            if let Some(c) = ply.checked_sub(1).map(|p| self.plies[p].cur)
+                                && c != NO_MOVE
+                            {
+                                self.counter[c] = mv;
                             }
                             let bonus = (depth * depth).min(400);
                             self.bump_history(piece, mv, bonus);
@@ -1100,8 +1215,32 @@ impl Searcher {
     }
 }
 
+/// The factor on the soft time limit of a clock search: from 0.8 when the best move has
+/// stayed the same for several iterations up to 2 when it changed in the last ones
+/// (`instability`: each change counts 1, halved at every iteration), a third more when the
+/// last iteration's score fell by more than 30 centipawns. The hard limit still applies.
+fn soft_scale(instability: f64, fell: bool) -> f64 {
+    let s = 0.8 + 0.8 * instability;
+    (if fell { s * 1.3 } else { s }).clamp(0.8, 2.0)
+}
+
 /// Searches `pos` with a fresh searcher (a 16 MB hash table) and returns the best move.
 pub fn best_move(pos: &mut Position, limits: &Limits) -> Option<Move> {
     let mut s = Searcher::new(pos.rules(), 16);
     s.search(pos, limits, |_| {}).best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::soft_scale;
+
+    #[test]
+    fn unstable_best_moves_stretch_the_soft_limit() {
+        // Stable: the least; one change in the last iteration: more; a falling score: more
+        // again; never beyond twice.
+        assert_eq!(soft_scale(0.0, false), 0.8);
+        assert!(soft_scale(1.0, false) > soft_scale(0.25, false));
+        assert!(soft_scale(0.5, true) > soft_scale(0.5, false));
+        assert_eq!(soft_scale(5.0, true), 2.0);
+    }
 }
