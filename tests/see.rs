@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use polymachy::moves::{Move, MoveKind, MoveList, color_of};
 use polymachy::position::Position;
-use polymachy::ruleset::Ruleset;
+use polymachy::position::Ruleset;
 use polymachy::search::Searcher;
 use polymachy::search::see::{SeeValues, see_ge};
 use polymachy::variant::Variant;
@@ -161,7 +161,7 @@ fn positions(rs: &Arc<Ruleset>, seed: u64, plies: usize) -> Vec<Position> {
         let caps: Vec<Move> = l
             .iter()
             .copied()
-            .filter(|m| p.piece_at(m.to) != 0 && m.kind != MoveKind::Castle)
+            .filter(|m| p.piece_at(m.to) != 0 && m.kind != MoveKind::Special)
             .collect();
         let m = if !caps.is_empty() && x.is_multiple_of(2) {
             caps[(x >> 8) as usize % caps.len()]

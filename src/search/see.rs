@@ -15,7 +15,7 @@ use super::Evaluator;
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, kind_of};
 use crate::position::Position;
-use crate::ruleset::Ruleset;
+use crate::position::Ruleset;
 use crate::tables::{Probe, ProbeKind, Tables};
 
 /// The value a royal piece counts for in an exchange (it is never given up).
