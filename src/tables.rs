@@ -488,6 +488,15 @@ impl Tables {
         &self.conds[e.cond_start as usize..e.cond_start as usize + e.cond_len as usize]
     }
 
+    /// Whether the conditions `start..start + len` hold on `board` (each square empty or
+    /// occupied as required).
+    #[inline]
+    pub fn conds_hold(&self, board: &[crate::moves::Code; 256], start: u32, len: u16) -> bool {
+        self.conds[start as usize..start as usize + len as usize]
+            .iter()
+            .all(|c| (board[c.sq as usize] != crate::moves::EMPTY) == c.occupied)
+    }
+
     /// Probes (indices within [`Tables::probes_at`]) for attackers of `color` on `target` that
     /// emptying `square` can turn into an attack.
     #[inline]
@@ -1137,12 +1146,7 @@ impl Tables {
         land: &mut L,
     ) {
         use crate::moves::{EMPTY, color_of};
-        if e.cond_len > 0
-            && !self
-                .conds_of(e)
-                .iter()
-                .all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
-        {
+        if e.cond_len > 0 && !self.conds_hold(board, e.cond_start, e.cond_len) {
             return;
         }
         let dests = self.squares_of(e);

@@ -762,27 +762,12 @@ impl Position {
         if self.rules.vetoing.is_empty() && !matches!(mv.kind, MoveKind::Hook | MoveKind::Special) {
             return true;
         }
-        self.rules_allow_slow(mv)
-    }
-
-    #[inline(never)]
-    fn rules_allow_slow(&self, mv: Move) -> bool {
-        let rs = &*self.rules;
-        for &i in &rs.vetoing {
-            if !rs.hooks[i as usize].veto(self, mv) {
-                return false;
-            }
-        }
-        let owner = match mv.kind {
-            MoveKind::Hook => mv.aux,
-            MoveKind::Special => rs.specials[mv.aux as usize].owner,
-            _ => return true,
-        };
-        rs.hooks[owner as usize].allows(self, mv)
+        self.forbidding_rule(mv).is_none()
     }
 
     /// The name of the rule that forbids `mv` here (a vetoing rule, or the rule that added
     /// it), if any: [`Position::is_legal_pseudo`]'s rule part, named for messages and checks.
+    #[inline(never)]
     pub fn forbidding_rule(&self, mv: Move) -> Option<&'static str> {
         let rs = &*self.rules;
         for &i in &rs.vetoing {

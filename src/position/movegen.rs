@@ -7,13 +7,6 @@ use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::tables::{Entry, Lander, Landing, Probe, ProbeKind, Shape, Tables};
 
-#[inline]
-fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
-    let cs = &t.conds[start as usize..start as usize + len as usize];
-    cs.iter()
-        .all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
-}
-
 /// Whether `sq` is attacked by a piece of `by` on `board`.
 pub fn attacked_on(t: &Tables, board: &[Code; 256], sq: Square, by: Color) -> bool {
     t.probes_at(by, sq).iter().any(|p| probe_hits(t, board, p))
@@ -41,73 +34,82 @@ pub fn attacked_after(
 /// Whether one probe finds an attacker.
 #[inline]
 pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
+    probe_attacker(t, board, p).is_some()
+}
+
+/// The square of the attacker that one probe finds on `board`, if any (the static exchange
+/// evaluation needs the square; the attack test only whether there is one).
+#[inline]
+pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Square> {
+    let scan = || &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
     match p.kind {
         ProbeKind::Leap => {
             let c = board[p.origin as usize];
-            c != EMPTY && p.mask >> c & 1 != 0 && conds_hold(t, board, p.cond_start, p.cond_len)
+            (c != EMPTY && p.mask >> c & 1 != 0 && t.conds_hold(board, p.cond_start, p.cond_len))
+                .then_some(p.origin)
         }
         ProbeKind::Slide => {
-            for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
+            for &s in scan() {
                 let c = board[s as usize];
                 if c != EMPTY {
-                    return p.mask >> c & 1 != 0;
+                    return (p.mask >> c & 1 != 0).then_some(s);
                 }
             }
-            false
+            None
         }
         ProbeKind::Hop => {
             let mut screen = false;
-            for &s in &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize] {
+            for &s in scan() {
                 let c = board[s as usize];
                 if c != EMPTY {
                     if screen {
-                        return p.mask >> c & 1 != 0;
+                        return (p.mask >> c & 1 != 0).then_some(s);
                     }
                     screen = true;
                 }
             }
-            false
+            None
         }
         ProbeKind::Grass => {
-            let ss = &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
+            let ss = scan();
             if ss.is_empty() || board[ss[0] as usize] == EMPTY {
-                return false;
+                return None;
             }
             for &s in &ss[1..] {
                 let c = board[s as usize];
                 if c != EMPTY {
-                    return p.mask >> c & 1 != 0;
+                    return (p.mask >> c & 1 != 0).then_some(s);
                 }
             }
-            false
+            None
         }
         ProbeKind::Bent { bend_any } => {
             for i in 0..p.sq_len as usize {
                 let b = t.squares[p.sq_start as usize + i];
                 let occupied = board[b as usize] != EMPTY;
                 if occupied && !bend_any {
-                    return false;
+                    return None;
                 }
                 let oi = p.org_start as usize + i;
                 if t.valid[oi] {
-                    let c = board[t.squares[oi] as usize];
+                    let o = t.squares[oi];
+                    let c = board[o as usize];
                     if c != EMPTY
                         && p.mask >> c & 1 != 0
-                        && conds_hold(
-                            t,
+                        && t.conds_hold(
                             board,
                             p.cond_start + (i as u32) * p.cond_len as u32,
                             p.cond_len,
                         )
                     {
-                        return true;
+                        return Some(o);
                     }
                 }
                 if occupied {
-                    return false;
+                    return None;
                 }
             }
-            false
+            None
         }
     }
 }

@@ -16,7 +16,8 @@ use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, kind_of};
 use crate::position::Position;
 use crate::position::Ruleset;
-use crate::tables::{Probe, ProbeKind, Tables};
+use crate::position::movegen::probe_attacker;
+use crate::tables::Tables;
 
 /// The value a royal piece counts for in an exchange (it is never given up).
 pub const ROYAL_VALUE: i32 = 50_000;
@@ -48,91 +49,6 @@ impl SeeValues {
             }
         }
         v
-    }
-}
-
-#[inline]
-fn conds_hold(t: &Tables, board: &[Code; 256], start: u32, len: u16) -> bool {
-    t.conds[start as usize..start as usize + len as usize]
-        .iter()
-        .all(|c| (board[c.sq as usize] != EMPTY) == c.occupied)
-}
-
-/// The square of the attacker that one probe finds on `board`, if any (the counterpart of
-/// `movegen::probe_hits`, which only says whether there is one).
-#[inline]
-fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Square> {
-    let scan = || &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
-    match p.kind {
-        ProbeKind::Leap => {
-            let c = board[p.origin as usize];
-            (c != EMPTY && p.mask >> c & 1 != 0 && conds_hold(t, board, p.cond_start, p.cond_len))
-                .then_some(p.origin)
-        }
-        ProbeKind::Slide => {
-            for &s in scan() {
-                let c = board[s as usize];
-                if c != EMPTY {
-                    return (p.mask >> c & 1 != 0).then_some(s);
-                }
-            }
-            None
-        }
-        ProbeKind::Hop => {
-            let mut screen = false;
-            for &s in scan() {
-                let c = board[s as usize];
-                if c != EMPTY {
-                    if screen {
-                        return (p.mask >> c & 1 != 0).then_some(s);
-                    }
-                    screen = true;
-                }
-            }
-            None
-        }
-        ProbeKind::Grass => {
-            let ss = scan();
-            if ss.is_empty() || board[ss[0] as usize] == EMPTY {
-                return None;
-            }
-            for &s in &ss[1..] {
-                let c = board[s as usize];
-                if c != EMPTY {
-                    return (p.mask >> c & 1 != 0).then_some(s);
-                }
-            }
-            None
-        }
-        ProbeKind::Bent { bend_any } => {
-            for i in 0..p.sq_len as usize {
-                let b = t.squares[p.sq_start as usize + i];
-                let occupied = board[b as usize] != EMPTY;
-                if occupied && !bend_any {
-                    return None;
-                }
-                let oi = p.org_start as usize + i;
-                if t.valid[oi] {
-                    let o = t.squares[oi];
-                    let c = board[o as usize];
-                    if c != EMPTY
-                        && p.mask >> c & 1 != 0
-                        && conds_hold(
-                            t,
-                            board,
-                            p.cond_start + (i as u32) * p.cond_len as u32,
-                            p.cond_len,
-                        )
-                    {
-                        return Some(o);
-                    }
-                }
-                if occupied {
-                    return None;
-                }
-            }
-            None
-        }
     }
 }
 
