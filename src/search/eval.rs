@@ -48,6 +48,14 @@ const ROYAL_ADVANCE_MG: f64 = 20.0;
 /// Shelter: per friendly piece next to the royal piece, and extra for a pawn-like one ahead.
 const SHELTER: i32 = 5;
 const SHELTER_PAWN: i32 = 12;
+/// Threats: per enemy piece attacked by a piece of lower value (middlegame, endgame).
+const THREAT_MG: i32 = 32;
+const THREAT_EG: i32 = 24;
+/// King danger: each attacker of the squares next to a royal piece adds its hits times
+/// (its value / 100 + 2); with two attackers or more, the royal side loses the square of
+/// the sum over [`DANGER_DIV`] in the middlegame, at most [`DANGER_MAX`].
+const DANGER_DIV: i32 = 16;
+const DANGER_MAX: i32 = 600;
 
 /// The expected mobility of one table entry in the density model, accumulated into `reach`
 /// (per destination square, the probability of reaching it: unions over entries).
@@ -121,6 +129,21 @@ pub fn derived_value(rules: &Ruleset, kind: usize) -> i32 {
     ((54.0 * m + 0.94 * m * m) * board).round() as i32
 }
 
+/// What the positional terms of an evaluation found, per side (White first): see
+/// [`Evaluator::trace`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// Passed pawn-like pieces: no enemy pawn-like piece ahead on its file or the files
+    /// beside it.
+    pub passed: [i32; 2],
+    /// Enemy pieces attacked by a piece of lower value.
+    pub threats: [i32; 2],
+    /// Pieces attacking the squares next to the enemy's royal piece.
+    pub attackers: [i32; 2],
+    /// Their weighted hits on those squares (the penalty counts with two attackers or more).
+    pub danger: [i32; 2],
+}
+
 /// The evaluator of one ruleset.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -149,6 +172,14 @@ pub struct Evaluator {
     /// Mobility weights, middlegame and endgame.
     mob_mg: i32,
     mob_eg: i32,
+    /// Per `code * size + sq`: the bonus of a passed pawn-like piece there (middlegame,
+    /// endgame; 0 for other pieces).
+    passed_mg: Vec<i32>,
+    passed_eg: Vec<i32>,
+    /// Per kind: its weight as an attacker of the squares next to a royal piece.
+    danger_weight: Vec<i32>,
+    /// Per square: the squares next to it (within one file and one rank), as a bitset.
+    zone: Vec<[u64; 4]>,
 }
 
 impl Evaluator {
@@ -249,6 +280,8 @@ impl Evaluator {
 
         let mut psq_mg = vec![0; 256 * size];
         let mut psq_eg = vec![0; 256 * size];
+        let mut passed_mg = vec![0; 256 * size];
+        let mut passed_eg = vec![0; 256 * size];
         let centre_file = (g.files as f64 - 1.0) / 2.0;
         let centre_rank = (g.ranks as f64 - 1.0) / 2.0;
         let max_dist = centre_file.max(centre_rank).max(1.0);
@@ -290,6 +323,9 @@ impl Evaluator {
                             let gain = promo_gain[k] as f64;
                             mg += 0.04 * gain * t * t + 4.0 * t;
                             eg += 0.18 * gain * t * t + 10.0 * t;
+                            let i = c * size + sq as usize;
+                            passed_mg[i] = (5.0 + 0.05 * gain * t * t).round() as i32;
+                            passed_eg[i] = (10.0 + 0.22 * gain * t * t).round() as i32;
                         }
                     }
                     psq_mg[c * size + sq as usize] = mg.round() as i32;
@@ -315,6 +351,23 @@ impl Evaluator {
             .sum::<i32>()
             .max(1);
 
+        let danger_weight: Vec<i32> = (0..nkinds)
+            .map(|k| if royal[k] { 0 } else { values[k] / 100 + 2 })
+            .collect();
+        let zone: Vec<[u64; 4]> = (0..size as Square)
+            .map(|sq| {
+                let mut z = [0u64; 4];
+                for t in 0..size as Square {
+                    let df = (g.file(t) as i32 - g.file(sq) as i32).abs();
+                    let dr = (g.rank(t) as i32 - g.rank(sq) as i32).abs();
+                    if df <= 1 && dr <= 1 {
+                        z[t as usize >> 6] |= 1 << (t & 63);
+                    }
+                }
+                z
+            })
+            .collect();
+
         Evaluator {
             size,
             nkinds,
@@ -331,6 +384,10 @@ impl Evaluator {
             phase_total,
             mob_mg,
             mob_eg,
+            passed_mg,
+            passed_eg,
+            danger_weight,
+            zone,
         }
     }
 
@@ -363,16 +420,23 @@ impl Evaluator {
 
     /// The evaluation of `pos` in centipawns from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.eval_inner(pos, true)
+        self.eval_inner(pos, true, None)
+    }
+
+    /// The evaluation of `pos` with what its positional terms found, per side.
+    pub fn trace(&self, pos: &Position) -> (i32, Trace) {
+        let mut t = Trace::default();
+        let s = self.eval_inner(pos, true, Some(&mut t));
+        (s, t)
     }
 
     /// A cheaper evaluation without the mobility and shelter terms (which rarely move the
     /// score by more than [`LAZY_MARGIN`]).
     pub fn evaluate_fast(&self, pos: &Position) -> i32 {
-        self.eval_inner(pos, false)
+        self.eval_inner(pos, false, None)
     }
 
-    fn eval_inner(&self, pos: &Position, full: bool) -> i32 {
+    fn eval_inner(&self, pos: &Position, full: bool, trace: Option<&mut Trace>) -> i32 {
         let rules = pos.rules();
         let t = &rules.tables;
         let g = rules.geometry;
@@ -383,6 +447,36 @@ impl Evaluator {
         let mut pawns = [0i32; 2];
         let mut phase_m = 0;
         let mut mob = [0i32; 2];
+        // For the full evaluation: per file (offset by one), the lowest rank of a White
+        // pawn-like piece and the highest of a Black one (what a passed pawn must be beyond),
+        // and each side's royal zone.
+        let mut white_low = [i32::MAX; 18];
+        let mut black_high = [i32::MIN; 18];
+        let mut zones = [[0u64; 4]; 2];
+        // Per side: the enemy pieces it attacks with a piece of lower value, and its attack on
+        // the enemy royal zone (attackers, weighted hits).
+        let mut threatened = [[0u64; 4]; 2];
+        let mut attackers = [0i32; 2];
+        let mut danger = [0i32; 2];
+        let mut passed_n = [0i32; 2];
+        if full {
+            for (sq, &c) in board.iter().enumerate().take(self.size) {
+                if c != EMPTY && self.pawnlike[kind_of(c)] {
+                    let f = g.file(sq as Square) as usize + 1;
+                    let r = g.rank(sq as Square) as i32;
+                    if color_of(c) == Color::White {
+                        white_low[f] = white_low[f].min(r);
+                    } else {
+                        black_high[f] = black_high[f].max(r);
+                    }
+                }
+            }
+            for col in [Color::White, Color::Black] {
+                if let Some(k) = pos.royal_square(col) {
+                    zones[col.index()] = self.zone[k as usize];
+                }
+            }
+        }
         for sq in 0..self.size {
             let c = board[sq];
             if c == EMPTY {
@@ -403,12 +497,56 @@ impl Evaluator {
             if !full {
                 continue;
             }
-            if self.mob_on[k] {
+            if self.mob_on[k] || self.pawnlike[k] {
                 let mut n = 0i32;
+                let mut hits = 0i32;
+                let ezone = &zones[1 - ci];
+                let my_value = self.values[k];
+                let thr = &mut threatened[ci];
                 for e in t.entries_at(k, col, sq as Square) {
-                    n += reach_count(t, board, e, col);
+                    let capture = e.modes().capture;
+                    if !self.mob_on[k] && !capture {
+                        continue;
+                    }
+                    let quiet = e.modes().quiet as i32;
+                    t.reach(e, board, col, |to, landing| {
+                        let bit = 1u64 << (to & 63);
+                        let w = to as usize >> 6;
+                        match landing {
+                            Landing::Empty => n += quiet,
+                            Landing::Enemy => {
+                                n += 1;
+                                if self.value_of(board[to as usize]) > my_value {
+                                    thr[w] |= bit;
+                                }
+                            }
+                        }
+                        if capture && ezone[w] & bit != 0 {
+                            hits += 1;
+                        }
+                    });
                 }
-                mob[ci] += (n * 16 - self.mob_expect[k]) * self.mob_weight[k];
+                if self.mob_on[k] {
+                    mob[ci] += (n * 16 - self.mob_expect[k]) * self.mob_weight[k];
+                }
+                if hits > 0 {
+                    attackers[ci] += 1;
+                    danger[ci] += hits * self.danger_weight[k];
+                }
+                if self.pawnlike[k] {
+                    let f = g.file(sq as Square) as usize + 1;
+                    let r = g.rank(sq as Square) as i32;
+                    let passed = if col == Color::White {
+                        black_high[f - 1] <= r && black_high[f] <= r && black_high[f + 1] <= r
+                    } else {
+                        white_low[f - 1] >= r && white_low[f] >= r && white_low[f + 1] >= r
+                    };
+                    if passed {
+                        passed_n[ci] += 1;
+                        mg[ci] += self.passed_mg[idx];
+                        eg[ci] += self.passed_eg[idx];
+                    }
+                }
             } else if self.royal[k] {
                 // Shelter: friendly pieces on the squares the royal piece could step to.
                 let mut s = 0;
@@ -436,6 +574,22 @@ impl Evaluator {
         for ci in 0..2 {
             mg[ci] += mob[ci] * self.mob_mg / (16 * 16);
             eg[ci] += mob[ci] * self.mob_eg / (16 * 16);
+            if full {
+                let n: i32 = threatened[ci].iter().map(|w| w.count_ones() as i32).sum();
+                mg[ci] += n * THREAT_MG;
+                eg[ci] += n * THREAT_EG;
+                if attackers[ci] >= 2 {
+                    mg[ci] += (danger[ci] * danger[ci] / DANGER_DIV).min(DANGER_MAX);
+                }
+            }
+        }
+        if let Some(t) = trace {
+            for ci in 0..2 {
+                t.passed[ci] = passed_n[ci];
+                t.threats[ci] = threatened[ci].iter().map(|w| w.count_ones() as i32).sum();
+                t.attackers[ci] = attackers[ci];
+                t.danger[ci] = danger[ci];
+            }
         }
         let phase = (phase_m * PHASE_MAX / self.phase_total).min(PHASE_MAX);
         let mgs = mg[0] - mg[1];
@@ -453,20 +607,6 @@ impl Evaluator {
         };
         s + TEMPO
     }
-}
-
-/// How many squares one entry reaches in the position (empty or enemy-occupied).
-#[inline]
-fn reach_count(t: &crate::tables::Tables, board: &[Code; 256], e: &Entry, col: Color) -> i32 {
-    let quiet = e.modes().quiet as i32;
-    let mut n = 0;
-    t.reach(e, board, col, |_, landing| {
-        n += match landing {
-            Landing::Empty => quiet,
-            Landing::Enemy => 1,
-        }
-    });
-    n
 }
 
 #[cfg(test)]
@@ -487,6 +627,52 @@ mod tests {
         assert!((250..=400).contains(&b), "bishop {b}");
         assert!((430..=580).contains(&r), "rook {r}");
         assert!((800..=1050).contains(&q), "queen {q}");
+    }
+
+    fn trace(fen: &str) -> (i32, Trace) {
+        let rs = chess();
+        let e = Evaluator::new(&rs);
+        let p = Position::from_fen(&rs, fen).unwrap();
+        e.trace(&p)
+    }
+
+    #[test]
+    fn passed_pawns_are_those_with_no_enemy_pawn_ahead_beside_them() {
+        // e5 is passed; the d7 pawn stops it; a pawn behind it (d4) does not.
+        assert_eq!(trace("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1").1.passed, [1, 0]);
+        assert_eq!(trace("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1").1.passed, [0, 0]);
+        assert_eq!(trace("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1").1.passed, [1, 1]);
+        // Far files do not count.
+        assert_eq!(trace("4k3/p7/8/4P3/8/8/8/4K3 w - - 0 1").1.passed, [1, 1]);
+        // A passed pawn is worth more than the same pawn stopped by a pawn beside it.
+        let free = trace("4k3/p7/8/4P3/8/8/8/4K3 w - - 0 1").0;
+        let stopped = trace("4k3/5p2/8/4P3/8/8/8/4K3 w - - 0 1").0;
+        assert!(free > stopped, "{free} vs {stopped}");
+    }
+
+    #[test]
+    fn pieces_attacked_by_cheaper_ones_are_threats() {
+        // The d4 pawn attacks the knight on e5 (a threat); the knight attacks nothing dearer.
+        let (_, t) = trace("4k3/8/8/4n3/3P4/8/8/4K3 w - - 0 1");
+        assert_eq!(t.threats, [1, 0]);
+        // A queen attacked by a rook, a rook by a queen: only the first is a threat.
+        let (_, t) = trace("7k/8/8/q3R3/8/8/8/7K w - - 0 1");
+        assert_eq!(t.threats, [1, 0]);
+    }
+
+    #[test]
+    fn king_danger_needs_two_attackers_and_costs_the_defender() {
+        // One White piece near the Black king: counted, not penalised.
+        let (_, t) = trace("6k1/8/8/8/8/8/8/R3K1Q1 b - - 0 1");
+        assert_eq!(t.attackers, [1, 0]);
+        // Queen and rook on the files beside the king: two attackers.
+        let (s, t) = trace("6k1/8/8/8/8/8/8/4KRQ1 b - - 0 1");
+        assert_eq!(t.attackers, [2, 0]);
+        assert!(t.danger[0] > 0);
+        // Black (to move) is worse off than with the same pieces aimed elsewhere.
+        let (s_far, t_far) = trace("6k1/8/8/8/8/8/8/R1Q1K3 b - - 0 1");
+        assert_eq!(t_far.attackers, [0, 0]);
+        assert!(s < s_far, "{s} vs {s_far}");
     }
 
     #[test]
