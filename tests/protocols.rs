@@ -438,3 +438,42 @@ fn threads_in_uci_and_cores_in_cecp() {
     );
     assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
 }
+
+#[test]
+fn uci_cont_history_option_changes_the_search_and_rejects_bad_values() {
+    let nodes = |flag: &str| {
+        let (out, _, code) = session(
+            &["uci"],
+            &format!(
+                "setoption name UCI_Variant value chess\nsetoption name ContHistory value {flag}\n\
+                 position startpos moves e2e4 e7e5 g1f3 b8c6\ngo depth 7\n"
+            ),
+        );
+        assert_eq!(code, 0);
+        assert!(!out.contains("info string error"), "{out}");
+        assert!(
+            out.lines().last().unwrap().starts_with("bestmove "),
+            "{out}"
+        );
+        out.lines()
+            .rfind(|l| l.starts_with("info depth 7 "))
+            .and_then(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let i = w.iter().position(|&x| x == "nodes")?;
+                w.get(i + 1)?.parse::<u64>().ok()
+            })
+            .expect("a depth-7 info line with a node count")
+    };
+    // The same fixed-depth search visits a different tree once continuation histories
+    // order the quiet moves and steer the reductions.
+    assert_ne!(nodes("true"), nodes("false"));
+    let (out, _, _) = session(&["uci"], "uci\nsetoption name ContHistory value maybe\n");
+    assert!(
+        out.contains("option name ContHistory type check default false"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: ContHistory must be true or false, got `maybe`"),
+        "{out}"
+    );
+}

@@ -50,6 +50,8 @@ pub struct Engine {
     pub hash_mb: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Continuation histories in the search (`ContHistory`).
+    pub cont_history: bool,
     /// Milliseconds kept per move for what happens outside the search (`Move Overhead`).
     pub move_overhead_ms: u64,
     searcher: Option<Searcher>,
@@ -77,6 +79,7 @@ impl Engine {
             pos,
             hash_mb,
             threads: 1,
+            cont_history: false,
             move_overhead_ms: crate::search::DEFAULT_MOVE_OVERHEAD_MS,
             searcher: None,
             thread: None,
@@ -133,9 +136,10 @@ impl Engine {
     }
 
     /// Keeps the settings that outlive a change of variant or setup (threads, move
-    /// overhead) from `old`.
+    /// overhead, continuation histories) from `old`.
     pub fn keep_settings(&mut self, old: &Engine) {
         self.threads = old.threads;
+        self.cont_history = old.cont_history;
         self.move_overhead_ms = old.move_overhead_ms;
     }
 
@@ -164,6 +168,7 @@ impl Engine {
             .unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
         searcher.set_stop_flag(self.stop.clone());
         searcher.set_threads(self.threads);
+        searcher.set_cont_history(self.cont_history);
         searcher.set_move_overhead(std::time::Duration::from_millis(self.move_overhead_ms));
         let mut pos = self.pos.clone();
         let rules = self.rules.clone();

@@ -53,6 +53,7 @@ pub fn run(
                     "option name Threads type spin default 1 min 1 max {}",
                     crate::search::MAX_THREADS
                 ));
+                out.line("option name ContHistory type check default false");
                 out.line(&format!(
                     "option name Move Overhead type spin default {} min 0 max {}",
                     crate::search::DEFAULT_MOVE_OVERHEAD_MS,
@@ -118,6 +119,13 @@ pub fn run(
                                 "Threads must be a number from 1 to {}, got `{value}`",
                                 crate::search::MAX_THREADS
                             )),
+                        },
+                        "conthistory" => match value.to_ascii_lowercase().as_str() {
+                            "true" | "false" => {
+                                eng.cont_history = value.eq_ignore_ascii_case("true");
+                                Ok(())
+                            }
+                            _ => Err(format!("ContHistory must be true or false, got `{value}`")),
                         },
                         "move overhead" => match crate::search::time::parse_move_overhead(&value) {
                             Ok(ms) => {
