@@ -250,7 +250,8 @@ impl Evaluator {
             .collect();
 
         // Promotion zone distance: for White, the lowest rank of the zone.
-        let zone_rank_white = (0..size as Square)
+        let zone_rank_white = (0..size)
+            .map(|s| s as Square)
             .filter(|&s| (0..nkinds).any(|k| rules.promotes_on(k, Color::White, s)))
             .map(|s| g.rank(s))
             .min()
@@ -258,7 +259,8 @@ impl Evaluator {
         // Start rank of each pawn-like kind (as White): the lowest rank it stands on at start.
         let start_rank: Vec<u8> = (0..nkinds)
             .map(|k| {
-                (0..size as Square)
+                (0..size)
+                    .map(|s| s as Square)
                     .filter(|&s| rules.start[s as usize] == code(k, Color::White))
                     .map(|s| g.rank(s))
                     .min()
@@ -288,7 +290,7 @@ impl Evaluator {
         for k in 0..nkinds {
             for color in [Color::White, Color::Black] {
                 let c = code(k, color) as usize;
-                for sq in 0..size as Square {
+                for sq in (0..size).map(|s| s as Square) {
                     // The square as seen from White: Black's pieces use the mirrored rank.
                     let wsq = if color == Color::White {
                         sq
@@ -354,10 +356,11 @@ impl Evaluator {
         let danger_weight: Vec<i32> = (0..nkinds)
             .map(|k| if royal[k] { 0 } else { values[k] / 100 + 2 })
             .collect();
-        let zone: Vec<[u64; 4]> = (0..size as Square)
+        let zone: Vec<[u64; 4]> = (0..size)
+            .map(|s| s as Square)
             .map(|sq| {
                 let mut z = [0u64; 4];
-                for t in 0..size as Square {
+                for t in (0..size).map(|s| s as Square) {
                     let df = (g.file(t) as i32 - g.file(sq) as i32).abs();
                     let dr = (g.rank(t) as i32 - g.rank(sq) as i32).abs();
                     if df <= 1 && dr <= 1 {
