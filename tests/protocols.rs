@@ -239,10 +239,12 @@ fn writing_to_a_closed_pipe_ends_quietly() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         // Ended by SIGPIPE (13), as `head` expects of Unix tools. A child process that
         // another test forks at the same moment can hold a copy of the pipe's reading end until
-        // it execs, and a short output then fits in the pipe: a clean, silent exit is the only
-        // other outcome allowed (before the fix, `println!` panicked with status 101).
+        // it execs, and a short output then fits in the pipe: a clean exit with no error (perft
+        // still prints its timing line on stderr) is the only other outcome allowed (before
+        // the fix, `println!` panicked with status 101).
         assert!(
-            out.status.signal() == Some(13) || (out.status.success() && err.is_empty()),
+            out.status.signal() == Some(13)
+                || (out.status.success() && !err.to_lowercase().contains("error")),
             "{args:?}: {:?} {err}",
             out.status
         );

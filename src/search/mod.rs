@@ -48,6 +48,10 @@ pub const INF: i32 = 31_000;
 pub const QS_RECAPTURES: u32 = 6;
 /// Quiescence plies after which the static evaluation stands.
 pub const QS_MAX: u32 = 16;
+/// Quiescence nodes below one leaf of the main search, after which every further quiescence
+/// node takes its static evaluation: the bound on the breadth of capture trees (a crowded
+/// board of multi-capture pieces has dozens of captures on every ply).
+pub const QS_BUDGET: u32 = 400;
 /// SEE pruning in the main search: up to this depth, captures losing more than
 /// `SEE_CAPTURE_MARGIN * depth` in the exchange on their square are skipped.
 const SEE_PRUNE_DEPTH: i32 = 5;
@@ -212,6 +216,8 @@ pub struct Searcher {
     nodes: u64,
     seldepth: usize,
     aborted: bool,
+    /// Quiescence nodes left below the current main-search leaf.
+    qs_left: u32,
     start: Instant,
     hard: Option<Instant>,
     node_limit: u64,
@@ -299,6 +305,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             aborted: false,
+            qs_left: QS_BUDGET,
             start: Instant::now(),
             hard: None,
             node_limit: u64::MAX,
@@ -1151,9 +1158,10 @@ impl Searcher {
 
     /// Quiescence: captures and promotions until the position is quiet; check evasions in
     /// the first plies. Its tree is bounded whatever the pieces: from [`QS_RECAPTURES`]
-    /// plies on only captures on the square of the last move are tried, and at [`QS_MAX`]
-    /// plies the static evaluation is the answer. (Boards crowded with multi-capture pieces
-    /// otherwise make capture chains of unbounded breadth and length.)
+    /// plies on only captures on the square of the last move are tried, at [`QS_MAX`]
+    /// plies the static evaluation is the answer, and so it is once [`QS_BUDGET`] nodes
+    /// have been spent below the main-search leaf. (Boards crowded with multi-capture pieces
+    /// otherwise make capture trees of unbounded breadth and length.)
     fn qsearch(
         &mut self,
         pos: &mut Position,
@@ -1169,6 +1177,10 @@ impl Searcher {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
+        if qdepth == 0 {
+            self.qs_left = QS_BUDGET;
+        }
+        self.qs_left = self.qs_left.saturating_sub(1);
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(pos);
         }
@@ -1210,7 +1222,7 @@ impl Searcher {
                 self.cached_eval(pos)
             }
         };
-        if stand >= beta || (qdepth >= QS_MAX && !in_check) {
+        if stand >= beta || ((qdepth >= QS_MAX || self.qs_left == 0) && !in_check) {
             return stand;
         }
         let mut best = stand;
