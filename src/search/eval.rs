@@ -15,6 +15,13 @@
 //!   number.
 //! - **King shelter**: friendly pieces on the squares a royal piece could step to, in the
 //!   middlegame; in the endgame royal pieces centralise instead.
+//! - **Passed pawns**: a pawn-like piece with no enemy pawn-like piece ahead of it on its own
+//!   or a neighbouring file gains more as it nears the promotion zone, and more in the
+//!   endgame.
+//! - **Threats**: each enemy piece attacked by a piece of lower value.
+//! - **King danger**: pieces that can capture on the squares around the enemy royal piece;
+//!   with two or more of them, the square of their weighted hits (capped), in the
+//!   middlegame.
 //!
 //! Middlegame and endgame weights are blended by the non-pawn material left on the board.
 

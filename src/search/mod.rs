@@ -56,6 +56,9 @@ pub const QS_BUDGET: u32 = 400;
 /// `SEE_CAPTURE_MARGIN * depth` in the exchange on their square are skipped.
 const SEE_PRUNE_DEPTH: i32 = 5;
 const SEE_CAPTURE_MARGIN: i32 = 100;
+/// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha sends the
+/// node to the quiescence search.
+const RAZOR_MARGIN: i32 = 250;
 /// The most search threads.
 pub const MAX_THREADS: usize = 256;
 
@@ -939,6 +942,22 @@ impl Searcher {
         {
             return eval;
         }
+        // Razoring: far below alpha at the horizon's edge, the quiescence search decides
+        // whether any capture brings the score back.
+        if !pv_node
+            && !in_check
+            && depth <= 2
+            && alpha.abs() < MATE_BOUND
+            && eval + RAZOR_MARGIN * depth <= alpha
+        {
+            let s = self.qsearch(pos, alpha, alpha + 1, ply, 0, None);
+            if self.aborted {
+                return 0;
+            }
+            if s <= alpha {
+                return s;
+            }
+        }
         // Null move: let the opponent move twice; if a reduced search still fails high, this
         // node is good enough. Not in check, not twice in a row, and only with pieces beyond
         // royal and pawn-like ones (zugzwang is common without them).
@@ -950,7 +969,8 @@ impl Searcher {
             && !pos.last_was_null()
             && self.has_officers(pos)
         {
-            let r = 3 + depth / 6;
+            // Deeper searches and larger leads over beta reduce more.
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             self.plies[ply].cur = NO_MOVE;
             pos.make_null();
             let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
@@ -1225,6 +1245,8 @@ impl Searcher {
         if stand >= beta || ((qdepth >= QS_MAX || self.qs_left == 0) && !in_check) {
             return stand;
         }
+        let orig_alpha = alpha;
+        let mut best_move = Move::default();
         let mut best = stand;
         if stand > alpha {
             alpha = stand;
@@ -1277,6 +1299,7 @@ impl Searcher {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     alpha = score;
                     if score >= beta {
                         break;
@@ -1288,6 +1311,21 @@ impl Searcher {
         self.plies[ply].scores = scores;
         if in_check && legal == 0 {
             return -MATE + ply as i32;
+        }
+        // Kept in the table at depth 0, below every main-search entry: the bound and the
+        // static evaluation spare the next visit its work.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A tree cut short by the budget is not kept.
+        if self.qs_left > 0 {
+            let ev = if in_check { NO_EVAL as i32 } else { stand };
+            self.tt
+                .store(key, best_move, to_tt(best, ply), ev, 0, bound);
         }
         best
     }

@@ -194,8 +194,10 @@ impl TranspositionTable {
     }
 
     /// Stores a result. A move-less store keeps the move already known for the position.
-    /// The deep slot is replaced by a result of this search at least as deep, or when it
-    /// holds one of an older search (aging); otherwise the recent slot is.
+    /// The deep slot is replaced by a result of this search at least as deep, by a new result
+    /// for its own position unless that is over two plies shallower (a quiescence result
+    /// does not push out a deep one), or when it holds one of an older search (aging);
+    /// otherwise the recent slot is.
     #[inline]
     pub fn store(&self, key: u64, mut mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
@@ -216,7 +218,7 @@ impl TranspositionTable {
         };
         let deep = b.deep.load();
         if deep.bound == Bound::None
-            || deep.key == key
+            || (deep.key == key && depth + 2 >= deep.depth as i32)
             || deep.age != age
             || depth >= deep.depth as i32
         {
