@@ -65,6 +65,14 @@ fn an_included_table_fills_what_the_file_leaves_out() {
         e.contains("tuned.eval.toml") && e.contains("cannot read"),
         "{e}"
     );
+    // Reported at the `include` key of the variant file (line, column).
+    let at = format!("{}:", path.display());
+    assert!(
+        e.split(&at)
+            .nth(1)
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())),
+        "{e}"
+    );
     let e = Variant::from_toml(&chess_with("[eval.values]\nX = 3\n"), "c.toml")
         .unwrap_err()
         .to_string();
@@ -114,27 +122,37 @@ fn tune_reads_games_and_writes_an_includable_table() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// The fitted Metamachy table in `variants/` can be included by a copy of the game.
+/// The shipped Metamachy plays with the fitted table in `variants/metamachy.eval.toml`, built
+/// in and also when a copy of the game is read from a folder that holds the table.
 #[test]
-fn the_fitted_metamachy_table_can_be_included() {
-    let d = temp_dir("metamachy");
+fn metamachy_plays_with_its_fitted_table() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/");
-    std::fs::copy(
-        format!("{dir}metamachy.eval.toml"),
-        d.join("metamachy.eval.toml"),
-    )
-    .unwrap();
+    let table_text = std::fs::read_to_string(format!("{dir}metamachy.eval.toml")).unwrap();
+    let table: toml::Table = toml::from_str(&table_text).unwrap();
+    let fitted = table["eval"]["values"].as_table().unwrap();
+    assert!(fitted.len() >= 9, "{table_text}");
+    let d = temp_dir("metamachy");
+    std::fs::write(d.join("metamachy.eval.toml"), &table_text).unwrap();
     let text = std::fs::read_to_string(format!("{dir}metamachy.toml")).unwrap();
+    assert!(text.contains("include = \"metamachy.eval.toml\""));
     let path = d.join("m.toml");
-    std::fs::write(
-        &path,
-        format!("{text}\n[eval]\ninclude = \"metamachy.eval.toml\"\n"),
-    )
-    .unwrap();
-    let v = Variant::load(path.to_str().unwrap()).unwrap();
-    let t = v.eval.clone().expect("an [eval] table");
-    assert!(t.values[v.kind_by_letter('L').unwrap()].is_some());
-    // The Pawn is the unit of the fit and keeps the file's value.
-    assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None);
+    std::fs::write(&path, &text).unwrap();
+    for v in [
+        Variant::load("metamachy").unwrap(),
+        Variant::load(path.to_str().unwrap()).unwrap(),
+    ] {
+        let t = v.eval.clone().expect("an [eval] table");
+        for (letter, pair) in fitted {
+            let k = v.kind_by_letter(letter.chars().next().unwrap()).unwrap();
+            let pair = pair.as_array().unwrap();
+            let want = (
+                pair[0].as_integer().unwrap() as i32,
+                pair[1].as_integer().unwrap() as i32,
+            );
+            assert_eq!(t.values[k], Some(want), "{letter}");
+        }
+        // The Pawn is the unit of the fit and keeps the file's value.
+        assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None);
+    }
     let _ = std::fs::remove_dir_all(&d);
 }

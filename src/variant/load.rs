@@ -108,13 +108,19 @@ fn read_file(path: &str) -> Result<String, VariantError> {
 }
 
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
-/// (None is included today: the one fitted table measured, Metamachy's, lost to the
-/// hand-set values; see the README's strength section.)
-pub const BUILTIN_EVAL: &[(&str, &str)] = &[];
+/// Metamachy's was fitted by `polymachy tune` to games of the engine (see the README's
+/// strength section for the games and the match that kept it).
+pub const BUILTIN_EVAL: &[(&str, &str)] = &[(
+    "metamachy.eval.toml",
+    include_str!("../../variants/metamachy.eval.toml"),
+)];
 
-/// Reads the file an `[eval]` table names with `include` (built-in first, then beside the
-/// variant file) and fills in what the table leaves unset.
-fn include_eval(v: &mut Variant, origin: &str) -> Result<(), VariantError> {
+/// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
+/// unset. A built-in variant takes the built-in table of that name; a variant file takes the
+/// file beside it, or, where there is none, the built-in table of that name (so a copy of a
+/// shipped game plays as the game does). A table that cannot be read is reported at the
+/// `include` key of the variant file.
+fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), VariantError> {
     let Some(name) = v.eval.as_ref().and_then(|e| e.include.clone()) else {
         return Ok(());
     };
@@ -123,9 +129,27 @@ fn include_eval(v: &mut Variant, origin: &str) -> Result<(), VariantError> {
         .unwrap_or(std::path::Path::new(""))
         .join(&name);
     let shown = path.display().to_string();
-    let text = match BUILTIN_EVAL.iter().find(|(n, _)| *n == name) {
-        Some((_, t)) if origin.starts_with("variants/") => t.to_string(),
-        _ => read_file(&shown)?,
+    let builtin = BUILTIN_EVAL
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t);
+    let text = match builtin {
+        Some(t) if origin.starts_with("variants/") || !path.exists() => t.to_string(),
+        _ => read_file(&shown).map_err(|e| {
+            let at = source
+                .find("[eval]")
+                .and_then(|e| source[e..].find("include").map(|i| e + i))
+                .unwrap_or(0);
+            render(
+                source,
+                origin,
+                vec![Diag {
+                    span: at..at + "include".len(),
+                    message: format!("the included evaluation table: {}", e.lines.join("; ")),
+                    hint: Some("name a file beside the variant file (or a built-in table)".into()),
+                }],
+            )
+        })?,
     };
     let root = toml::de::DeTable::parse(&text).map_err(|e| {
         VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
@@ -248,7 +272,7 @@ pub(super) fn from_toml(
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
-            include_eval(&mut v, origin)?;
+            include_eval(&mut v, origin, text)?;
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),
