@@ -250,7 +250,7 @@ pub fn table(theta: &[(f64, f64)], fixed: &[bool], mobility: Option<(i32, i32)>)
             .map(|(&(mg, eg), &f)| (!f).then_some((mg.round() as i32, eg.round() as i32)))
             .collect(),
         mobility,
-        include: None,
+        ..EvalTable::default()
     }
 }
 

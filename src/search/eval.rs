@@ -257,8 +257,8 @@ impl Evaluator {
             .collect();
 
         // Promotion zone distance: for White, the lowest rank of the zone.
-        let zone_rank_white = (0..size)
-            .map(|s| s as Square)
+        let zone_rank_white = g
+            .squares()
             .filter(|&s| (0..nkinds).any(|k| rules.promotes_on(k, Color::White, s)))
             .map(|s| g.rank(s))
             .min()
@@ -266,8 +266,7 @@ impl Evaluator {
         // Start rank of each pawn-like kind (as White): the lowest rank it stands on at start.
         let start_rank: Vec<u8> = (0..nkinds)
             .map(|k| {
-                (0..size)
-                    .map(|s| s as Square)
+                g.squares()
                     .filter(|&s| rules.start[s as usize] == code(k, Color::White))
                     .map(|s| g.rank(s))
                     .min()
@@ -297,7 +296,7 @@ impl Evaluator {
         for k in 0..nkinds {
             for color in [Color::White, Color::Black] {
                 let c = code(k, color) as usize;
-                for sq in (0..size).map(|s| s as Square) {
+                for sq in g.squares() {
                     // The square as seen from White: Black's pieces use the mirrored rank.
                     let wsq = if color == Color::White {
                         sq
@@ -367,7 +366,7 @@ impl Evaluator {
             .map(|s| s as Square)
             .map(|sq| {
                 let mut z = [0u64; 4];
-                for t in (0..size).map(|s| s as Square) {
+                for t in g.squares() {
                     let df = (g.file(t) as i32 - g.file(sq) as i32).abs();
                     let dr = (g.rank(t) as i32 - g.rank(sq) as i32).abs();
                     if df <= 1 && dr <= 1 {

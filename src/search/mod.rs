@@ -1149,13 +1149,7 @@ impl Searcher {
                 self.stalemate_score(ply)
             };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, orig_alpha, beta);
         let ev = if in_check { NO_EVAL as i32 } else { eval };
         self.tt
             .store(key, best_move, to_tt(best, ply), ev, depth, bound);
@@ -1314,13 +1308,7 @@ impl Searcher {
         }
         // Kept in the table at depth 0, below every main-search entry: the bound and the
         // static evaluation spare the next visit its work.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, orig_alpha, beta);
         // A tree cut short by the budget is not kept.
         if self.qs_left > 0 {
             let ev = if in_check { NO_EVAL as i32 } else { stand };

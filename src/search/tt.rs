@@ -40,6 +40,21 @@ pub enum Bound {
     Upper = 3,
 }
 
+impl Bound {
+    /// The bound of a search result `best` from the window (`alpha`, `beta`) it was searched
+    /// with.
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TtEntry {

@@ -23,6 +23,8 @@ pub struct EvalTable {
     pub mobility: Option<(i32, i32)>,
     /// The file named by `include`, not yet read.
     pub include: Option<String>,
+    /// Where the `include` value stands in the variant file (for its error).
+    pub include_at: Option<Span>,
 }
 
 impl EvalTable {
@@ -91,7 +93,10 @@ pub fn read(
         ..EvalTable::default()
     };
     let mut p = Params::new("eval", span, entries, diags);
-    t.include = p.string("include").map(|s| s.0);
+    if let Some((name, at)) = p.string("include") {
+        t.include = Some(name);
+        t.include_at = Some(at);
+    }
     if let Some(v) = p.get("mobility") {
         t.mobility = pair(&mut p, v, "mobility");
     }

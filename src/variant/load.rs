@@ -121,7 +121,11 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[(
 /// shipped game plays as the game does). A table that cannot be read is reported at the
 /// `include` key of the variant file.
 fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), VariantError> {
-    let Some(name) = v.eval.as_ref().and_then(|e| e.include.clone()) else {
+    let Some((name, at)) = v
+        .eval
+        .as_ref()
+        .and_then(|e| Some((e.include.clone()?, e.include_at.clone().unwrap_or(0..0))))
+    else {
         return Ok(());
     };
     let path = std::path::Path::new(origin)
@@ -136,15 +140,11 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
     let text = match builtin {
         Some(t) if origin.starts_with("variants/") || !path.exists() => t.to_string(),
         _ => read_file(&shown).map_err(|e| {
-            let at = source
-                .find("[eval]")
-                .and_then(|e| source[e..].find("include").map(|i| e + i))
-                .unwrap_or(0);
             render(
                 source,
                 origin,
                 vec![Diag {
-                    span: at..at + "include".len(),
+                    span: at,
                     message: format!("the included evaluation table: {}", e.lines.join("; ")),
                     hint: Some("name a file beside the variant file (or a built-in table)".into()),
                 }],
