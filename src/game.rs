@@ -499,13 +499,18 @@ impl Game {
     /// The game as PGN.
     pub fn to_pgn(&mut self) -> String {
         let outcome = self.outcome();
-        let result = outcome.map(|o| o.result.pgn()).unwrap_or("*");
         let get = |name: &str, default: &str| -> String {
             self.tags
                 .iter()
                 .find(|t| t.0 == name)
                 .map(|t| t.1.clone())
                 .unwrap_or_else(|| default.to_string())
+        };
+        // An unfinished game carries the result it was adjudicated, where it was (a `Result`
+        // tag set by whoever stopped it), or `*`.
+        let result = match outcome {
+            Some(o) => o.result.pgn().to_string(),
+            None => get("Result", "*"),
         };
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), get("Event", "Polymachy game")),
@@ -514,7 +519,7 @@ impl Game {
             ("Round".into(), get("Round", "-")),
             ("White".into(), get("White", "?")),
             ("Black".into(), get("Black", "?")),
-            ("Result".into(), result.to_string()),
+            ("Result".into(), result.clone()),
             ("Variant".into(), self.rules.variant.id.clone()),
             ("VariantMen".into(), variant_men(&self.rules)),
         ];
@@ -558,7 +563,7 @@ impl Game {
         if let Some(o) = outcome {
             words.push(format!("{{{o}}}"));
         }
-        words.push(result.to_string());
+        words.push(result);
         out.push_str(&pgn_movetext(&words));
         out.push('\n');
         out

@@ -93,6 +93,11 @@ pub fn play_games(
             }
             plies += 1;
         }
+        if g.outcome().is_none() {
+            // Cut at the ply limit: a draw by adjudication, as `result_of` counts it.
+            g.tags.push(("Result".into(), "1/2-1/2".into()));
+            g.tags.push(("Termination".into(), "adjudication".into()));
+        }
         on_game(&mut g);
         games.push(g);
     }

@@ -156,3 +156,72 @@ fn metamachy_plays_with_its_fitted_table() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Self-play games cut at the ply limit are counted as draws by the fit and saved as
+/// adjudicated draws, so that reading the saved games back fits the same positions.
+#[test]
+fn saved_self_play_games_read_back_with_their_results() {
+    let d = temp_dir("save");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+            .args(args)
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(
+            o.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        stdout
+    };
+    // 30 plies cannot finish a game of chess between equal engines from the start.
+    let played = run(&[
+        "tune",
+        "-v",
+        "chess",
+        "--games",
+        "3",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "30",
+        "--iterations",
+        "5",
+        "--save-games",
+        "g.pgn",
+        "-o",
+        "a.toml",
+    ]);
+    let pgn = std::fs::read_to_string(d.join("g.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result \"1/2-1/2\"]").count(), 3, "{pgn}");
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        3,
+        "{pgn}"
+    );
+    let read = run(&[
+        "tune",
+        "-v",
+        "chess",
+        "--pgn",
+        "g.pgn",
+        "--iterations",
+        "5",
+        "-o",
+        "b.toml",
+    ]);
+    assert!(read.contains("3 games read"), "{read}");
+    let positions = |s: &str| {
+        s.lines()
+            .find_map(|l| {
+                l.split(" positions")
+                    .next()
+                    .filter(|_| l.contains(" positions"))
+            })
+            .map(|n| n.trim().to_string())
+    };
+    assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
+    let _ = std::fs::remove_dir_all(&d);
+}
