@@ -122,39 +122,65 @@ fn tune_reads_games_and_writes_an_includable_table() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// The shipped Metamachy plays with the fitted table in `variants/metamachy.eval.toml`, built
-/// in and also when a copy of the game is read from a folder that holds the table.
+/// Every shipped game with a fitted table `variants/V.eval.toml` includes it from `V.toml`
+/// and plays with it, built in and also when a copy of the game is read from a folder that
+/// holds the table. Each table is built in.
 #[test]
-fn metamachy_plays_with_its_fitted_table() {
+fn shipped_games_play_with_their_fitted_tables() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/");
-    let table_text = std::fs::read_to_string(format!("{dir}metamachy.eval.toml")).unwrap();
-    let table: toml::Table = toml::from_str(&table_text).unwrap();
-    let fitted = table["eval"]["values"].as_table().unwrap();
-    assert!(fitted.len() >= 9, "{table_text}");
-    let d = temp_dir("metamachy");
-    std::fs::write(d.join("metamachy.eval.toml"), &table_text).unwrap();
-    let text = std::fs::read_to_string(format!("{dir}metamachy.toml")).unwrap();
-    assert!(text.contains("include = \"metamachy.eval.toml\""));
-    let path = d.join("m.toml");
-    std::fs::write(&path, &text).unwrap();
-    for v in [
-        Variant::load("metamachy").unwrap(),
-        Variant::load(path.to_str().unwrap()).unwrap(),
-    ] {
-        let t = v.eval.clone().expect("an [eval] table");
-        for (letter, pair) in fitted {
-            let k = v.kind_by_letter(letter.chars().next().unwrap()).unwrap();
-            let pair = pair.as_array().unwrap();
-            let want = (
-                pair[0].as_integer().unwrap() as i32,
-                pair[1].as_integer().unwrap() as i32,
-            );
-            assert_eq!(t.values[k], Some(want), "{letter}");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_string_lossy().to_string();
+            n.strip_suffix(".eval.toml").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(
+        names.iter().any(|n| n == "metamachy") && names.iter().any(|n| n == "shako"),
+        "{names:?}"
+    );
+    let built_in: Vec<&str> = polymachy::variant::BUILTIN_EVAL
+        .iter()
+        .map(|t| t.0)
+        .collect();
+    assert_eq!(
+        built_in.len(),
+        names.len(),
+        "{built_in:?} against {names:?}"
+    );
+    for name in &names {
+        let file = format!("{name}.eval.toml");
+        assert!(built_in.contains(&file.as_str()), "{file} is not built in");
+        let table_text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        let table: toml::Table = toml::from_str(&table_text).unwrap();
+        let fitted = table["eval"]["values"].as_table().unwrap();
+        assert!(fitted.len() >= 5, "{table_text}");
+        let d = temp_dir(name);
+        std::fs::write(d.join(&file), &table_text).unwrap();
+        let text = std::fs::read_to_string(format!("{dir}{name}.toml")).unwrap();
+        assert!(text.contains(&format!("include = \"{file}\"")), "{name}");
+        let path = d.join("copy.toml");
+        std::fs::write(&path, &text).unwrap();
+        for v in [
+            Variant::load(name).unwrap(),
+            Variant::load(path.to_str().unwrap()).unwrap(),
+        ] {
+            let t = v.eval.clone().expect("an [eval] table");
+            for (letter, pair) in fitted {
+                let k = v.kind_by_letter(letter.chars().next().unwrap()).unwrap();
+                let pair = pair.as_array().unwrap();
+                let want = (
+                    pair[0].as_integer().unwrap() as i32,
+                    pair[1].as_integer().unwrap() as i32,
+                );
+                assert_eq!(t.values[k], Some(want), "{name}: {letter}");
+            }
+            // The Pawn is the unit of the fit and keeps the file's value.
+            assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None, "{name}");
         }
-        // The Pawn is the unit of the fit and keeps the file's value.
-        assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None);
+        let _ = std::fs::remove_dir_all(&d);
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Self-play games cut at the ply limit are counted as draws by the fit and saved as

@@ -110,10 +110,16 @@ fn read_file(path: &str) -> Result<String, VariantError> {
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
 /// Metamachy's was fitted by `polymachy tune` to games of the engine (see the README's
 /// strength section for the games and the match that kept it).
-pub const BUILTIN_EVAL: &[(&str, &str)] = &[(
-    "metamachy.eval.toml",
-    include_str!("../../variants/metamachy.eval.toml"),
-)];
+pub const BUILTIN_EVAL: &[(&str, &str)] = &[
+    (
+        "metamachy.eval.toml",
+        include_str!("../../variants/metamachy.eval.toml"),
+    ),
+    (
+        "shako.eval.toml",
+        include_str!("../../variants/shako.eval.toml"),
+    ),
+];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
 /// unset. A built-in variant takes the built-in table of that name; a variant file takes the
