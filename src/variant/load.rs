@@ -119,6 +119,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "shako.eval.toml",
         include_str!("../../variants/shako.eval.toml"),
     ),
+    (
+        "lions-and-unicorns.eval.toml",
+        include_str!("../../variants/lions-and-unicorns.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
