@@ -123,6 +123,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "lions-and-unicorns.eval.toml",
         include_str!("../../variants/lions-and-unicorns.eval.toml"),
     ),
+    (
+        "capablanca.eval.toml",
+        include_str!("../../variants/capablanca.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
