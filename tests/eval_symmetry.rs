@@ -10,6 +10,7 @@ use std::sync::Arc;
 use polymachy::moves::MoveList;
 use polymachy::position::{Position, Ruleset};
 use polymachy::search::Searcher;
+use polymachy::selfplay::Rng;
 use polymachy::variant::{BUILTIN, Variant};
 
 /// The colour-swapped mirror of a FEN: placement ranks reversed with cases swapped, the other
@@ -70,13 +71,7 @@ fn flipping_the_flipped_fen_gives_it_back() {
 
 #[test]
 fn every_shipped_game_evaluates_both_colours_alike() {
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng::new(7);
     let mut checked = 0;
     for (name, _) in BUILTIN {
         let v = Variant::load(name).unwrap();
@@ -101,7 +96,7 @@ fn every_shipped_game_evaluates_both_colours_alike() {
                 if l.is_empty() {
                     break;
                 }
-                let m = l.as_slice()[(next() % l.len() as u64) as usize];
+                let m = l.as_slice()[rng.below(l.len())];
                 p.make(m);
             }
         }

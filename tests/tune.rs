@@ -239,15 +239,13 @@ fn saved_self_play_games_read_back_with_their_results() {
         "b.toml",
     ]);
     assert!(read.contains("3 games read"), "{read}");
+    // The fit's summary line begins with the number of positions: "N positions, K = ...".
     let positions = |s: &str| {
         s.lines()
-            .find_map(|l| {
-                l.split(" positions")
-                    .next()
-                    .filter(|_| l.contains(" positions"))
-            })
-            .map(|n| n.trim().to_string())
+            .find_map(|l| l.split_once(" positions,"))
+            .map(|(n, _)| n.to_string())
     };
+    assert!(positions(&played).is_some(), "{played}");
     assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
     let _ = std::fs::remove_dir_all(&d);
 }

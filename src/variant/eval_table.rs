@@ -21,10 +21,9 @@ pub struct EvalTable {
     pub values: Vec<Option<(i32, i32)>>,
     /// Mobility weight, middlegame and endgame.
     pub mobility: Option<(i32, i32)>,
-    /// The file named by `include`, not yet read.
-    pub include: Option<String>,
-    /// Where the `include` value stands in the variant file (for its error).
-    pub include_at: Option<Span>,
+    /// The file named by `include`, not yet read, and where its name stands in the variant
+    /// file (for its error).
+    pub include: Option<(String, Span)>,
 }
 
 impl EvalTable {
@@ -93,10 +92,7 @@ pub fn read(
         ..EvalTable::default()
     };
     let mut p = Params::new("eval", span, entries, diags);
-    if let Some((name, at)) = p.string("include") {
-        t.include = Some(name);
-        t.include_at = Some(at);
-    }
+    t.include = p.string("include");
     if let Some(v) = p.get("mobility") {
         t.mobility = pair(&mut p, v, "mobility");
     }

@@ -135,11 +135,7 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
 /// shipped game plays as the game does). A table that cannot be read is reported at the
 /// `include` key of the variant file.
 fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), VariantError> {
-    let Some((name, at)) = v
-        .eval
-        .as_ref()
-        .and_then(|e| Some((e.include.clone()?, e.include_at.clone().unwrap_or(0..0))))
-    else {
+    let Some((name, at)) = v.eval.as_ref().and_then(|e| e.include.clone()) else {
         return Ok(());
     };
     let path = std::path::Path::new(origin)
