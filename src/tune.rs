@@ -11,14 +11,15 @@
 //! choosing `K` for the current values, then moving the values by gradient descent (Adam).
 //! The result is an `[eval]` table ([`crate::variant::EvalTable`]).
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, mpsc};
 
 use crate::game::{Game, GameResult};
 use crate::geometry::Color;
 use crate::moves::{EMPTY, MoveKind, color_of, kind_of};
 use crate::position::Position;
 use crate::position::Ruleset;
-use crate::search::{Evaluator, Limits, Searcher};
+use crate::search::{Evaluator, Limits, Score, Searcher};
 use crate::selfplay::Rng;
 use crate::variant::EvalTable;
 
@@ -43,7 +44,15 @@ pub struct PlayConfig {
     pub opening_plies: u32,
     pub max_plies: u32,
     pub seed: u64,
+    /// Games played at once, one search thread each (the games do not depend on it).
+    pub jobs: usize,
+    /// Adjudicate a game won once every search of [`ADJUDICATE_PLIES`] plies in a row gives
+    /// the same side at least this many centipawns (or a mate); 0: never.
+    pub adjudicate: i32,
 }
+
+/// Plies in a row whose searches must agree before a game is adjudicated won.
+pub const ADJUDICATE_PLIES: u32 = 8;
 
 /// The current (middlegame, endgame) value of every kind (royal kinds: 0).
 pub fn current_values(rules: &Ruleset) -> Vec<(f64, f64)> {
@@ -59,57 +68,140 @@ pub fn current_values(rules: &Ruleset) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Plays `cfg.games` games against itself; `on_game` sees each finished one.
-pub fn play_games(
-    rules: &Arc<Ruleset>,
-    cfg: &PlayConfig,
-    mut on_game: impl FnMut(&mut Game),
-) -> Vec<Game> {
+/// The random openings of `cfg.games` games, drawn in order from one generator (so that a
+/// game's opening does not depend on how many games are played at once); `None` for a game
+/// whose opening ended the game.
+fn openings(rules: &Arc<Ruleset>, cfg: &PlayConfig) -> Vec<Option<Game>> {
     let mut rng = Rng::new(cfg.seed);
-    let mut engine = Searcher::new(rules, 16);
-    let limits = Limits::nodes(cfg.nodes.max(1));
-    let mut games = Vec::new();
-    'games: for _ in 0..cfg.games {
-        let mut g = Game::new(rules);
-        for _ in 0..cfg.opening_plies {
-            let legal = g.legal_moves();
-            if legal.is_empty() || g.outcome().is_some() {
-                continue 'games;
+    (0..cfg.games)
+        .map(|_| {
+            let mut g = Game::new(rules);
+            for _ in 0..cfg.opening_plies {
+                let legal = g.legal_moves();
+                if legal.is_empty() || g.outcome().is_some() {
+                    return None;
+                }
+                let m = legal[rng.below(legal.len())];
+                g.play(m).ok()?;
             }
-            let m = legal[rng.below(legal.len())];
-            if g.play(m).is_err() {
-                continue 'games;
-            }
-        }
-        engine.clear();
-        let mut plies = cfg.opening_plies;
-        while g.outcome().is_none() && plies < cfg.max_plies {
-            let mut pos = g.position().clone();
-            let Some(m) = engine.search(&mut pos, &limits, |_| {}).best else {
-                break;
-            };
-            if g.play(m).is_err() {
-                break;
-            }
-            plies += 1;
-        }
-        if g.outcome().is_none() {
-            // Cut at the ply limit: a draw by adjudication, as `result_of` counts it.
-            g.tags.push(("Result".into(), "1/2-1/2".into()));
-            g.tags.push(("Termination".into(), "adjudication".into()));
-        }
-        on_game(&mut g);
-        games.push(g);
-    }
-    games
+            Some(g)
+        })
+        .collect()
 }
 
-/// The result of a game for White (a game cut at the ply limit counts as a draw).
+/// Plays one self-play game on from its opening.
+fn play_out(engine: &mut Searcher, mut g: Game, cfg: &PlayConfig) -> Game {
+    let limits = Limits::nodes(cfg.nodes.max(1));
+    engine.clear();
+    let mut plies = cfg.opening_plies;
+    // Plies in a row whose search gave White (index 0) or Black (1) the adjudication margin.
+    let mut ahead = [0u32; 2];
+    let mut winner = None;
+    while g.outcome().is_none() && plies < cfg.max_plies {
+        let mut pos = g.position().clone();
+        let side = pos.side();
+        let r = engine.search(&mut pos, &limits, |_| {});
+        let Some(m) = r.best else {
+            break;
+        };
+        if cfg.adjudicate > 0 {
+            let (winning, losing) = match r.score {
+                Score::Mate(n) => (n > 0, n < 0),
+                Score::Cp(c) => (c >= cfg.adjudicate, c <= -cfg.adjudicate),
+            };
+            let lead = if winning {
+                Some(side)
+            } else if losing {
+                Some(side.flip())
+            } else {
+                None
+            };
+            for c in [Color::White, Color::Black] {
+                let a = &mut ahead[c as usize];
+                *a = if lead == Some(c) { *a + 1 } else { 0 };
+                if *a >= ADJUDICATE_PLIES {
+                    winner = Some(c);
+                }
+            }
+        }
+        if g.play(m).is_err() {
+            break;
+        }
+        plies += 1;
+        if winner.is_some() {
+            break;
+        }
+    }
+    if g.outcome().is_none() {
+        // Adjudicated: won where the searches agreed, else cut at the ply limit (a draw).
+        let result = match winner {
+            Some(c) => GameResult::win_for(c).pgn(),
+            None => "1/2-1/2",
+        };
+        g.tags.push(("Result".into(), result.into()));
+        g.tags.push(("Termination".into(), "adjudication".into()));
+    }
+    g
+}
+
+/// Plays `cfg.games` games against itself, `cfg.jobs` at a time; `on_game` sees each
+/// finished one, in the order of the games.
+pub fn play_games(rules: &Arc<Ruleset>, cfg: &PlayConfig, mut on_game: impl FnMut(&mut Game)) {
+    let starts: Vec<(usize, Game)> = openings(rules, cfg)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .collect();
+    let queue = Mutex::new(starts.into_iter());
+    let (tx, rx) = mpsc::channel::<(usize, Game)>();
+    std::thread::scope(|s| {
+        for _ in 0..cfg.jobs.max(1) {
+            let tx = tx.clone();
+            let queue = &queue;
+            s.spawn(move || {
+                let mut engine = Searcher::new(rules, 16);
+                loop {
+                    let next = queue.lock().map(|mut q| q.next());
+                    let Ok(Some((i, g))) = next else {
+                        break;
+                    };
+                    if tx.send((i, play_out(&mut engine, g, cfg))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Hand the games on in order: a finished game waits for the ones before it.
+        let mut done: BTreeMap<usize, Game> = BTreeMap::new();
+        let mut next = 0;
+        for (i, g) in rx {
+            done.insert(i, g);
+            while let Some(mut g) = done.remove(&next) {
+                on_game(&mut g);
+                next += 1;
+            }
+        }
+    });
+}
+
+/// The result of a game for White: its outcome on the board, else the result it was
+/// adjudicated (a game cut at the ply limit counts as a draw).
 pub fn result_of(g: &mut Game) -> f64 {
     match g.outcome().map(|o| o.result) {
         Some(GameResult::WhiteWins) => 1.0,
         Some(GameResult::BlackWins) => 0.0,
-        _ => 0.5,
+        Some(GameResult::Draw) => 0.5,
+        None => match g
+            .tags
+            .iter()
+            .find(|t| t.0 == "Result")
+            .map(|t| t.1.as_str())
+        {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            _ => 0.5,
+        },
     }
 }
 

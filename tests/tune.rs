@@ -213,6 +213,8 @@ fn saved_self_play_games_read_back_with_their_results() {
         "200",
         "--max-plies",
         "30",
+        "--adjudicate",
+        "0",
         "--iterations",
         "5",
         "--save-games",
@@ -247,5 +249,132 @@ fn saved_self_play_games_read_back_with_their_results() {
     };
     assert!(positions(&played).is_some(), "{played}");
     assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+fn run_in(d: &std::path::Path, args: &[&str]) -> String {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(args)
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout
+}
+
+/// Self-play games are the same whether they are played one at a time or two at once, and
+/// are handed on in the order of the games.
+#[test]
+fn self_play_games_do_not_depend_on_the_number_of_jobs() {
+    let d = temp_dir("jobs");
+    let mut pgns = Vec::new();
+    for jobs in ["1", "2"] {
+        let file = format!("g{jobs}.pgn");
+        let out = run_in(
+            &d,
+            &[
+                "tune",
+                "-v",
+                "chess",
+                "--games",
+                "5",
+                "--nodes",
+                "300",
+                "--max-plies",
+                "40",
+                "--iterations",
+                "5",
+                "--jobs",
+                jobs,
+                "--save-games",
+                &file,
+                "-o",
+                "t.toml",
+            ],
+        );
+        assert!(out.contains(&format!("{jobs} at a time")), "{out}");
+        pgns.push(std::fs::read_to_string(d.join(&file)).unwrap());
+    }
+    assert_eq!(pgns[0].matches("[Event ").count(), 5, "{}", pgns[0]);
+    assert_eq!(pgns[0], pgns[1]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A game whose searches give one side a decisive lead ply after ply is adjudicated won for
+/// that side, saved with that result, and read back with it; without adjudication the same
+/// games run on to the ply limit.
+#[test]
+fn self_play_adjudicates_decided_games() {
+    let d = temp_dir("adjudicate");
+    // Black starts with its King and Pawns only.
+    let text = chess_with("").replace(
+        "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+        "start = \"4k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+    );
+    assert!(text.contains("4k3/pppppppp"));
+    std::fs::write(d.join("odds.toml"), text).unwrap();
+    let common = [
+        "tune",
+        "-v",
+        "odds.toml",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--iterations",
+        "5",
+    ];
+    let mut args = common.to_vec();
+    args.extend([
+        "--max-plies",
+        "200",
+        "--adjudicate",
+        "800",
+        "--save-games",
+        "won.pgn",
+    ]);
+    args.extend(["-o", "a.toml"]);
+    let out = run_in(&d, &args);
+    let pgn = std::fs::read_to_string(d.join("won.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result \"1-0\"]").count(), 3, "{out}\n{pgn}");
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        3,
+        "{pgn}"
+    );
+    // Adjudicated after 8 searches in a row: long before a mate on the board.
+    for line in out.lines().filter(|l| l.starts_with("game ")) {
+        let plies: u32 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!((16..40).contains(&plies), "{line}");
+        assert!(line.ends_with("1-0 (adjudicated)"), "{line}");
+    }
+    let read = run_in(
+        &d,
+        &[
+            "tune",
+            "-v",
+            "odds.toml",
+            "--pgn",
+            "won.pgn",
+            "--iterations",
+            "5",
+            "-o",
+            "b.toml",
+        ],
+    );
+    assert!(read.contains("3 games read"), "{read}");
+    let mut args = common.to_vec();
+    args.extend(["--max-plies", "20", "--adjudicate", "0", "-o", "c.toml"]);
+    let cut = run_in(&d, &args);
+    assert_eq!(
+        cut.matches("20 plies, 1/2-1/2 (adjudicated)").count(),
+        3,
+        "{cut}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -32,6 +32,14 @@ pub struct TuneArgs {
     /// Seed of the random openings
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Self-play games played at once, one core each (default: every core); the games are
+    /// the same whatever the number
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Adjudicate a self-play game won once 8 searches in a row give one side at least this
+    /// many centipawns or a mate (0: play every game out)
+    #[arg(long, default_value_t = 1000, value_name = "CP")]
+    pub adjudicate: i32,
     /// Weight of the prior that holds values near their current ones (per squared pawn)
     #[arg(long, default_value_t = 0.0005)]
     pub lambda: f64,
@@ -108,11 +116,30 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
             opening_plies: a.opening_plies,
             max_plies: a.max_plies,
             seed: a.seed,
+            jobs: a
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            adjudicate: a.adjudicate.max(0),
         };
         skip = a.opening_plies as usize;
         println!(
-            "{}: {} self-play games at {} nodes per move, {} random opening plies, seed {}",
-            rules.variant.title, a.games, a.nodes, a.opening_plies, a.seed
+            "{}: {} self-play games at {} nodes per move, {} random opening plies, seed {}, \
+             {} at a time, {}",
+            rules.variant.title,
+            a.games,
+            a.nodes,
+            a.opening_plies,
+            a.seed,
+            cfg.jobs,
+            if cfg.adjudicate > 0 {
+                format!(
+                    "won at {} cp for {} plies",
+                    cfg.adjudicate,
+                    tune::ADJUDICATE_PLIES
+                )
+            } else {
+                "no adjudication".into()
+            }
         );
         let mut n = 0;
         tune::play_games(&rules, &cfg, |g| {
@@ -123,14 +150,16 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
                 pgn_out.push_str(&g.to_pgn());
                 pgn_out.push('\n');
             }
+            let adjudicated = g.outcome().is_none();
             println!(
-                "game {n}: {} plies, {}",
+                "game {n}: {} plies, {}{}",
                 g.moves().len(),
                 match r {
                     1.0 => "1-0",
                     0.0 => "0-1",
                     _ => "1/2-1/2",
-                }
+                },
+                if adjudicated { " (adjudicated)" } else { "" }
             );
         });
         if let Some(p) = &a.save_games {
