@@ -127,6 +127,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "capablanca.eval.toml",
         include_str!("../../variants/capablanca.eval.toml"),
     ),
+    (
+        "perfect12.eval.toml",
+        include_str!("../../variants/perfect12.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
