@@ -131,6 +131,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "perfect12.eval.toml",
         include_str!("../../variants/perfect12.eval.toml"),
     ),
+    (
+        "gigachess2.eval.toml",
+        include_str!("../../variants/gigachess2.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
