@@ -135,6 +135,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "gigachess2.eval.toml",
         include_str!("../../variants/gigachess2.eval.toml"),
     ),
+    (
+        "zanzibar-xxl.eval.toml",
+        include_str!("../../variants/zanzibar-xxl.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
