@@ -139,6 +139,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "zanzibar-xxl.eval.toml",
         include_str!("../../variants/zanzibar-xxl.eval.toml"),
     ),
+    (
+        "grand.eval.toml",
+        include_str!("../../variants/grand.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
