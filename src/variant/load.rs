@@ -143,6 +143,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "grand.eval.toml",
         include_str!("../../variants/grand.eval.toml"),
     ),
+    (
+        "wildebeest.eval.toml",
+        include_str!("../../variants/wildebeest.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
