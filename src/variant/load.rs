@@ -108,8 +108,8 @@ fn read_file(path: &str) -> Result<String, VariantError> {
 }
 
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
-/// Metamachy's was fitted by `polymachy tune` to games of the engine (see the README's
-/// strength section for the games and the match that kept it).
+/// Each was fitted by `polymachy tune` to games of the engine (see the README's strength
+/// section for the games and the match that kept it); the other games keep hand-set values.
 pub const BUILTIN_EVAL: &[(&str, &str)] = &[
     (
         "metamachy.eval.toml",
