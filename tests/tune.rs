@@ -183,25 +183,28 @@ fn shipped_games_play_with_their_fitted_tables() {
     }
 }
 
+/// Runs the binary in `d` and returns its output; it must succeed.
+fn run_in(d: &std::path::Path, args: &[&str]) -> String {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(args)
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout
+}
+
 /// Self-play games cut at the ply limit are counted as draws by the fit and saved as
 /// adjudicated draws, so that reading the saved games back fits the same positions.
 #[test]
 fn saved_self_play_games_read_back_with_their_results() {
     let d = temp_dir("save");
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
-            .args(args)
-            .current_dir(&d)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&o.stdout).to_string();
-        assert!(
-            o.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        stdout
-    };
+    let run = |args: &[&str]| run_in(&d, args);
     // 30 plies cannot finish a game of chess between equal engines from the start.
     let played = run(&[
         "tune",
@@ -250,21 +253,6 @@ fn saved_self_play_games_read_back_with_their_results() {
     assert!(positions(&played).is_some(), "{played}");
     assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
     let _ = std::fs::remove_dir_all(&d);
-}
-
-fn run_in(d: &std::path::Path, args: &[&str]) -> String {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(args)
-        .current_dir(d)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(
-        o.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    stdout
 }
 
 /// Self-play games are the same whether they are played one at a time or two at once, and
