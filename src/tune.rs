@@ -1,7 +1,10 @@
 //! Evaluation learned from play: a Texel-style fit of the material values.
 //!
 //! Games come from self-play at a fixed number of nodes per move (random opening plies make
-//! them differ) or from a PGN file. Every position of a finished game that is not in check
+//! them differ; several played at once on threads of their own, each from a cleared search, so
+//! that a game does not depend on how many run beside it; adjudicated won once the searches
+//! agree for [`ADJUDICATE_PLIES`] plies that one side leads by the configured margin) or from
+//! a PGN file. Every position of a finished game that is not in check
 //! and from which a quiet move was played (neither a capture nor a promotion) becomes a sample
 //! labelled with the game's result. The model is the engine's own evaluation with the piece
 //! values as unknowns: for a position, `e(θ) = e₀ + Σ (θ − θ₀)·f`, where `e₀` is the static
