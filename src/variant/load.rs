@@ -147,6 +147,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         "wildebeest.eval.toml",
         include_str!("../../variants/wildebeest.eval.toml"),
     ),
+    (
+        "chess.eval.toml",
+        include_str!("../../variants/chess.eval.toml"),
+    ),
 ];
 
 /// Reads the file an `[eval]` table names with `include` and fills in what the table leaves
