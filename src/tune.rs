@@ -108,16 +108,12 @@ fn play_out(engine: &mut Searcher, mut g: Game, cfg: &PlayConfig) -> Game {
             break;
         };
         if cfg.adjudicate > 0 {
-            let (winning, losing) = match r.score {
-                Score::Mate(n) => (n > 0, n < 0),
-                Score::Cp(c) => (c >= cfg.adjudicate, c <= -cfg.adjudicate),
-            };
-            let lead = if winning {
-                Some(side)
-            } else if losing {
-                Some(side.flip())
-            } else {
-                None
+            let lead = match r.score {
+                Score::Mate(n) if n > 0 => Some(side),
+                Score::Cp(c) if c >= cfg.adjudicate => Some(side),
+                Score::Mate(n) if n < 0 => Some(side.flip()),
+                Score::Cp(c) if c <= -cfg.adjudicate => Some(side.flip()),
+                _ => None,
             };
             for c in [Color::White, Color::Black] {
                 let a = &mut ahead[c as usize];
@@ -188,24 +184,29 @@ pub fn play_games(rules: &Arc<Ruleset>, cfg: &PlayConfig, mut on_game: impl FnMu
     });
 }
 
+/// White's points for a finished game's PGN result (`1-0`, `0-1`, `1/2-1/2`); `None` for `*`
+/// or anything else.
+pub fn points(result: &str) -> Option<f64> {
+    match result {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
 /// The result of a game for White: its outcome on the board, else the result it was
 /// adjudicated (a game cut at the ply limit counts as a draw).
 pub fn result_of(g: &mut Game) -> f64 {
-    match g.outcome().map(|o| o.result) {
-        Some(GameResult::WhiteWins) => 1.0,
-        Some(GameResult::BlackWins) => 0.0,
-        Some(GameResult::Draw) => 0.5,
-        None => match g
+    match g.outcome() {
+        Some(o) => points(o.result.pgn()),
+        None => g
             .tags
             .iter()
             .find(|t| t.0 == "Result")
-            .map(|t| t.1.as_str())
-        {
-            Some("1-0") => 1.0,
-            Some("0-1") => 0.0,
-            _ => 0.5,
-        },
+            .and_then(|t| points(&t.1)),
     }
+    .unwrap_or(0.5)
 }
 
 /// The samples of one game: positions after `skip` plies, not in check, from which a quiet

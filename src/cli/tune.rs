@@ -81,11 +81,8 @@ fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> V
                 continue;
             }
         };
-        let result = match rec.result.as_deref() {
-            Some("1-0") => 1.0,
-            Some("0-1") => 0.0,
-            Some("1/2-1/2") => 0.5,
-            _ => continue,
+        let Some(result) = rec.result.as_deref().and_then(tune::points) else {
+            continue;
         };
         match Game::from_record(rules, &rec) {
             Ok(g) => out.push((g, result)),
