@@ -11,8 +11,16 @@
 //! evaluation with the current values `θ₀` and `f` counts each kind's pieces (White minus
 //! Black) weighted by the game phase (middlegame weight `phase`, endgame weight `1 − phase`).
 //! The fit minimises the mean squared difference between the result and `σ(K·e)`, first
-//! choosing `K` for the current values, then moving the values by gradient descent (Adam).
-//! The result is an `[eval]` table ([`crate::variant::EvalTable`]).
+//! choosing `K` for the current values, then moving the values by gradient descent (Adam),
+//! with a prior that holds them near the current ones. The result is an `[eval]` table
+//! ([`crate::variant::EvalTable`]).
+//!
+//! Whether the games teach anything is measured, not assumed: [`held_out`] fits the values
+//! to four fifths of the games and measures how well they predict the other fifth, against
+//! the current values; [`choose_lambda`] picks the prior weight whose fits predict held-out
+//! games best, so that games that say nothing new leave the values where they are. Handicap
+//! self-play ([`PlayConfig::handicap`]) starts each game less one piece a side, for games
+//! that turn on material.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, mpsc};
@@ -37,6 +45,9 @@ pub struct Sample {
     pub phase: f64,
     /// The game's result for White: 1, 0.5 or 0.
     pub result: f64,
+    /// The number of the game it comes from (held-out checks split by game, since the
+    /// positions of one game are alike).
+    pub game: u32,
 }
 
 /// Self-play settings.
@@ -52,6 +63,22 @@ pub struct PlayConfig {
     /// Adjudicate a game won once every search of [`ADJUDICATE_PLIES`] plies in a row gives
     /// the same side at least this many centipawns (or a mate); 0: never.
     pub adjudicate: i32,
+    /// After the opening, take one piece whose value is fitted off each side (a kind drawn at
+    /// random for each, so sometimes the same): games that start from such imbalances say
+    /// far more about the values than games that stay level, as on large boards they mostly
+    /// do.
+    pub handicap: bool,
+}
+
+/// The kinds whose values are fitted: not royal (no material value) and not promoting (the
+/// pawn-like pieces are the unit the others are measured in, as the scale K is fitted too).
+pub fn fitted_kinds(rules: &Ruleset) -> Vec<bool> {
+    rules
+        .variant
+        .pieces
+        .iter()
+        .map(|p| !p.royal && p.promotes_to.is_empty())
+        .collect()
 }
 
 /// Plies in a row whose searches must agree before a game is adjudicated won.
@@ -74,8 +101,14 @@ pub fn current_values(rules: &Ruleset) -> Vec<(f64, f64)> {
 /// The random openings of `cfg.games` games, drawn in order from one generator (so that a
 /// game's opening does not depend on how many games are played at once); `None` for a game
 /// whose opening ended the game.
+///
+/// With `cfg.handicap`, each opening then loses one fitted piece a side, drawn from a
+/// generator of its own (the openings stay those of the same seed without it); the game
+/// starts from that position.
 fn openings(rules: &Arc<Ruleset>, cfg: &PlayConfig) -> Vec<Option<Game>> {
     let mut rng = Rng::new(cfg.seed);
+    let mut hrng = Rng::new(cfg.seed ^ 0x4841_4E44_4943_4150);
+    let fitted = fitted_kinds(rules);
     (0..cfg.games)
         .map(|_| {
             let mut g = Game::new(rules);
@@ -87,9 +120,49 @@ fn openings(rules: &Arc<Ruleset>, cfg: &PlayConfig) -> Vec<Option<Game>> {
                 let m = legal[rng.below(legal.len())];
                 g.play(m).ok()?;
             }
+            if cfg.handicap {
+                g = handicapped(&g, &fitted, &mut hrng)?;
+            }
             Some(g)
         })
         .collect()
+}
+
+/// A game from the position of `g` less one piece of a fitted kind a side (the kind drawn
+/// first, then the piece); a few draws are tried where a removal leaves a position that is
+/// not legal (the side not to move in check) or one that is already over.
+fn handicapped(g: &Game, fitted: &[bool], rng: &mut Rng) -> Option<Game> {
+    let base = g.position().setup();
+    let size = g.rules().geometry.size();
+    for _ in 0..20 {
+        let mut setup = base.clone();
+        for color in [Color::White, Color::Black] {
+            let board = &base.board;
+            let of_kind = |k: usize| -> Vec<usize> {
+                (0..size)
+                    .filter(|&sq| {
+                        let c = board[sq];
+                        c != EMPTY && color_of(c) == color && kind_of(c) == k
+                    })
+                    .collect()
+            };
+            let kinds: Vec<usize> = (0..fitted.len())
+                .filter(|&k| fitted[k] && !of_kind(k).is_empty())
+                .collect();
+            if kinds.is_empty() {
+                continue;
+            }
+            let squares = of_kind(kinds[rng.below(kinds.len())]);
+            setup.board[squares[rng.below(squares.len())]] = EMPTY;
+        }
+        if let Ok(pos) = Position::from_setup(g.rules(), &setup) {
+            let mut h = Game::from_position(pos);
+            if h.outcome().is_none() && !h.legal_moves().is_empty() {
+                return Some(h);
+            }
+        }
+    }
+    None
 }
 
 /// Plays one self-play game on from its opening.
@@ -209,9 +282,16 @@ pub fn result_of(g: &mut Game) -> f64 {
     .unwrap_or(0.5)
 }
 
-/// The samples of one game: positions after `skip` plies, not in check, from which a quiet
-/// move was played.
-pub fn samples(rules: &Arc<Ruleset>, g: &Game, result: f64, skip: usize, out: &mut Vec<Sample>) {
+/// The samples of game number `game`: positions after `skip` plies, not in check, from which
+/// a quiet move was played.
+pub fn samples(
+    rules: &Arc<Ruleset>,
+    g: &Game,
+    result: f64,
+    skip: usize,
+    game: u32,
+    out: &mut Vec<Sample>,
+) {
     let ev = Evaluator::new(rules);
     let mut pos: Position = g.start_position().clone();
     for (i, &m) in g.moves().iter().enumerate() {
@@ -236,6 +316,7 @@ pub fn samples(rules: &Arc<Ruleset>, g: &Game, result: f64, skip: usize, out: &m
                     .collect(),
                 phase: ev.phase(&pos) as f64 / 256.0,
                 result,
+                game,
             });
         }
         pos.make(m);
@@ -268,7 +349,10 @@ pub fn loss(samples: &[Sample], theta: &[(f64, f64)], theta0: &[(f64, f64)], k: 
         / samples.len() as f64
 }
 
-/// The scale `K` (per centipawn) that best fits the current values.
+/// The scale `K` (per centipawn) that best fits the current values: the best of the steps of
+/// 0.0005 from 0.0005 to 0.02, or, where the smallest of them is best (games that the
+/// evaluation barely predicts, as in long games on large boards), of smaller scales down to
+/// a hundredth of it.
 pub fn fit_scale(samples: &[Sample], theta0: &[(f64, f64)]) -> f64 {
     let mut best = (f64::INFINITY, 0.004);
     let mut k = 0.0005;
@@ -278,6 +362,14 @@ pub fn fit_scale(samples: &[Sample], theta0: &[(f64, f64)]) -> f64 {
             best = (l, k);
         }
         k += 0.0005;
+    }
+    let mut k = 0.0005;
+    while best.1 == k && k > 0.000_005 {
+        k *= 0.8;
+        let l = loss(samples, theta0, theta0, k);
+        if l < best.0 {
+            best = (l, k);
+        }
     }
     best.1
 }
@@ -342,6 +434,73 @@ pub fn fit(
     theta
 }
 
+/// Folds of the held-out check.
+pub const FOLDS: u32 = 5;
+
+/// The held-out check of a fit with prior weight `lambda`: the games are split into
+/// [`FOLDS`] folds by their number; the positions of each fold are predicted with the values
+/// fitted (scale included) to the other folds. Returns the mean squared error over all folds
+/// with the current values and with the fitted ones; a fit that learns from the games lowers
+/// it, one that follows their noise raises it.
+pub fn held_out(
+    samples: &[Sample],
+    theta0: &[(f64, f64)],
+    fixed: &[bool],
+    lambda: f64,
+    iters: u32,
+) -> (f64, f64) {
+    let (mut before, mut after, mut n) = (0.0, 0.0, 0usize);
+    for fold in 0..FOLDS {
+        let (test, train): (Vec<Sample>, Vec<Sample>) = samples
+            .iter()
+            .cloned()
+            .partition(|s| s.game % FOLDS == fold);
+        if test.is_empty() || train.is_empty() {
+            continue;
+        }
+        let k = fit_scale(&train, theta0);
+        let theta = fit(&train, theta0, fixed, k, lambda, iters);
+        before += loss(&test, theta0, theta0, k) * test.len() as f64;
+        after += loss(&test, &theta, theta0, k) * test.len() as f64;
+        n += test.len();
+    }
+    let n = n.max(1) as f64;
+    (before / n, after / n)
+}
+
+/// The prior weights that `--lambda auto` tries, from a loose prior to a tight one.
+pub const LAMBDAS: [f64; 7] = [0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1];
+
+/// The held-out error of every weight in [`LAMBDAS`] (computed on threads of their own), and
+/// the weight with the lowest.
+pub fn choose_lambda(
+    samples: &[Sample],
+    theta0: &[(f64, f64)],
+    fixed: &[bool],
+    iters: u32,
+) -> (f64, Vec<(f64, f64, f64)>) {
+    let rows: Vec<(f64, f64, f64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = LAMBDAS
+            .iter()
+            .map(|&l| {
+                s.spawn(move || {
+                    let (b, a) = held_out(samples, theta0, fixed, l, iters);
+                    (l, b, a)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("held-out fit thread"))
+            .collect()
+    });
+    let best = rows
+        .iter()
+        .min_by(|x, y| x.2.total_cmp(&y.2))
+        .map_or(LAMBDAS[0], |r| r.0);
+    (best, rows)
+}
+
 /// The `[eval]` table of fitted values (kinds in `fixed` left out).
 pub fn table(theta: &[(f64, f64)], fixed: &[bool], mobility: Option<(i32, i32)>) -> EvalTable {
     EvalTable {
@@ -358,6 +517,7 @@ pub fn table(theta: &[(f64, f64)], fixed: &[bool], mobility: Option<(i32, i32)>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Code;
 
     /// Samples made up so that White wins exactly when it has an extra knight: the fit must
     /// raise a knight valued at 150, up to its bound (twice its value).
@@ -372,6 +532,7 @@ mod tests {
                 diff: vec![(0, extra)],
                 phase: 0.5,
                 result: if extra > 0.0 { 1.0 } else { 0.0 },
+                game: i,
             });
         }
         let k = 0.005;
@@ -382,5 +543,146 @@ mod tests {
         assert!(theta[0].0 > 250.0 && theta[0].1 > 250.0, "{theta:?}");
         assert!(theta[0].0 <= 300.0 && theta[0].1 <= 300.0, "{theta:?}");
         assert_eq!(theta[1], (100.0, 100.0));
+    }
+
+    /// A small deterministic generator for made-up samples.
+    fn lcg(x: &mut u64) -> f64 {
+        *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (*x >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Made-up games whose results follow the current values, so that a fit can only follow
+    /// their noise, or values each 150 centipawns off, so that a fit can learn: the held-out
+    /// check must find that a loose fit of the first predicts worse, and choose a tight prior
+    /// for it; for the second a loose prior whose fit predicts better (six draws of each).
+    #[test]
+    fn the_held_out_check_tells_learning_from_noise() {
+        const KINDS: usize = 24;
+        const K_TRUE: f64 = 0.002;
+        const GOOD_GAMES: u32 = 300;
+        const NOISE_GAMES: u32 = 100;
+        let theta0: Vec<(f64, f64)> = (0..=KINDS)
+            .map(|k| (200.0 + 10.0 * k as f64, 200.0 + 10.0 * k as f64))
+            .collect();
+        // The last kind is the fixed unit.
+        let mut fixed = [false; KINDS + 1];
+        fixed[KINDS] = true;
+        let make = |informative: bool, seed: u64, games: u32| {
+            let mut x = seed;
+            let mut out = Vec::new();
+            for game in 0..games {
+                let counts: Vec<f64> = (0..KINDS)
+                    .map(|_| (lcg(&mut x) * 3.0).floor() - 1.0)
+                    .collect();
+                let value = |k: usize| {
+                    // Informative: every kind is off by 150 centipawns, up or down.
+                    let off = if k.is_multiple_of(2) { 150.0 } else { -150.0 };
+                    theta0[k].0 + if informative { off } else { 0.0 }
+                };
+                // A positional part that the values do not explain pins the scale down.
+                let positional = (lcg(&mut x) - 0.5) * 3000.0;
+                let truth: f64 = positional + (0..KINDS).map(|k| value(k) * counts[k]).sum::<f64>();
+                let result = if lcg(&mut x) < sigmoid(K_TRUE * truth) {
+                    1.0
+                } else {
+                    0.0
+                };
+                let base: f64 =
+                    positional + (0..KINDS).map(|k| theta0[k].0 * counts[k]).sum::<f64>();
+                for _ in 0..5 {
+                    out.push(Sample {
+                        base,
+                        diff: (0..KINDS).map(|k| (k, counts[k])).collect(),
+                        phase: 0.5,
+                        result,
+                        game,
+                    });
+                }
+            }
+            out
+        };
+        let row = |rows: &[(f64, f64, f64)], l: f64| {
+            *rows.iter().find(|r| r.0 == l).expect("a tried weight")
+        };
+        for seed in 1..=6 {
+            let (l, rows) = choose_lambda(&make(true, seed, GOOD_GAMES), &theta0, &fixed, 200);
+            assert_eq!(rows.len(), LAMBDAS.len());
+            let (_, b, a) = row(&rows, l);
+            assert!(
+                l <= 0.001 && a < b,
+                "seed {seed}, learnable: prior {l}: {rows:?}"
+            );
+            let (l, rows) = choose_lambda(&make(false, seed, NOISE_GAMES), &theta0, &fixed, 200);
+            let (_, b, a) = row(&rows, LAMBDAS[0]);
+            assert!(a > b, "seed {seed}, noise: the loose fit {b} -> {a}");
+            assert!(l >= 0.001, "seed {seed}, noise: prior {l}: {rows:?}");
+        }
+    }
+
+    /// Results that the evaluation barely predicts need a scale below the grid's 0.0005.
+    #[test]
+    fn the_scale_goes_below_the_grid_when_the_games_need_it() {
+        let theta0 = vec![(100.0, 100.0)];
+        let mut samples = Vec::new();
+        for i in 0..1000u32 {
+            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+            // 2000 cp ahead wins 55% of the games: σ(K·2000) = 0.55 at K = 0.0001.
+            let win = (i / 2) % 20 < 11;
+            samples.push(Sample {
+                base: 2000.0 * sign,
+                diff: vec![],
+                phase: 0.5,
+                result: if win == (sign > 0.0) { 1.0 } else { 0.0 },
+                game: i,
+            });
+        }
+        let k = fit_scale(&samples, &theta0);
+        assert!(k < 0.0002 && k > 0.00005, "K = {k}");
+    }
+
+    /// A handicap opening is the plain opening of the same seed less one fitted piece a side.
+    #[test]
+    fn handicap_openings_take_one_fitted_piece_off_each_side() {
+        let v = crate::variant::Variant::load("chess").unwrap();
+        let rules = Ruleset::new(&v, None).unwrap();
+        let mut cfg = PlayConfig {
+            games: 12,
+            nodes: 100,
+            opening_plies: 6,
+            max_plies: 100,
+            seed: 3,
+            jobs: 1,
+            adjudicate: 0,
+            handicap: false,
+        };
+        let plain = openings(&rules, &cfg);
+        cfg.handicap = true;
+        let hand = openings(&rules, &cfg);
+        let fitted = fitted_kinds(&rules);
+        let size = rules.geometry.size();
+        let mut kinds_taken = std::collections::BTreeSet::new();
+        for (p, h) in plain.iter().zip(&hand) {
+            let (Some(p), Some(h)) = (p, h) else {
+                panic!("an opening ended the game");
+            };
+            assert!(h.moves().is_empty());
+            let (pb, hb) = (p.position().board(), h.start_position().board());
+            let gone: Vec<Code> = (0..size)
+                .filter(|&sq| pb[sq] != hb[sq])
+                .map(|sq| {
+                    assert_eq!(hb[sq], EMPTY, "only removals");
+                    pb[sq]
+                })
+                .collect();
+            assert_eq!(gone.len(), 2, "{}", h.start_position().fen());
+            assert_ne!(color_of(gone[0]), color_of(gone[1]));
+            for c in gone {
+                assert!(fitted[kind_of(c)]);
+                kinds_taken.insert(kind_of(c));
+            }
+            assert_eq!(p.position().side(), h.start_position().side());
+        }
+        // Kinds are drawn at random: twelve games take more than one.
+        assert!(kinds_taken.len() > 1, "{kinds_taken:?}");
     }
 }

@@ -380,3 +380,88 @@ fn self_play_adjudicates_decided_games() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Handicap self-play starts each game from its opening less one fitted piece a side (saved
+/// with that position), reads back to the same positions, and `--lambda auto` reports the
+/// held-out error of each prior weight it tried and the one it chose.
+#[test]
+fn handicap_games_read_back_and_auto_chooses_a_prior() {
+    let d = temp_dir("handicap");
+    let played = run_in(
+        &d,
+        &[
+            "tune",
+            "-v",
+            "chess",
+            "--games",
+            "4",
+            "--nodes",
+            "200",
+            "--max-plies",
+            "40",
+            "--handicap",
+            "--lambda",
+            "auto",
+            "--iterations",
+            "5",
+            "--save-games",
+            "h.pgn",
+            "-o",
+            "a.toml",
+        ],
+    );
+    assert!(played.contains("then a piece off each side"), "{played}");
+    assert_eq!(played.matches("(chosen)").count(), 1, "{played}");
+    assert!(
+        played.contains("prior 0.0001 ") && played.contains("prior 0.1 "),
+        "{played}"
+    );
+    let pgn = std::fs::read_to_string(d.join("h.pgn")).unwrap();
+    // Each game starts from a FEN with at most 15 men a side (one fitted piece taken off, and
+    // perhaps some captured in the random opening).
+    let fens: Vec<&str> = pgn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[FEN \""))
+        .collect();
+    assert_eq!(fens.len(), 4, "{pgn}");
+    for f in &fens {
+        let board = f.split(' ').next().unwrap();
+        for upper in [true, false] {
+            let men = board
+                .chars()
+                .filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == upper)
+                .count();
+            assert!(men <= 15, "{f}");
+        }
+    }
+    let read = run_in(
+        &d,
+        &[
+            "tune",
+            "-v",
+            "chess",
+            "--pgn",
+            "h.pgn",
+            "--iterations",
+            "5",
+            "-o",
+            "b.toml",
+        ],
+    );
+    let positions = |s: &str| {
+        s.lines()
+            .find_map(|l| l.split_once(" positions,"))
+            .map(|(n, _)| n.to_string())
+    };
+    assert!(positions(&played).is_some(), "{played}");
+    assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
+    // A weight that is neither a number of 0 or more nor `auto` is refused, with the reason.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["tune", "-v", "chess", "--pgn", "h.pgn", "--lambda", "-1"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("or `auto`"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -40,9 +40,21 @@ pub struct TuneArgs {
     /// many centipawns or a mate (0: play every game out)
     #[arg(long, default_value_t = 1000, value_name = "CP")]
     pub adjudicate: i32,
-    /// Weight of the prior that holds values near their current ones (per squared pawn)
-    #[arg(long, default_value_t = 0.0005)]
-    pub lambda: f64,
+    /// Take one piece whose value is fitted off each side after the opening (a kind drawn at
+    /// random for each): games from such imbalances teach the values far sooner than level
+    /// games, which on large boards seldom decide anything by material
+    #[arg(long)]
+    pub handicap: bool,
+    /// Weight of the prior that holds values near their current ones (per squared pawn), or
+    /// `auto`: the weight of 0.0001 to 0.1 whose fits best predict held-out games
+    #[arg(
+        long,
+        default_value = "0.0005",
+        value_parser = parse_lambda,
+        value_name = "WEIGHT|auto",
+        allow_negative_numbers = true
+    )]
+    pub lambda: Lambda,
     /// Passes of the fit over the samples
     #[arg(long, default_value_t = 400)]
     pub iterations: u32,
@@ -52,6 +64,26 @@ pub struct TuneArgs {
     /// Where to write the [eval] table (default: VARIANT.eval.toml)
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// The prior weight of the fit: given, or chosen by the held-out check.
+#[derive(Clone, Copy, Debug)]
+pub enum Lambda {
+    Given(f64),
+    Auto,
+}
+
+/// `--lambda`: a weight of 0 or more, or `auto`.
+fn parse_lambda(s: &str) -> Result<Lambda, String> {
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(Lambda::Auto);
+    }
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(Lambda::Given(x)),
+        _ => Err(format!(
+            "expected a weight of 0 or more, or `auto`; got `{s}`"
+        )),
+    }
 }
 
 /// The games of a PGN text (one or more, each starting with its tags).
@@ -96,15 +128,16 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     let mut samples: Vec<Sample> = Vec::new();
     let mut pgn_out = String::new();
-    let skip;
     if let Some(path) = &a.pgn {
         let text = std::fs::read_to_string(path)
             .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
         let games = read_games(&rules, &text);
         println!("{} games read from {}", games.len(), path.display());
-        skip = 8;
-        for (g, r) in &games {
-            tune::samples(&rules, g, *r, skip, &mut samples);
+        // The first plies of a game from the start position are taken as its (random)
+        // opening; a game from a set-up position (a handicap game) counts from its first.
+        for (i, (g, r)) in games.iter().enumerate() {
+            let skip = if g.default_start() { 8 } else { 0 };
+            tune::samples(&rules, g, *r, skip, i as u32, &mut samples);
         }
     } else {
         let cfg = PlayConfig {
@@ -117,15 +150,26 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
                 .jobs
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             adjudicate: a.adjudicate.max(0),
+            handicap: a.handicap,
         };
-        skip = a.opening_plies as usize;
+        // A handicap game starts after its opening, from the position less two pieces.
+        let skip = if a.handicap {
+            0
+        } else {
+            a.opening_plies as usize
+        };
         println!(
-            "{}: {} self-play games at {} nodes per move, {} random opening plies, seed {}, \
+            "{}: {} self-play games at {} nodes per move, {} random opening plies{}, seed {}, \
              {} at a time, {}",
             rules.variant.title,
             a.games,
             a.nodes,
             a.opening_plies,
+            if a.handicap {
+                " then a piece off each side"
+            } else {
+                ""
+            },
             a.seed,
             cfg.jobs,
             if cfg.adjudicate > 0 {
@@ -142,7 +186,7 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
         tune::play_games(&rules, &cfg, |g| {
             n += 1;
             let r = tune::result_of(g);
-            tune::samples(&rules, g, r, skip, &mut samples);
+            tune::samples(&rules, g, r, skip, n, &mut samples);
             if a.save_games.is_some() {
                 pgn_out.push_str(&g.to_pgn());
                 pgn_out.push('\n');
@@ -167,22 +211,35 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
         return Err(UserError("no quiet positions to fit".into()));
     }
     let theta0 = tune::current_values(&rules);
-    // Royal pieces have no material value; pawn-like pieces (those that promote) are the unit
-    // the others are measured in, as the scale K is fitted too.
-    let fixed: Vec<bool> = rules
-        .variant
-        .pieces
-        .iter()
-        .map(|p| p.royal || !p.promotes_to.is_empty())
-        .collect();
+    let fixed: Vec<bool> = tune::fitted_kinds(&rules).iter().map(|f| !f).collect();
+    let lambda = match a.lambda {
+        Lambda::Given(l) => {
+            let (b, f) = tune::held_out(&samples, &theta0, &fixed, l, a.iterations);
+            println!(
+                "held-out error ({} folds by game), prior {l}: {b:.5} -> {f:.5}",
+                tune::FOLDS
+            );
+            l
+        }
+        Lambda::Auto => {
+            let (l, rows) = tune::choose_lambda(&samples, &theta0, &fixed, a.iterations);
+            println!("held-out error ({} folds by game):", tune::FOLDS);
+            for (w, b, f) in rows {
+                println!(
+                    "  prior {w:<7} {b:.5} -> {f:.5}{}",
+                    if w == l { "  (chosen)" } else { "" }
+                );
+            }
+            l
+        }
+    };
     let k = tune::fit_scale(&samples, &theta0);
     let before = tune::loss(&samples, &theta0, &theta0, k);
-    let theta = tune::fit(&samples, &theta0, &fixed, k, a.lambda, a.iterations);
+    let theta = tune::fit(&samples, &theta0, &fixed, k, lambda, a.iterations);
     let after = tune::loss(&samples, &theta, &theta0, k);
     println!(
-        "{} positions, K = {k:.4}, prior {}, error {before:.5} -> {after:.5}",
-        samples.len(),
-        a.lambda
+        "{} positions, K = {k:.4}, prior {lambda}, error {before:.5} -> {after:.5}",
+        samples.len()
     );
     let mobility = rules.variant.eval.as_ref().and_then(|e| e.mobility);
     let table = tune::table(&theta, &fixed, mobility);
