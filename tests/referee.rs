@@ -179,6 +179,37 @@ fn against_broken(how: &str, expect: &str) {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
+/// An engine command is a shell line: `cd DIR && ./engine` works, and when the referee kills
+/// a hung engine it kills everything the line started (here a background `sleep`).
+#[test]
+fn an_engine_line_with_shell_syntax_runs_and_is_killed_whole() {
+    let marker = format!("sleep 73{}", std::process::id() % 100 + 100);
+    let line = format!(
+        "{marker} & cd '{}' && ./broken-uci.sh silent",
+        engines_dir().display()
+    );
+    let me = format!("{BIN} uci");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        &line,
+        "--games",
+        "2",
+        "--tc",
+        "0.3+0",
+        "--hang-margin",
+        "300",
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("broken-silent"), "{}", r.stdout);
+    assert!(r.stdout.contains(": 2 games, +2 =0 -0"), "{}", r.stdout);
+    let left = processes_with(&marker);
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 #[test]
 fn an_illegal_move_loses_and_is_logged_with_the_position() {
     against_broken("illegal", "played the illegal move `a1a1` in ");

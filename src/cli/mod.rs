@@ -131,7 +131,7 @@ pub struct ServeArgs {
 pub struct MatchArgs {
     #[command(flatten)]
     pub v: VariantArgs,
-    /// An engine's command line (give it twice; run through `sh -c`)
+    /// An engine's command line (give it twice; a shell line run as `sh -c CMD`)
     #[arg(long = "engine", required = true, num_args = 1, value_name = "CMD")]
     pub engines: Vec<String>,
     /// Protocol per engine, in the order of --engine: uci, xboard or auto (UCI tried first)

@@ -33,7 +33,8 @@ impl std::str::FromStr for Protocol {
 /// How to start an engine.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
-    /// A shell command line (run as `sh -c "exec COMMAND"`).
+    /// A shell command line, run as `sh -c COMMAND` in a process group of its own (so that
+    /// `cd DIR && engine` works, and killing the engine kills whatever the line started).
     pub cmd: String,
     /// `None`: find out (UCI is tried first).
     pub protocol: Option<Protocol>,
@@ -110,12 +111,19 @@ impl EngineProc {
     }
 
     fn start_as(spec: &EngineSpec, protocol: Protocol) -> Result<EngineProc, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {}", spec.cmd))
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(&spec.cmd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // The shell and what it starts form a group whose id is the shell's pid.
+            cmd.process_group(0);
+        }
+        let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", spec.cmd))?;
         let stdout = child.stdout.take().ok_or("no standard output")?;
@@ -477,6 +485,8 @@ impl EngineProc {
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
+                // Whatever else the command line started (a background job) goes too.
+                kill_group(&self.child);
                 return;
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -484,13 +494,38 @@ impl EngineProc {
         self.kill();
     }
 
-    /// Kills the process and reaps it.
+    /// Kills the process and everything its command line started, and reaps it.
     pub fn kill(&mut self) {
+        // Before the input closes: an engine that ends at the end of its input could take
+        // its shell with it, and the rest of the group would be left.
+        kill_group(&self.child);
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
+
+/// Sends SIGKILL to the process group of `child` (the engine's shell and what it started).
+/// The group's id is the child's pid; where the child was reaped a moment ago, that id is
+/// still nobody else's, as pids are handed out in sequence and not reused so soon.
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    unsafe extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    const SIGKILL: i32 = 9;
+    let Ok(pid) = i32::try_from(child.id()) else {
+        return;
+    };
+    // SAFETY: kill(2) takes two integers and touches no memory of this process; a negative
+    // pid names the process group that `process_group(0)` gave the child.
+    unsafe {
+        kill(-pid, SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_: &Child) {}
 
 impl Drop for EngineProc {
     fn drop(&mut self) {
