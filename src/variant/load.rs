@@ -112,6 +112,10 @@ fn read_file(path: &str) -> Result<String, VariantError> {
 /// section for the games and the match that kept it); the other games keep hand-set values.
 pub const BUILTIN_EVAL: &[(&str, &str)] = &[
     (
+        "terachess1.eval.toml",
+        include_str!("../../variants/terachess1.eval.toml"),
+    ),
+    (
         "metamachy.eval.toml",
         include_str!("../../variants/metamachy.eval.toml"),
     ),
