@@ -116,6 +116,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         include_str!("../../variants/terachess1.eval.toml"),
     ),
     (
+        "terachess2.eval.toml",
+        include_str!("../../variants/terachess2.eval.toml"),
+    ),
+    (
         "metamachy.eval.toml",
         include_str!("../../variants/metamachy.eval.toml"),
     ),
