@@ -139,27 +139,32 @@ fn four_games_of_chess_from_random_openings_against_fairy_stockfish() {
     }
 }
 
-/// Polymachy against a broken engine: both games go to Polymachy, each failure is named,
-/// the match finishes and no engine process is left behind.
-fn against_broken(how: &str, expect: &str) {
-    let script = engines_dir().join("broken-uci.sh");
-    let broken = format!("{} {how}", script.display());
+/// Two games of chess at 0.3 s a side, Polymachy (engine 1) against the engine line `other`.
+fn two_games_against(other: &str, hang_margin: &str) -> common::Run {
     let me = format!("{BIN} uci");
-    let r = run_match(&[
+    run_match(&[
         "-v",
         "chess",
         "--engine",
         &me,
         "--engine",
-        &broken,
+        other,
         "--games",
         "2",
         "--tc",
         "0.3+0",
         "--hang-margin",
-        // The slow engine must be heard from before it counts as hung.
-        if how == "slow" { "3000" } else { "300" },
-    ]);
+        hang_margin,
+    ])
+}
+
+/// Polymachy against a broken engine: both games go to Polymachy, each failure is named,
+/// the match finishes and no engine process is left behind.
+fn against_broken(how: &str, expect: &str) {
+    let script = engines_dir().join("broken-uci.sh");
+    let broken = format!("{} {how}", script.display());
+    // The slow engine must be heard from before it counts as hung.
+    let r = two_games_against(&broken, if how == "slow" { "3000" } else { "300" });
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     let games: Vec<&str> = r
         .stdout
@@ -188,21 +193,7 @@ fn an_engine_line_with_shell_syntax_runs_and_is_killed_whole() {
         "{marker} & cd '{}' && ./broken-uci.sh silent",
         engines_dir().display()
     );
-    let me = format!("{BIN} uci");
-    let r = run_match(&[
-        "-v",
-        "chess",
-        "--engine",
-        &me,
-        "--engine",
-        &line,
-        "--games",
-        "2",
-        "--tc",
-        "0.3+0",
-        "--hang-margin",
-        "300",
-    ]);
+    let r = two_games_against(&line, "300");
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("broken-silent"), "{}", r.stdout);
     assert!(r.stdout.contains(": 2 games, +2 =0 -0"), "{}", r.stdout);

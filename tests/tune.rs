@@ -213,6 +213,18 @@ fn run_in(d: &std::path::Path, args: &[&str]) -> String {
     stdout
 }
 
+/// The self-play run and the read-back run fitted the same number of positions (the fit's
+/// summary line begins with it: "N positions, K = ...").
+fn assert_same_positions(played: &str, read: &str) {
+    let positions = |s: &str| {
+        s.lines()
+            .find_map(|l| l.split_once(" positions,"))
+            .map(|(n, _)| n.to_string())
+    };
+    assert!(positions(played).is_some(), "{played}");
+    assert_eq!(positions(played), positions(read), "{played}\n{read}");
+}
+
 /// Self-play games cut at the ply limit are counted as draws by the fit and saved as
 /// adjudicated draws, so that reading the saved games back fits the same positions.
 #[test]
@@ -258,14 +270,7 @@ fn saved_self_play_games_read_back_with_their_results() {
         "b.toml",
     ]);
     assert!(read.contains("3 games read"), "{read}");
-    // The fit's summary line begins with the number of positions: "N positions, K = ...".
-    let positions = |s: &str| {
-        s.lines()
-            .find_map(|l| l.split_once(" positions,"))
-            .map(|(n, _)| n.to_string())
-    };
-    assert!(positions(&played).is_some(), "{played}");
-    assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
+    assert_same_positions(&played, &read);
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -448,13 +453,7 @@ fn handicap_games_read_back_and_auto_chooses_a_prior() {
             "b.toml",
         ],
     );
-    let positions = |s: &str| {
-        s.lines()
-            .find_map(|l| l.split_once(" positions,"))
-            .map(|(n, _)| n.to_string())
-    };
-    assert!(positions(&played).is_some(), "{played}");
-    assert_eq!(positions(&played), positions(&read), "{played}\n{read}");
+    assert_same_positions(&played, &read);
     // A weight that is neither a number of 0 or more nor `auto` is refused, with the reason.
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
         .args(["tune", "-v", "chess", "--pgn", "h.pgn", "--lambda", "-1"])
