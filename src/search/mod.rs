@@ -197,6 +197,9 @@ pub struct Searcher {
     helpers: Vec<Searcher>,
     /// Added to the iteration depth (helpers search odd and even depths out of step).
     depth_offset: i32,
+    /// During a search with helpers: raised by a helper that finished the search's depth
+    /// limit, so that this thread stops too (the helper's result is then taken).
+    helper_done: Option<Arc<AtomicBool>>,
     plies: Vec<Ply>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -286,6 +289,7 @@ impl Searcher {
             threads: 1,
             helpers: Vec::new(),
             depth_offset: 0,
+            helper_done: None,
             plies: (0..=MAX_PLY + 1)
                 .map(|_| Ply {
                     moves: MoveList::new(),
@@ -417,24 +421,63 @@ impl Searcher {
             self.helpers.push(h);
         }
         let helper_stop = Arc::new(AtomicBool::new(false));
-        let helper_limits = Limits::depth(MAX_PLY as u32 - 8);
+        let target = limits.depth.unwrap_or(MAX_PLY as u32 - 8);
+        let helper_limits = Limits::depth(target);
+        let done = Arc::new(AtomicBool::new(false));
+        self.helper_done = Some(done.clone());
         // The helpers' new searches must not age the table a second time.
         self.tt.new_search();
         let mut helpers = std::mem::take(&mut self.helpers);
-        let result = std::thread::scope(|sc| {
-            for h in helpers.iter_mut() {
-                h.stop = helper_stop.clone();
-                let mut p = pos.clone();
-                let hl = &helper_limits;
-                sc.spawn(move || {
-                    h.search_inner(&mut p, hl, |_| {}, false);
-                });
-            }
-            let r = self.search_inner(pos, limits, on_iter, false);
+        let mut on_iter = on_iter;
+        let (main, others) = std::thread::scope(|sc| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| {
+                    h.stop = helper_stop.clone();
+                    let mut p = pos.clone();
+                    let (hl, done) = (&helper_limits, &done);
+                    sc.spawn(move || {
+                        let r = h.search_inner(&mut p, hl, |_| {}, false);
+                        // A helper one depth ahead that finished the depth limit ends the
+                        // search: the main thread would only reach what it has.
+                        if !h.aborted && r.depth >= target {
+                            done.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                })
+                .collect();
+            let r = self.search_inner(pos, limits, &mut on_iter, false);
             helper_stop.store(true, Ordering::Relaxed);
-            r
+            let others: Vec<SearchResult> =
+                handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            (r, others)
         });
         self.helpers = helpers;
+        self.helper_done = None;
+        // The deepest finished iteration of any thread gives the move (the main thread's on a
+        // tie); the nodes are every thread's.
+        let nodes: u64 = main.nodes + others.iter().map(|r| r.nodes).sum::<u64>();
+        let mut result = main;
+        let mut from_helper = false;
+        for r in others {
+            if r.depth > result.depth && r.best.is_some() {
+                result = r;
+                from_helper = true;
+            }
+        }
+        result.nodes = nodes;
+        result.elapsed = self.start.elapsed();
+        if from_helper {
+            on_iter(&Info {
+                depth: result.depth,
+                seldepth: result.seldepth,
+                score: result.score,
+                nodes,
+                elapsed: result.elapsed,
+                pv: result.pv.clone(),
+            });
+        }
         result
     }
 
@@ -523,7 +566,7 @@ impl Searcher {
         let mut instability = 0.0f64;
         let mut last_best: Option<Move> = None;
         for depth in 1..=max_depth {
-            let depth = (depth + self.depth_offset).min(MAX_PLY as i32 - 8);
+            let depth = (depth + self.depth_offset).min(max_depth);
             self.root_depth = depth;
             self.iter_best = None;
             let mut delta = 30;
@@ -594,6 +637,10 @@ impl Searcher {
             };
             on_iter(&info);
             if self.root_moves.len() == 1 && limits.timed() {
+                break;
+            }
+            // A helper out of step reaches the depth limit an iteration early.
+            if depth >= max_depth {
                 break;
             }
             if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 2 {
@@ -690,6 +737,10 @@ impl Searcher {
             return true;
         }
         if self.stop.load(Ordering::Relaxed)
+            || self
+                .helper_done
+                .as_ref()
+                .is_some_and(|d| d.load(Ordering::Relaxed))
             || self.nodes >= self.node_limit
             || (self.nodes & 1023 == 0 && self.hard.is_some_and(|h| Instant::now() >= h))
         {
