@@ -71,3 +71,22 @@ proptest! {
         let _ = polymachy::game::parse_move(&mut p, &t);
     }
 }
+
+/// The case that once panicked: an error span that ends inside a two-byte character.
+#[test]
+fn an_error_inside_a_multibyte_character_is_located() {
+    let start = (0..=3589)
+        .rev()
+        .find(|&i| META.is_char_boundary(i))
+        .unwrap();
+    let end = (start + 14..=META.len())
+        .find(|&i| META.is_char_boundary(i))
+        .unwrap();
+    let text = format!("{}\u{a1} {}", &META[..start], &META[end..]);
+    let e = Variant::from_toml(&text, "mutated.toml").unwrap_err();
+    assert!(
+        e.lines.iter().all(|l| l.starts_with("mutated.toml:")),
+        "{:?}",
+        e.lines
+    );
+}

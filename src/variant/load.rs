@@ -240,8 +240,13 @@ fn convert_table(t: &toml::de::DeTable<'_>) -> Vec<(String, Span, SVal)> {
 }
 
 /// Line and column (both 1-based, column in characters) of a byte offset.
+/// An offset inside a character (a parser's error span can end there) counts as that
+/// character's start.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let col = before
@@ -271,7 +276,7 @@ fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
 /// The byte offset of character `col` (1-based) inside the string value at `span`.
 fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
     // Skip the opening quote (one for basic/literal strings, three for multi-line ones).
-    let raw = &text[span.clone()];
+    let raw = text.get(span.clone()).unwrap_or("");
     let q = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
         3
     } else {
