@@ -52,15 +52,7 @@ struct Browser {
     from: BufReader<std::io::PipeReader>,
     next_id: u64,
     session: Option<String>,
-    _profile: TempDir,
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    _profile: common::TempDir,
 }
 
 impl Browser {
@@ -115,7 +107,7 @@ impl Browser {
             from: BufReader::new(from),
             next_id: 1,
             session: None,
-            _profile: TempDir(profile),
+            _profile: common::TempDir(profile),
         }
     }
 

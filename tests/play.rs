@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use polymachy::game::{Game, GameResult, Termination, parse_pgn};
@@ -18,20 +17,14 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
     (r.code, r.stdout, r.stderr)
 }
 
-/// A fresh path in the temporary directory.
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("polymachy-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 fn rules(name: &str) -> Arc<Ruleset> {
     Ruleset::new(&Variant::load(name).unwrap(), None).unwrap()
 }
 
 #[test]
 fn fools_mate_between_two_humans_with_mistakes_and_a_save() {
-    let pgn = temp("fools.pgn");
+    let dir = common::TempDir::new("play-fools");
+    let pgn = dir.join("fools.pgn");
     let input = format!(
         "help\nf2f3\ne7e5\ne2e5\nNd2\nfrobnicate\nZe4\nmoves\ng2g4\nQh4\nQh5\nsave {}\nquit\n",
         pgn.display()
@@ -186,7 +179,8 @@ fn the_engine_mates_and_the_game_says_why() {
 
 #[test]
 fn save_from_a_position_and_load_it_again() {
-    let pgn = temp("resume.pgn");
+    let dir = common::TempDir::new("play-resume");
+    let pgn = dir.join("resume.pgn");
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     let input = format!("e4\nKd7\nsave {}\n", pgn.display());
     let (code, _, err) = run(
@@ -231,7 +225,8 @@ fn save_from_a_position_and_load_it_again() {
 
 #[test]
 fn a_bad_game_file_is_refused_with_its_line() {
-    let pgn = temp("bad.pgn");
+    let dir = common::TempDir::new("play-bad");
+    let pgn = dir.join("bad.pgn");
     std::fs::write(
         &pgn,
         "[Event \"x\"]\n[Variant \"chess\"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Ke9 *\n",

@@ -29,12 +29,6 @@ fn engines_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines")
 }
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("polymachy-referee-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
 fn run_match(args: &[&str]) -> common::Run {
     let mut all = vec!["match"];
     all.extend_from_slice(args);
@@ -57,15 +51,16 @@ fn processes_with(needle: &str) -> Vec<String> {
     found
 }
 
-fn vs_fairy_stockfish(variant: &str, extra: &[&str]) {
+fn vs_fairy_stockfish(variant: &str, extra: &[&str]) -> String {
     let Some(fsf) = common::find_program(&["fairy-stockfish"]) else {
         need("fairy-stockfish", false);
-        return;
+        return String::new();
     };
     if !need("python3 with pyffish (pip install pyffish)", pyffish_ok()) {
-        return;
+        return String::new();
     }
-    let pgn = temp(&format!("{variant}.pgn"));
+    let dir = common::TempDir::new(&format!("referee-{variant}"));
+    let pgn = dir.join(&format!("{variant}.pgn"));
     let me = format!("{BIN} uci");
     let mut args = vec![
         "-v",
@@ -120,6 +115,7 @@ fn vs_fairy_stockfish(variant: &str, extra: &[&str]) {
     let said = String::from_utf8_lossy(&v.stdout);
     assert!(v.status.success(), "{said}\n{text}");
     assert_eq!(said.matches("every move legal").count(), 4, "{said}");
+    text
 }
 
 #[test]
@@ -129,10 +125,8 @@ fn four_games_of_shako_against_fairy_stockfish_revalidated_by_pyffish() {
 
 #[test]
 fn four_games_of_chess_from_random_openings_against_fairy_stockfish() {
-    let pgn_has_fen = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
-    vs_fairy_stockfish("chess", &["--random-plies", "4", "--seed", "7"]);
+    let text = vs_fairy_stockfish("chess", &["--random-plies", "4", "--seed", "7"]);
     // The random openings are written as FEN/SetUp (checked when the test ran).
-    let text = pgn_has_fen(&temp("chess.pgn"));
     if !text.is_empty() {
         assert_eq!(text.matches("[SetUp \"1\"]").count(), 4, "{text}");
         assert_eq!(text.matches("[FEN \"").count(), 4, "{text}");
@@ -257,13 +251,14 @@ fn bad_match_arguments_are_reported() {
 
 #[test]
 fn polymachy_against_itself_over_cecp_with_an_opening_file() {
-    let epd = temp("openings.epd");
+    let dir = common::TempDir::new("referee-cecp");
+    let epd = dir.join("openings.epd");
     std::fs::write(
         &epd,
         "# two openings, each played twice\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ;\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n",
     )
     .unwrap();
-    let pgn = temp("cecp.pgn");
+    let pgn = dir.join("cecp.pgn");
     let me = format!("{BIN} xboard");
     let r = run_match(&[
         "-v",
@@ -352,7 +347,8 @@ fn fairy_max_is_found_to_speak_cecp_and_plays_chess() {
         return;
     };
     let me = format!("{BIN} uci");
-    let pgn = temp("fairymax.pgn");
+    let dir = common::TempDir::new("referee-fairymax");
+    let pgn = dir.join("fairymax.pgn");
     let r = run_match(&[
         "-v",
         "chess",

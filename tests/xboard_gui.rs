@@ -50,16 +50,9 @@ fn xboard_match(
     extra: &[&str],
 ) -> Option<XbMatch> {
     let (xvfb, xboard) = programs()?;
-    let dir = std::env::temp_dir().join(format!(
-        "polymachy-xboard-{}-{variant}-{}",
-        std::process::id(),
-        first.len() + second.len()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new(&format!("xboard-{variant}-{}", first.len() + second.len()));
     let debug = dir.join("debug.txt");
     let pgn = dir.join("games.pgn");
-    let _ = std::fs::remove_file(&debug);
-    let _ = std::fs::remove_file(&pgn);
     let games = games.to_string();
     let out = Command::new(xvfb)
         .arg("-a")
@@ -75,7 +68,7 @@ fn xboard_match(
         .args(["-popupExitMessage", "false", "-soundProgram", "/bin/true"])
         .args(["-saveSettingsOnExit", "false", "-settingsFile", "/dev/null"])
         .args(extra)
-        .current_dir(&dir)
+        .current_dir(&dir.0)
         .output()
         .expect("xvfb-run runs");
     let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
@@ -256,9 +249,9 @@ fn xboard_shako_without_legality_test() {
 
 /// The command that runs Fairy-Max 5.0b with `section` (a file in `tests/engines`) appended to
 /// its own ini file, behind `tests/engines/fairymax-cecp.sh`, which drops the one command it
-/// crashes on (`computer`, read as a move). `None` (after failing under `CI` or saying so)
-/// without Fairy-Max.
-fn fairy_max(section: &str) -> Option<String> {
+/// crashes on (`computer`, read as a move), with the folder that holds the ini file (keep it
+/// while the engine runs). `None` (after failing under `CI` or saying so) without Fairy-Max.
+fn fairy_max(section: &str) -> Option<(common::TempDir, String)> {
     let (Some(_fairymax), Ok(stock)) = (
         common::find_program(&["fairymax"]),
         std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini"),
@@ -268,14 +261,11 @@ fn fairy_max(section: &str) -> Option<String> {
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines");
     let section = std::fs::read_to_string(dir.join(section)).unwrap();
-    let ini = std::env::temp_dir().join(format!(
-        "polymachy-{}-{}.ini",
-        std::process::id(),
-        section.len()
-    ));
+    let tmp = common::TempDir::new(&format!("fairymax-{}", section.len()));
+    let ini = tmp.join("fmax.ini");
     std::fs::write(&ini, stock + &section).unwrap();
     let wrapper = dir.join("fairymax-cecp.sh");
-    Some(format!("{} 22 {}", wrapper.display(), ini.display()))
+    Some((tmp, format!("{} 22 {}", wrapper.display(), ini.display())))
 }
 
 /// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test off (XBoard's `O2`
@@ -285,7 +275,7 @@ fn fairy_max(section: &str) -> Option<String> {
 /// left out of the start string so that the games repeat.
 #[test]
 fn xboard_lions_and_unicorns_against_fairy_max() {
-    let Some(fm) = fairy_max("fmax-lions-and-unicorns.ini") else {
+    let Some((_ini, fm)) = fairy_max("fmax-lions-and-unicorns.ini") else {
         return;
     };
     let me = format!("{BIN} xboard");
@@ -317,7 +307,7 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
 /// reached the other engine unchanged.
 #[test]
 fn xboard_metamachy_against_fairy_max() {
-    let Some(fm) = fairy_max("fmax-metamachy.ini") else {
+    let Some((_ini, fm)) = fairy_max("fmax-metamachy.ini") else {
         return;
     };
     let me = format!("{BIN} xboard");

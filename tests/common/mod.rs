@@ -1,5 +1,5 @@
-//! Running the `polymachy` binary from integration tests, and finding the outside programs
-//! some tests play against. Each test file uses part of it.
+//! Running the `polymachy` binary from integration tests, finding the outside programs some
+//! tests play against, and temporary folders that go away. Each test file uses part of it.
 #![allow(dead_code)]
 
 use std::io::Write;
@@ -56,4 +56,28 @@ pub fn missing(what: &str) {
         panic!("{what} is missing (scripts/install-deps.sh installs it)");
     }
     eprintln!("SKIPPED: {what} is missing (scripts/install-deps.sh installs it)");
+}
+
+/// A folder of its own under the system's temporary folder (named after `name` and this
+/// process), emptied first and removed with everything in it when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("polymachy-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        TempDir(d)
+    }
+
+    /// A path inside the folder.
+    pub fn join(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
