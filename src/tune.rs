@@ -137,23 +137,20 @@ fn handicapped(g: &Game, fitted: &[bool], rng: &mut Rng) -> Option<Game> {
     for _ in 0..20 {
         let mut setup = base.clone();
         for color in [Color::White, Color::Black] {
-            let board = &base.board;
-            let of_kind = |k: usize| -> Vec<usize> {
-                (0..size)
-                    .filter(|&sq| {
-                        let c = board[sq];
-                        c != EMPTY && color_of(c) == color && kind_of(c) == k
-                    })
-                    .collect()
-            };
-            let kinds: Vec<usize> = (0..fitted.len())
-                .filter(|&k| fitted[k] && !of_kind(k).is_empty())
-                .collect();
-            if kinds.is_empty() {
+            // The side's squares of each fitted kind, kinds and squares in ascending order.
+            let mut by_kind: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (sq, &c) in base.board.iter().enumerate().take(size) {
+                if c != EMPTY && color_of(c) == color && fitted[kind_of(c)] {
+                    by_kind.entry(kind_of(c)).or_default().push(sq);
+                }
+            }
+            if by_kind.is_empty() {
                 continue;
             }
-            let squares = of_kind(kinds[rng.below(kinds.len())]);
-            setup.board[squares[rng.below(squares.len())]] = EMPTY;
+            let squares = by_kind.values().nth(rng.below(by_kind.len()));
+            if let Some(squares) = squares {
+                setup.board[squares[rng.below(squares.len())]] = EMPTY;
+            }
         }
         if let Ok(pos) = Position::from_setup(g.rules(), &setup) {
             let mut h = Game::from_position(pos);

@@ -408,7 +408,7 @@ impl Searcher {
         &mut self,
         pos: &mut Position,
         limits: &Limits,
-        on_iter: impl FnMut(&Info),
+        mut on_iter: impl FnMut(&Info),
     ) -> SearchResult {
         if self.threads <= 1 || limits.nodes.is_some() {
             return self.search_one(pos, limits, on_iter);
@@ -428,7 +428,6 @@ impl Searcher {
         // The helpers' new searches must not age the table a second time.
         self.tt.new_search();
         let mut helpers = std::mem::take(&mut self.helpers);
-        let mut on_iter = on_iter;
         let (main, others) = std::thread::scope(|sc| {
             let handles: Vec<_> = helpers
                 .iter_mut()
@@ -736,13 +735,15 @@ impl Searcher {
         if self.aborted {
             return true;
         }
+        // The clock and a helper's finish are looked at every 1024 nodes.
         if self.stop.load(Ordering::Relaxed)
-            || self
-                .helper_done
-                .as_ref()
-                .is_some_and(|d| d.load(Ordering::Relaxed))
             || self.nodes >= self.node_limit
-            || (self.nodes & 1023 == 0 && self.hard.is_some_and(|h| Instant::now() >= h))
+            || (self.nodes & 1023 == 0
+                && (self.hard.is_some_and(|h| Instant::now() >= h)
+                    || self
+                        .helper_done
+                        .as_ref()
+                        .is_some_and(|d| d.load(Ordering::Relaxed))))
         {
             self.aborted = true;
         }

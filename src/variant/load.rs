@@ -109,7 +109,7 @@ fn read_file(path: &str) -> Result<String, VariantError> {
 
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
 /// Each was fitted by `polymachy tune` to games of the engine (see the README's strength
-/// section for the games and the match that kept it); the other games keep hand-set values.
+/// section for the games, the held-out check and the match that kept it).
 pub const BUILTIN_EVAL: &[(&str, &str)] = &[
     (
         "terachess1.eval.toml",
