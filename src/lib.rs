@@ -11,6 +11,7 @@ pub mod compile;
 pub mod game;
 pub mod geometry;
 pub mod moves;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod position;

@@ -7,6 +7,8 @@ const LAYERS: &[&[&str]] = &[
     &["tables"],
     // A variant holds its rules' specs, parsed by a catalog handed down from above.
     &["variant"],
+    // The network evaluation: its file format, features, accumulators and training.
+    &["nnue"],
     // The core: ruleset, positions, generator and the rules' API, one module.
     &["position"],
     // The rules, each against the core's API only (see `rule_files_use_only_the_core_api`).

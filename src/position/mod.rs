@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
+use crate::nnue::{Change, MAX_CHANGES};
 use crate::tables::Shape;
 
 /// What make needs to restore a position.
@@ -39,6 +40,8 @@ struct Undo {
     royal_count: [u8; 2],
     /// A null move (the side to move passed), for the search.
     null: bool,
+    /// The second piece a special move relocated (for [`Position::move_changes`]).
+    other: Code,
 }
 
 /// The largest halfmove clock or fullmove number: both count up to it and stay there (a FEN
@@ -579,6 +582,9 @@ impl Position {
         if mv.kind == MoveKind::Special {
             let (a, b) = rs.specials[mv.aux as usize].also;
             let other = self.board[a as usize];
+            if let Some(u) = self.stack.last_mut() {
+                u.other = other;
+            }
             h ^= zp(other, a);
             self.board[a as usize] = EMPTY;
             self.board[b as usize] = other;
@@ -667,6 +673,7 @@ impl Position {
             royal: self.royal,
             royal_count: self.royal_count,
             null,
+            other: EMPTY,
         });
     }
 
@@ -685,6 +692,48 @@ impl Position {
         }
         self.side = self.side.flip();
         self.hash ^= self.rules.z_side;
+    }
+
+    /// The squares the `i`-th move made from the position this one was created from changed,
+    /// with their contents before and after, in the order make changed them (a null move
+    /// changes none); written to `out`, returning how many. What an incrementally updated
+    /// evaluation follows: every kind of move is a list of such changes.
+    pub fn move_changes(&self, i: usize, out: &mut [Change; MAX_CHANGES]) -> usize {
+        let Some(u) = self.stack.get(i) else { return 0 };
+        if u.null {
+            return 0;
+        }
+        let mv = u.mv;
+        let mut n = 0;
+        let mut push = |square: Square, before: Code, after: Code| {
+            out[n] = Change {
+                square,
+                before,
+                after,
+            };
+            n += 1;
+        };
+        if u.captured != EMPTY {
+            push(u.cap_sq, u.captured, EMPTY);
+        }
+        push(mv.from, u.moved, EMPTY);
+        if mv.kind == MoveKind::Special {
+            let (a, b) = self.rules.specials[mv.aux as usize].also;
+            push(a, u.other, EMPTY);
+            push(b, EMPTY, u.other);
+        }
+        let placed = match mv.promotion() {
+            Some(k) => code(k, color_of(u.moved)),
+            None => u.moved,
+        };
+        push(mv.to, EMPTY, placed);
+        n
+    }
+
+    /// The hash of the position before the `i`-th move made from the one this position was
+    /// created from (the current hash for `i` = [`Position::ply_count`]).
+    pub fn hash_at(&self, i: usize) -> u64 {
+        self.stack.get(i).map_or(self.hash, |u| u.hash)
     }
 
     /// Whether the last move made was a null move.

@@ -57,6 +57,9 @@ pub struct Ruleset {
     pub z_side: u64,
     pub z_rights: [u64; 16],
     pub z_ep: Vec<u64>,
+    /// The network the variant names, checked against its board and pieces (`None`: the
+    /// evaluation is the one built from the pieces' data).
+    pub network: Option<Arc<crate::nnue::Network>>,
 }
 
 /// What keeps a variant from being compiled.
@@ -70,6 +73,8 @@ pub enum CompileProblem {
     Rule { rule: &'static str, message: String },
     /// The start position is not a legal position.
     Start { problems: Vec<super::Problem> },
+    /// The network file the variant names cannot be used.
+    Network(String),
 }
 
 /// Why a variant cannot be compiled, located in its file when the problem is in the file:
@@ -115,6 +120,7 @@ impl CompileError {
                         .join("; ")
                 ),
             ),
+            CompileProblem::Network(m) => (l.network, format!("the network: {m}")),
         };
         CompileError {
             prefix: l.prefix(at),
@@ -212,6 +218,14 @@ impl Ruleset {
         }
         let z_ep = (0..size).map(|_| splitmix(&mut seed)).collect();
         let slots = tables.index.len();
+        let network = match &variant.network {
+            Some((_, bytes)) => Some(Arc::new(
+                crate::nnue::Network::for_variant(bytes, variant).map_err(|e| {
+                    CompileError::new(variant, CompileProblem::Network(e.to_string()))
+                })?,
+            )),
+            None => None,
+        };
         let mut rs = Ruleset {
             variant: variant.clone(),
             geometry: g,
@@ -252,6 +266,7 @@ impl Ruleset {
             z_side,
             z_rights,
             z_ep,
+            network,
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();
         specs.sort_by_key(|s| s.order());

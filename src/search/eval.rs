@@ -35,6 +35,10 @@ use crate::tables::{Entry, Landing, Shape};
 const DENSITY: f64 = 0.3;
 /// The phase scale: 256 = full middlegame, 0 = bare endgame.
 const PHASE_MAX: i32 = 256;
+/// The largest static evaluation, in centipawns: whatever the `[eval]` values and the
+/// position, a static score stays far from the mate scores (the search takes a score past
+/// them for a mate).
+pub const EVAL_LIMIT: i32 = crate::nnue::EVAL_LIMIT;
 /// Bonus for the side to move.
 const TEMPO: i32 = 12;
 
@@ -588,7 +592,8 @@ impl Evaluator {
                 mg[ci] += n * THREAT_MG;
                 eg[ci] += n * THREAT_EG;
                 if attackers[ci] >= 2 {
-                    mg[ci] += (danger[ci] * danger[ci] / DANGER_DIV).min(DANGER_MAX);
+                    let d = danger[ci] as i64;
+                    mg[ci] += (d * d / DANGER_DIV as i64).min(DANGER_MAX as i64) as i32;
                 }
             }
         }
@@ -603,7 +608,10 @@ impl Evaluator {
         let phase = (phase_m * PHASE_MAX / self.phase_total).min(PHASE_MAX);
         let mgs = mg[0] - mg[1];
         let egs = eg[0] - eg[1];
-        let mut score = (mgs * phase + egs * (PHASE_MAX - phase)) / PHASE_MAX;
+        // In 64 bits: a file may value pieces at up to ±20,000 each.
+        let blend = (mgs as i64 * phase as i64 + egs as i64 * (PHASE_MAX - phase) as i64)
+            / PHASE_MAX as i64;
+        let mut score = blend.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as i32;
         // A side without pawn-like pieces and with little extra material rarely wins.
         let strong = if score > 0 { 0 } else { 1 };
         if pawns[strong] == 0 && material[strong] - material[1 - strong] < 350 {
@@ -614,7 +622,7 @@ impl Evaluator {
         } else {
             -score
         };
-        s + TEMPO
+        (s + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 

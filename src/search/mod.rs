@@ -33,6 +33,8 @@ use crate::position::Ruleset;
 use crate::position::hooks::Stalemate;
 
 pub use eval::Evaluator;
+
+use crate::nnue::{AccStack, Change, MAX_CHANGES, Network};
 pub use time::{Clock, DEFAULT_MOVE_OVERHEAD_MS, Limits};
 pub use tt::{Bound, TranspositionTable};
 
@@ -232,6 +234,12 @@ pub struct Searcher {
     iter_best: Option<Move>,
     /// Time kept per move for what happens outside the search (see [`Limits::budget_with`]).
     move_overhead: Duration,
+    /// The variant's network, when it has one and it is in use ([`Searcher::set_network`]).
+    net: Option<Arc<Network>>,
+    /// Accumulators for the line being searched, by plies from the root.
+    accs: Option<AccStack>,
+    /// The position's move count at the root (accumulator `i` is for `acc_base + i`).
+    acc_base: usize,
 }
 
 /// Moves that take something or promote.
@@ -319,7 +327,35 @@ impl Searcher {
             root_depth: 0,
             iter_best: None,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            net: None,
+            accs: None,
+            acc_base: 0,
         }
+        .with_network(rules.network.clone())
+    }
+
+    fn with_network(mut self, net: Option<Arc<Network>>) -> Searcher {
+        self.accs = net.as_ref().map(|n| AccStack::new(n, MAX_PLY + 4));
+        self.net = net;
+        self
+    }
+
+    /// Evaluates with the variant's network (`true`, the default when the variant names one)
+    /// or with the evaluation built from the pieces' data (`false`).
+    pub fn set_network(&mut self, on: bool) {
+        let net = if on { self.rules.network.clone() } else { None };
+        if self.net.is_some() != net.is_some() {
+            self.accs = net.as_ref().map(|n| AccStack::new(n, MAX_PLY + 4));
+            self.net = net;
+            self.helpers.clear();
+            self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
+            self.tt.clear();
+        }
+    }
+
+    /// Whether the search evaluates with a network.
+    pub fn uses_network(&self) -> bool {
+        self.net.is_some()
     }
 
     /// The flag that stops a running search: raise it from another thread, and lower it
@@ -344,9 +380,51 @@ impl Searcher {
         &self.see
     }
 
-    /// The static evaluation of `pos` (side to move's view).
+    /// The static evaluation of `pos` (side to move's view): the network's when one is in
+    /// use, computed from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.eval.evaluate(pos)
+        match &self.net {
+            Some(net) => {
+                let mut acc = net.new_accumulator();
+                net.refresh(pos.board(), &mut acc);
+                net.evaluate(&acc, pos.side())
+            }
+            None => self.eval.evaluate(pos),
+        }
+    }
+
+    /// The static evaluation inside the search: the network's, its accumulator brought up to
+    /// date from the nearest one on the line, or the data-built evaluation.
+    #[inline]
+    fn static_eval(&mut self, pos: &Position) -> i32 {
+        let (Some(net), Some(accs)) = (&self.net, &mut self.accs) else {
+            return self.eval.evaluate(pos);
+        };
+        let d = pos.ply_count().saturating_sub(self.acc_base);
+        if d >= accs.depth() {
+            let mut acc = net.new_accumulator();
+            net.refresh(pos.board(), &mut acc);
+            return net.evaluate(&acc, pos.side());
+        }
+        let key = |j: usize| pos.hash_at(self.acc_base + j);
+        let mut j = d;
+        while !accs.has(j, key(j)) {
+            if j == 0 {
+                break;
+            }
+            j -= 1;
+        }
+        if !accs.has(j, key(j)) {
+            // Nothing on the line is known (the root itself was not set up): from scratch.
+            accs.refresh(net, d, key(d), pos.board());
+        } else {
+            let mut ch = [Change::default(); MAX_CHANGES];
+            for k in j + 1..=d {
+                let n = pos.move_changes(self.acc_base + k - 1, &mut ch);
+                accs.derive(net, k, key(k), &ch[..n]);
+            }
+        }
+        net.evaluate(accs.at(d), pos.side())
     }
 
     /// Forgets the hash table and history (a new game).
@@ -418,6 +496,7 @@ impl Searcher {
             h.tt = self.tt.clone();
             h.depth_offset = self.helpers.len().is_multiple_of(2) as i32;
             h.set_cont_history(self.cont_history);
+            h.set_network(self.net.is_some());
             self.helpers.push(h);
         }
         let helper_stop = Arc::new(AtomicBool::new(false));
@@ -528,10 +607,15 @@ impl Searcher {
         order.sort_by_key(|x| std::cmp::Reverse(x.0));
         self.plies[0].moves = list;
         self.plies[0].scores = scores;
+        self.acc_base = pos.ply_count();
+        if let (Some(net), Some(accs)) = (&self.net, &mut self.accs) {
+            accs.clear();
+            accs.refresh(net, 0, pos.hash(), pos.board());
+        }
         self.plies[0].eval = if pos.in_check() {
             -INF
         } else {
-            self.eval.evaluate(pos)
+            self.static_eval(pos)
         };
         self.root_moves.clear();
         self.root_moves.extend(order.iter().map(|x| x.1));
@@ -933,7 +1017,7 @@ impl Searcher {
             return 0;
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos);
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -1217,7 +1301,7 @@ impl Searcher {
         if e.0 == key {
             return e.1;
         }
-        let v = self.eval.evaluate(pos);
+        let v = self.static_eval(pos);
         self.eval_cache[slot] = (key, v);
         v
     }
@@ -1248,7 +1332,7 @@ impl Searcher {
         }
         self.qs_left = self.qs_left.saturating_sub(1);
         if ply >= MAX_PLY - 2 {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos);
         }
         if qdepth > 0 && self.is_draw(pos, ply) {
             return 0;
@@ -1280,6 +1364,8 @@ impl Searcher {
             let slot = pos.hash() as usize & (EVAL_CACHE - 1);
             if self.eval_cache[slot].0 == pos.hash() {
                 self.eval_cache[slot].1
+            } else if self.net.is_some() {
+                self.cached_eval(pos)
             } else {
                 let fast = self.eval.evaluate_fast(pos);
                 if fast - eval::LAZY_MARGIN >= beta {

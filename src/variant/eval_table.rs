@@ -5,6 +5,7 @@
 //! ```toml
 //! [eval]
 //! include = "metamachy.eval.toml"   # read first; keys given here win
+//! network = "metamachy.nnue"        # a trained network: it replaces the terms below
 //! mobility = [3, 3]                 # middlegame, endgame weight of the mobility term
 //! [eval.values]                     # per piece letter: [middlegame, endgame] or one value
 //! P = [90, 120]
@@ -24,6 +25,8 @@ pub struct EvalTable {
     /// The file named by `include`, not yet read, and where its name stands in the variant
     /// file (for its error).
     pub include: Option<(String, Span)>,
+    /// The network file named by `network`, not yet read, and where its name stands.
+    pub network: Option<(String, Span)>,
 }
 
 impl EvalTable {
@@ -39,6 +42,9 @@ impl EvalTable {
         }
         if self.mobility.is_none() {
             self.mobility = other.mobility;
+        }
+        if self.network.is_none() {
+            self.network = other.network.clone();
         }
     }
 
@@ -93,6 +99,7 @@ pub fn read(
     };
     let mut p = Params::new("eval", span, entries, diags);
     t.include = p.string("include");
+    t.network = p.string("network");
     if let Some(v) = p.get("mobility") {
         t.mobility = pair(&mut p, v, "mobility");
     }

@@ -79,32 +79,94 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Reads a variant file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a device such
 /// as `/dev/urandom` would block or never end), in UTF-8.
 fn read_file(path: &str) -> Result<String, VariantError> {
+    let bytes = read_bytes(path, MAX_FILE_BYTES, "a variant file")?;
+    String::from_utf8(bytes)
+        .map_err(|_| VariantError::one(format!("{path}: cannot read the file: not UTF-8 text")))
+}
+
+/// Reads a regular file of at most `max` bytes (`what` names the kind of file in errors).
+fn read_bytes(path: &str, max: u64, what: &str) -> Result<Vec<u8>, VariantError> {
     use std::io::Read;
     let fail = |why: String| VariantError::one(format!("{path}: cannot read the file: {why}"));
     let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
     if !meta.is_file() {
-        return Err(fail(
-            "not a regular file (a variant file is a .toml text file)".into(),
-        ));
+        return Err(fail(format!("not a regular file (expected {what})")));
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > max {
         return Err(fail(format!(
-            "{} bytes, more than the {MAX_FILE_BYTES} a variant file may have",
+            "{} bytes, more than the {max} {what} may have",
             meta.len()
         )));
     }
     let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
     let mut bytes = Vec::new();
     // The file may have grown since: read one byte more than allowed to notice.
-    file.take(MAX_FILE_BYTES + 1)
+    file.take(max + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "more than the {MAX_FILE_BYTES} bytes a variant file may have"
-        )));
+    if bytes.len() as u64 > max {
+        return Err(fail(format!("more than the {max} bytes {what} may have")));
     }
-    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+    Ok(bytes)
+}
+
+/// The largest network file read, in bytes (a 16×16 board with 60 kinds and 1,024 hidden
+/// units is about 63 MB).
+pub const MAX_NETWORK_BYTES: u64 = 64 << 20;
+
+/// The networks the built-in variants name (file name, bytes), from `variants/`. Each was
+/// trained by `polymachy train` and kept after a match (see `docs/strength.md`).
+pub const BUILTIN_NETS: &[(&str, &[u8])] = &[];
+
+/// Reads the network file the `[eval]` table names: for a built-in variant the built-in network
+/// of that name; for a variant file the file beside it or, where there is none, the built-in
+/// network of that name. Its contents are checked when the variant is compiled.
+fn load_network(v: &mut Variant, origin: &str, source: &str) -> Result<(), VariantError> {
+    let Some((name, at)) = v.eval.as_ref().and_then(|e| e.network.clone()) else {
+        return Ok(());
+    };
+    let (line, col) = line_col(source, at.start);
+    v.locations.network = Some(Loc { line, col });
+    let path = std::path::Path::new(origin)
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .join(&name);
+    let builtin = BUILTIN_NETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, b)| *b);
+    let bytes: std::sync::Arc<[u8]> = match builtin {
+        Some(b) if origin.starts_with("variants/") || !path.exists() => b.into(),
+        _ if origin.starts_with("variants/") => {
+            return Err(render(
+                source,
+                origin,
+                vec![Diag {
+                    span: at,
+                    message: format!("no built-in network is called `{name}`"),
+                    hint: None,
+                }],
+            ));
+        }
+        _ => read_bytes(&path.display().to_string(), MAX_NETWORK_BYTES, "a network file")
+            .map_err(|e| {
+                render(
+                    source,
+                    origin,
+                    vec![Diag {
+                        span: at,
+                        message: format!("the network: {}", e.lines.join("; ")),
+                        hint: Some(
+                            "name a network file beside the variant file (`polymachy train` writes one)"
+                                .into(),
+                        ),
+                    }],
+                )
+            })?
+            .into(),
+    };
+    v.network = Some((name, bytes));
+    Ok(())
 }
 
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
@@ -320,6 +382,7 @@ pub(super) fn from_toml(
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
             include_eval(&mut v, origin, text)?;
+            load_network(&mut v, origin, text)?;
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),
@@ -573,6 +636,7 @@ fn read_variant(
         source: String::new(),
         locations: Locations::default(),
         eval: None,
+        network: None,
     };
     // Promotion targets.
     let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
@@ -705,6 +769,7 @@ fn read_variant(
             .iter()
             .map(|(n, s)| (n.clone(), loc(s)))
             .collect(),
+        network: None,
     };
     Some(variant)
 }

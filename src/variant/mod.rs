@@ -56,6 +56,8 @@ pub struct Locations {
     pub pieces: Vec<Loc>,
     /// Each rule's table name (`castling` in `[rules.castling]`).
     pub rules: Vec<(String, Loc)>,
+    /// The `network` key of the `[eval]` table.
+    pub network: Option<Loc>,
 }
 
 impl Locations {
@@ -92,6 +94,9 @@ pub struct Variant {
     pub locations: Locations,
     /// Evaluation weights from the file's `[eval]` table, if it has one.
     pub eval: Option<EvalTable>,
+    /// The network file the `[eval]` table names: its name and bytes, read but not yet
+    /// checked (the ruleset checks it against the pieces).
+    pub network: Option<(String, std::sync::Arc<[u8]>)>,
 }
 
 impl Variant {
