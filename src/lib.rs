@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod compile;
+pub mod datagen;
 pub mod game;
 pub mod geometry;
 pub mod moves;

@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["game"],
     &["search"],
     &[
-        "selfplay", "tune", "testing", "protocol", "referee", "serve",
+        "selfplay", "tune", "datagen", "testing", "protocol", "referee", "serve",
     ],
     &["cli"],
 ];

@@ -14,6 +14,7 @@ pub mod bench;
 #[cfg(feature = "testing")]
 pub mod check;
 pub mod describe;
+pub mod net;
 pub mod play;
 pub mod tune;
 
@@ -90,6 +91,10 @@ pub enum Command {
     Match(MatchArgs),
     /// Fit a variant's piece values to self-play games (or a PGN file); writes an [eval] table
     Tune(tune::TuneArgs),
+    /// Write training data for a network: positions from self-play with scores and results
+    Datagen(net::DatagenArgs),
+    /// Train a network from datagen's data on every core; writes a network file
+    Train(net::TrainArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
         #[command(flatten)]
@@ -431,6 +436,8 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Serve(a) => run_serve(a),
         Command::Match(a) => run_match(a),
         Command::Tune(a) => tune::run_tune(a),
+        Command::Datagen(a) => net::run_datagen(a),
+        Command::Train(a) => net::run_train(a),
         Command::Analyse(a) => play::run_analyse(a),
         Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => play::run_selfplay(a),

@@ -23,10 +23,10 @@
 //!
 //! The file format is in [`format`]; training data in [`data`]; training in [`train`].
 
-// pub mod data;
+pub mod data;
 pub mod format;
 mod simd;
-// pub mod train;
+pub mod train;
 
 use crate::geometry::{Color, Geometry, Square};
 use crate::moves::{Code, EMPTY, color_of, kind_of};

@@ -11,7 +11,7 @@ mod spec;
 
 pub use eval_table::EvalTable;
 pub use load::Placement;
-pub use load::{BUILTIN, BUILTIN_EVAL, VariantError};
+pub use load::{BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, MAX_NETWORK_BYTES, VariantError};
 pub use params::{Diag, Params, SVal, Span, Val};
 pub use spec::{RuleSpec, SpecCatalog};
 

@@ -1,0 +1,295 @@
+//! Training data: positions from self-play with their search score and the game's result, in
+//! a compact binary file. All numbers little-endian.
+//!
+//! The file starts with a header ([`Header`]): magic `PMDG`, format version, the variant's name
+//! and fingerprint, the settings that made the data (seed, games, nodes, opening plies) and
+//! the shard (`index` of `count`). Then come games, in the order of their numbers, each a block:
+//!
+//! | field | type |
+//! |---|---|
+//! | game number | u32 |
+//! | result for White: 0 loss, 1 draw, 2 win | u8 |
+//! | positions | u16 |
+//! | each position: side to move (0 White, 1 Black), pieces `n`, `n` × (square, piece code), score for the side to move in centipawns | u8, u8, 2n × u8, i16 |
+//!
+//! A shard holds the games whose number is its index modulo the shard count; merging the
+//! shards of one run ([`merge`]) gives, byte for byte, the file one process writes for all the
+//! games. A file cut off in the middle of a game is read up to its last whole game, so that a
+//! run can resume.
+
+use std::io::{Read, Write};
+
+use crate::moves::Code;
+
+const MAGIC: &[u8; 4] = b"PMDG";
+/// The data format version.
+pub const VERSION: u16 = 1;
+
+/// What a data file is for and how it was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub variant: String,
+    pub fingerprint: u64,
+    pub seed: u64,
+    /// Games in the whole run (all shards).
+    pub games: u32,
+    pub nodes: u64,
+    pub opening_plies: u16,
+    /// This file's shard: `index` of `count` (0 of 1: every game).
+    pub shard_index: u32,
+    pub shard_count: u32,
+}
+
+/// One position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// 0: White to move, 1: Black.
+    pub side: u8,
+    /// (square, piece code) of each piece.
+    pub pieces: Vec<(u8, Code)>,
+    /// The search's score for the side to move, in centipawns.
+    pub score: i16,
+}
+
+/// One game's positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameBlock {
+    pub game: u32,
+    /// White's result: 0 loss, 1 draw, 2 win.
+    pub result: u8,
+    pub records: Vec<Record>,
+}
+
+/// A problem reading a data file.
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error("{0}: {1}")]
+    Io(String, std::io::Error),
+    #[error("{0}: not a Polymachy training data file")]
+    Magic(String),
+    #[error("{0}: data format {1}; this engine reads format {VERSION}")]
+    Version(String, u16),
+    #[error("{0}: {1}")]
+    Bad(String, String),
+}
+
+impl Header {
+    /// The header's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        let name = self.variant.as_bytes();
+        let name = &name[..name.len().min(255)];
+        b.push(name.len() as u8);
+        b.extend_from_slice(name);
+        b.extend_from_slice(&self.fingerprint.to_le_bytes());
+        b.extend_from_slice(&self.seed.to_le_bytes());
+        b.extend_from_slice(&self.games.to_le_bytes());
+        b.extend_from_slice(&self.nodes.to_le_bytes());
+        b.extend_from_slice(&self.opening_plies.to_le_bytes());
+        b.extend_from_slice(&self.shard_index.to_le_bytes());
+        b.extend_from_slice(&self.shard_count.to_le_bytes());
+        b
+    }
+
+    /// Whether `self` and `other` are shards of one run.
+    pub fn same_run(&self, other: &Header) -> bool {
+        let strip = |h: &Header| Header {
+            shard_index: 0,
+            shard_count: 1,
+            ..h.clone()
+        };
+        strip(self) == strip(other)
+    }
+}
+
+impl GameBlock {
+    /// Appends the block's bytes to `out`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.game.to_le_bytes());
+        out.push(self.result);
+        out.extend_from_slice(&(self.records.len().min(u16::MAX as usize) as u16).to_le_bytes());
+        for r in self.records.iter().take(u16::MAX as usize) {
+            out.push(r.side);
+            out.push(r.pieces.len() as u8);
+            for &(sq, c) in &r.pieces {
+                out.push(sq);
+                out.push(c);
+            }
+            out.extend_from_slice(&r.score.to_le_bytes());
+        }
+    }
+}
+
+/// Reads bytes one field at a time; `None` at the end of the data.
+struct Cursor<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.b.get(self.at..self.at + n)?;
+        self.at += n;
+        Some(s)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Option<u16> {
+        Some(u16::from_le_bytes(self.take(2)?.try_into().ok()?))
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+fn read_header(c: &mut Cursor, name: &str) -> Result<Header, DataError> {
+    if c.take(4) != Some(&MAGIC[..]) {
+        return Err(DataError::Magic(name.into()));
+    }
+    let short = || DataError::Bad(name.into(), "the header ends early".into());
+    let v = c.u16().ok_or_else(short)?;
+    if v != VERSION {
+        return Err(DataError::Version(name.into(), v));
+    }
+    let n = c.u8().ok_or_else(short)? as usize;
+    let variant = String::from_utf8(c.take(n).ok_or_else(short)?.to_vec())
+        .map_err(|_| DataError::Bad(name.into(), "the variant name is not UTF-8".into()))?;
+    Ok(Header {
+        variant,
+        fingerprint: c.u64().ok_or_else(short)?,
+        seed: c.u64().ok_or_else(short)?,
+        games: c.u32().ok_or_else(short)?,
+        nodes: c.u64().ok_or_else(short)?,
+        opening_plies: c.u16().ok_or_else(short)?,
+        shard_index: c.u32().ok_or_else(short)?,
+        shard_count: c.u32().ok_or_else(short)?,
+    })
+}
+
+fn read_block(c: &mut Cursor) -> Option<GameBlock> {
+    let game = c.u32()?;
+    let result = c.u8()?;
+    let n = c.u16()? as usize;
+    let mut records = Vec::with_capacity(n);
+    for _ in 0..n {
+        let side = c.u8()?;
+        let k = c.u8()? as usize;
+        let raw = c.take(2 * k)?;
+        let pieces = raw.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        let score = i16::from_le_bytes(c.take(2)?.try_into().ok()?);
+        records.push(Record {
+            side,
+            pieces,
+            score,
+        });
+    }
+    Some(GameBlock {
+        game,
+        result,
+        records,
+    })
+}
+
+/// A data file read: its header, its whole games, and the length of the part that holds them
+/// (a file cut off mid-game is longer).
+pub struct DataFile {
+    pub header: Header,
+    pub games: Vec<GameBlock>,
+    pub whole_len: usize,
+}
+
+/// The most bytes a data file may have (4 GiB).
+pub const MAX_DATA_BYTES: u64 = 4 << 30;
+
+/// Reads a data file (a regular file of at most [`MAX_DATA_BYTES`]).
+pub fn read_file(path: &str) -> Result<DataFile, DataError> {
+    let io = |e| DataError::Io(path.into(), e);
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(DataError::Bad(path.into(), "not a regular file".into()));
+    }
+    if meta.len() > MAX_DATA_BYTES {
+        return Err(DataError::Bad(
+            path.into(),
+            format!("{} bytes, more than {MAX_DATA_BYTES}", meta.len()),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(MAX_DATA_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    read_bytes(&bytes, path)
+}
+
+/// Reads a data file's bytes (`name` for messages).
+pub fn read_bytes(bytes: &[u8], name: &str) -> Result<DataFile, DataError> {
+    let mut c = Cursor { b: bytes, at: 0 };
+    let header = read_header(&mut c, name)?;
+    let mut games = Vec::new();
+    let mut whole_len = c.at;
+    while c.at < bytes.len() {
+        match read_block(&mut c) {
+            Some(g) => {
+                whole_len = c.at;
+                games.push(g);
+            }
+            None => break,
+        }
+    }
+    Ok(DataFile {
+        header,
+        games,
+        whole_len,
+    })
+}
+
+/// Writes the shards of one run as one file: the header of a whole run (shard 0 of 1), then
+/// every game in the order of its number. Refuses shards of different runs, a game given
+/// twice, and games missing from the run.
+pub fn merge(shards: &[DataFile], out: &mut impl Write) -> Result<(usize, usize), String> {
+    let Some(first) = shards.first() else {
+        return Err("no data files to merge".into());
+    };
+    if let Some(s) = shards.iter().find(|s| !s.header.same_run(&first.header)) {
+        return Err(format!(
+            "shard {}/{} was made with other settings than shard {}/{}",
+            s.header.shard_index,
+            s.header.shard_count,
+            first.header.shard_index,
+            first.header.shard_count
+        ));
+    }
+    let mut games: Vec<&GameBlock> = shards.iter().flat_map(|s| &s.games).collect();
+    games.sort_by_key(|g| g.game);
+    if let Some(w) = games.windows(2).find(|w| w[0].game == w[1].game) {
+        return Err(format!("game {} is in two shards", w[0].game));
+    }
+    if games.len() != first.header.games as usize {
+        return Err(format!(
+            "{} of the run's {} games are there (a shard is missing or unfinished)",
+            games.len(),
+            first.header.games
+        ));
+    }
+    let header = Header {
+        shard_index: 0,
+        shard_count: 1,
+        ..first.header.clone()
+    };
+    let mut buf = header.to_bytes();
+    let mut positions = 0;
+    for g in &games {
+        g.write_to(&mut buf);
+        positions += g.records.len();
+    }
+    out.write_all(&buf).map_err(|e| e.to_string())?;
+    Ok((games.len(), positions))
+}
