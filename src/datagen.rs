@@ -141,7 +141,7 @@ pub fn play_game(
             && !pos.in_check()
             && !tactical(&pos, best)
         {
-            let pieces = pos
+            let pieces: Vec<(u8, crate::moves::Code)> = pos
                 .board()
                 .iter()
                 .enumerate()
@@ -149,11 +149,14 @@ pub fn play_game(
                 .filter(|(_, c)| **c != EMPTY)
                 .map(|(sq, &c)| (sq as u8, c))
                 .collect();
-            block.records.push(Record {
-                side: side.index() as u8,
-                pieces,
-                score: c as i16,
-            });
+            // A record counts its pieces in a byte.
+            if pieces.len() <= u8::MAX as usize {
+                block.records.push(Record {
+                    side: side.index() as u8,
+                    pieces,
+                    score: c as i16,
+                });
+            }
         }
         // Adjudication.
         let lead = match r.score {

@@ -6,6 +6,13 @@
 //! thousands of zeros. Each thread takes a share of a batch with gradients of its own; the
 //! shares are summed and Adam steps every weight.
 //!
+//! **Factorised features.** While training, each piece also lights one shared feature of its
+//! kind and relative colour, whatever its square. Its weights learn what is common to every
+//! square (the piece's worth) from every position that has the piece, which the weights of one
+//! (kind, square) feature would learn only from the few positions with a piece there. The shared
+//! row is added into every square's row when the network is written, so the network file and
+//! the engine know nothing of it.
+//!
 //! The target of a position is a blend of the game's result and the search's score:
 //! `wdl · result + (1 − wdl) · σ(score / SCALE)` for the side to move; the network's output `y`
 //! predicts it as `σ(y)`, and its evaluation is `y · SCALE` centipawns. The loss is the mean
@@ -50,7 +57,8 @@ pub struct Positions {
 #[derive(Clone, Copy)]
 struct Item {
     start: u32,
-    n: u8,
+    /// Features per view.
+    n: u16,
     stm: u8,
     pieces: u8,
     target: f32,
@@ -112,9 +120,12 @@ pub fn positions(
                     ));
                 }
                 let start = set.feats.len() as u32;
+                let (inputs, size) = (layout.inputs(), layout.size());
                 for v in [Color::White, Color::Black] {
                     for &(sq, c) in &r.pieces {
-                        set.feats.push(layout.feature(v, c, sq) as u16);
+                        let f = layout.feature(v, c, sq);
+                        set.feats.push(f as u16);
+                        set.feats.push((inputs + f / size) as u16);
                     }
                 }
                 let result = match (g.result, r.side) {
@@ -125,9 +136,9 @@ pub fn positions(
                 let target = wdl * result + (1.0 - wdl) * sigmoid(r.score as f32 / SCALE as f32);
                 set.items.push(Item {
                     start,
-                    n: r.pieces.len() as u8,
+                    n: 2 * r.pieces.len() as u16,
                     stm: r.side,
-                    pieces: r.pieces.len() as u8,
+                    pieces: r.pieces.len().min(255) as u8,
                     target,
                 });
             }
@@ -142,6 +153,9 @@ pub struct Weights {
     pub hidden: usize,
     pub buckets: usize,
     pub inputs: usize,
+    /// Squares per (kind, relative colour) block of inputs; the factorised rows follow the
+    /// `inputs` real ones, one per block.
+    size: usize,
     pub max_pieces: u16,
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -166,7 +180,9 @@ impl Rng {
 impl Weights {
     /// Random initial weights for `variant`.
     pub fn new(variant: &Variant, hidden: usize, buckets: usize, seed: u64) -> Weights {
-        let inputs = Layout::of(variant).inputs();
+        let layout = Layout::of(variant);
+        let (inputs, size) = (layout.inputs(), layout.size());
+        let rows = inputs + inputs / size;
         let mut r = Rng(seed | 1);
         let a1 = 0.15;
         let a2 = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -175,8 +191,17 @@ impl Weights {
             hidden,
             buckets,
             inputs,
+            size,
             max_pieces: pieces.max(1),
-            w1: (0..inputs * hidden).map(|_| r.unit() * a1).collect(),
+            w1: (0..rows * hidden)
+                .map(|i| {
+                    if i < inputs * hidden {
+                        r.unit() * a1
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
             b1: (0..hidden).map(|_| 0.1 + r.unit() * 0.05).collect(),
             w2: (0..buckets * 2 * hidden).map(|_| r.unit() * a2).collect(),
             b2: vec![0.0; buckets],
@@ -199,10 +224,12 @@ impl Weights {
             hidden: self.hidden,
             buckets: self.buckets,
             max_pieces: self.max_pieces,
-            l1_w: self
-                .w1
-                .iter()
-                .map(|&x| q(x, QA as f32, 32767) as i16)
+            l1_w: (0..self.inputs * self.hidden)
+                .map(|i| {
+                    let (f, k) = (i / self.hidden, i % self.hidden);
+                    let shared = self.w1[(self.inputs + f / self.size) * self.hidden + k];
+                    q(self.w1[i] + shared, QA as f32, 32767) as i16
+                })
                 .collect(),
             l1_b: self
                 .b1
@@ -332,7 +359,9 @@ impl Weights {
         {
             return Err("the checkpoint does not fit this variant".into());
         }
-        let n = inputs * hidden + hidden + buckets * 2 * hidden + buckets;
+        let size = Layout::of(variant).size();
+        let rows = inputs + inputs / size;
+        let n = rows * hidden + hidden + buckets * 2 * hidden + buckets;
         if bytes.len() != 20 + 4 * n {
             return Err("the checkpoint's size does not match its header".into());
         }
@@ -340,13 +369,14 @@ impl Weights {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
             .collect();
-        let (w1, rest) = f.split_at(inputs * hidden);
+        let (w1, rest) = f.split_at(rows * hidden);
         let (b1, rest) = rest.split_at(hidden);
         let (w2, b2) = rest.split_at(buckets * 2 * hidden);
         Ok(Weights {
             hidden,
             buckets,
             inputs,
+            size,
             max_pieces: max_pieces as u16,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
@@ -373,7 +403,7 @@ impl Grads {
             b1: vec![0.0; w.b1.len()],
             w2: vec![0.0; w.w2.len()],
             b2: vec![0.0; w.b2.len()],
-            touched: vec![false; w.inputs],
+            touched: vec![false; w.w1.len() / w.hidden],
         }
     }
 }
@@ -552,5 +582,91 @@ pub fn train(
         };
         on_epoch(&report, w);
         lr *= cfg.lr_decay;
+    }
+}
+
+impl Weights {
+    /// The float network's evaluation in centipawns of a board (codes, rank 1 first) for
+    /// `side` to move: what the quantised network approximates.
+    pub fn evaluate_float(
+        &self,
+        variant: &Variant,
+        board: &[crate::moves::Code],
+        side: Color,
+    ) -> f32 {
+        let layout = Layout::of(variant);
+        let h = self.hidden;
+        let mut acc = [self.b1.clone(), self.b1.clone()];
+        let mut pieces = 0u8;
+        for (sq, &c) in board.iter().enumerate().take(layout.size()) {
+            if c == crate::moves::EMPTY {
+                continue;
+            }
+            pieces = pieces.saturating_add(1);
+            for v in [Color::White, Color::Black] {
+                let f = layout.feature(v, c, sq as crate::geometry::Square);
+                let shared = self.inputs + f / self.size;
+                for (k, a) in acc[v.index()].iter_mut().enumerate() {
+                    *a += self.w1[f * h + k] + self.w1[shared * h + k];
+                }
+            }
+        }
+        let b = self.bucket(pieces);
+        let w2 = &self.w2[b * 2 * h..(b + 1) * 2 * h];
+        let (us, them) = (&acc[side.index()], &acc[side.flip().index()]);
+        let mut out = self.b2[b];
+        for (a, w) in us.iter().chain(them.iter()).zip(w2) {
+            let c = a.clamp(0.0, 1.0);
+            out += c * c * w;
+        }
+        out * SCALE as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{Position, Ruleset};
+
+    #[test]
+    fn the_quantised_network_evaluates_as_the_float_one() {
+        for name in ["chess", "metamachy", "terachess2"] {
+            let v = Variant::load(name).unwrap();
+            let rs = Ruleset::new(&v, None).unwrap();
+            let mut w = Weights::new(&v, 64, 4, 7);
+            // Factorised rows and biases away from zero, as after training.
+            let mut r = Rng(99);
+            for x in w.w1.iter_mut() {
+                *x += r.unit() * 0.02;
+            }
+            for x in w.b2.iter_mut() {
+                *x = r.unit() * 0.5;
+            }
+            let net = w.quantise(&v);
+            let mut pos = Position::start(&rs);
+            let mut list = crate::moves::MoveList::new();
+            let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
+            for ply in 0..30 {
+                let f = w.evaluate_float(&v, pos.board(), pos.side());
+                let mut acc = net.new_accumulator();
+                net.refresh(pos.board(), &mut acc);
+                let q = net.evaluate(&acc, pos.side()) as f32;
+                // Rounding the output weights to 1/QB moves the sum by a few centipawns.
+                worst = worst.max((f - q).abs());
+                total += (f - q).abs();
+                spread += f.abs();
+                pos.legal_moves(&mut list);
+                pos.make(list.as_slice()[(ply * 7) % list.len()]);
+            }
+            assert!(
+                worst <= 30.0 && total / 30.0 <= 10.0,
+                "{name}: worst {worst}, mean {}",
+                total / 30.0
+            );
+            assert!(
+                spread / 30.0 > 3.0 * total / 30.0,
+                "{name}: the evaluations vary little"
+            );
+        }
     }
 }
