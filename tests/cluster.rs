@@ -6,8 +6,9 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
 
@@ -93,6 +94,68 @@ fn three_shards_on_a_local_hyperqueue_cluster_merge_into_the_single_process_file
         single.len()
     );
     assert!(!work.exists(), "the shards' folder is left after the merge");
+}
+
+/// A HyperQueue server with one worker of 2 cores in `dir`, running until its standard input
+/// closes: stands in for `hq server start` and `hq worker start` on other machines.
+const SERVER: &str = "
+import sys
+from hyperqueue import LocalCluster
+from hyperqueue.cluster import WorkerConfig
+with LocalCluster(server_dir=sys.argv[1]) as c:
+    c.start_worker(WorkerConfig(cores=2))
+    print('ready', flush=True)
+    sys.stdin.read()
+";
+
+#[test]
+fn shards_submitted_to_a_running_server_merge_into_the_single_process_file() {
+    if !need_python(Some("hyperqueue")) {
+        return;
+    }
+    let tmp = common::TempDir::new("cluster-server");
+    let single = single_process("7", &tmp.join("single.data"));
+    let server_dir = tmp.join("server");
+    std::fs::create_dir_all(&server_dir).unwrap();
+    let mut server = Command::new("python3")
+        .args(["-c", SERVER])
+        .arg(&server_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    // The server prints a table of its addresses, then the helper says `ready`. Kept open
+    // until the server has stopped, which prints too.
+    let mut server_out = BufReader::new(server.stdout.take().unwrap());
+    let mut line = String::new();
+    while line.trim() != "ready" {
+        line.clear();
+        let n = server_out.read_line(&mut line).unwrap();
+        assert!(n > 0, "the server stopped before it was ready");
+    }
+
+    let merged = tmp.join("merged.data");
+    let o = Command::new("python3")
+        .arg(script())
+        .arg("datagen")
+        .arg("--server-dir")
+        .arg(&server_dir)
+        .args(["--shards", "3", "--quiet", "--polymachy", BIN, "--out"])
+        .arg(&merged)
+        .arg("--")
+        .args(RUN)
+        .args(["--seed", "7"])
+        .output()
+        .expect("python3 runs");
+    drop(server.stdin.take()); // the server stops
+    assert!(server.wait().unwrap().success(), "the server failed");
+    drop(server_out);
+    assert!(
+        o.status.success(),
+        "cluster.py failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::fs::read(&merged).unwrap() == single);
 }
 
 #[test]
