@@ -86,7 +86,7 @@ def find_polymachy(given):
         if not found and not p.is_file():
             raise Usage("no polymachy binary: not on PATH and no target/release/polymachy here; give --polymachy")
     if not p.is_file() or not os.access(p, os.X_OK):
-        raise Usage(f"--polymachy {given}: not an executable file")
+        raise Usage(f"{p}: not an executable file (the polymachy binary; give --polymachy)")
     return p.resolve()
 
 
