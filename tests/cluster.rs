@@ -124,7 +124,7 @@ fn shards_submitted_to_a_running_server_merge_into_the_single_process_file() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3 runs");
-    // The server prints a table of its addresses, then the helper says `ready`. Kept open
+    // The server prints a table of its addresses, then SERVER says `ready`. Kept open
     // until the server has stopped, which prints too.
     let mut server_out = BufReader::new(server.stdout.take().unwrap());
     let mut line = String::new();
