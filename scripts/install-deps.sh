@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the outside programs that Polymachy's GUI, browser and match tests use:
+# Installs the outside programs that Polymachy's GUI, browser, match and cluster tests use:
 #   xboard, xvfb (xvfb-run)  XBoard run headless (tests/xboard_gui.rs)
 #   fairy-stockfish          a UCI opponent with built-in Shako and chess (tests/referee.rs)
 #   fairymax                 a CECP opponent
 #   chromium                 headless browser for the page test (tests/browser.rs)
 #   pyffish (pip)            Fairy-Stockfish's rules in Python, re-validates match PGNs
+#   hyperqueue (pip)         the HyperQueue scheduler's Python client and local cluster, for
+#                            scripts/cluster.py and its test (tests/cluster.rs)
 # Debian/Ubuntu (apt-get) as root or through sudo. Safe to run again: what is already
 # installed is left as it is.
 set -euo pipefail
@@ -42,5 +44,12 @@ else
   # Debian marks its Python as externally managed; the module is only used by the tests.
   python3 -m pip install --quiet pyffish 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages pyffish
+fi
+if python3 -c "import hyperqueue" >/dev/null 2>&1; then
+  say "hyperqueue already installed"
+else
+  say "pip install hyperqueue"
+  python3 -m pip install --quiet hyperqueue 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages hyperqueue
 fi
 say "done"
