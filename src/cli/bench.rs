@@ -21,6 +21,80 @@ pub struct BenchArgs {
     /// Run each measurement at least this many times (and for at least a second); report the best
     #[arg(long, default_value_t = 3)]
     pub repeat: u32,
+    /// Search speed with and without each network side by side: every built-in variant that
+    /// ships one (or --variant), five positions searched to --nodes each way
+    #[arg(long)]
+    pub network: bool,
+    /// Nodes per search with --network
+    #[arg(long, default_value_t = 300_000)]
+    pub nodes: u64,
+}
+
+/// Search speed with the network and with the data-built evaluation, side by side.
+fn run_network(a: &BenchArgs) -> Result<(), UserError> {
+    use crate::search::{Limits, Searcher};
+    let names: Vec<String> = match &a.variant {
+        Some(v) => vec![v.clone()],
+        None => crate::variant::BUILTIN
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .filter(|n| Variant::load(n).ok().is_some_and(|v| v.network.is_some()))
+            .collect(),
+    };
+    if names.is_empty() {
+        return Err(UserError("no built-in variant ships a network".into()));
+    }
+    println!(
+        "{:<22} {:>10} {:>14} {:>14} {:>7}",
+        "variant", "net bytes", "nodes/s net", "nodes/s eval", "ratio"
+    );
+    for name in names {
+        let v = Variant::load(&name)?;
+        let rules = Ruleset::new(&v, None).map_err(|e| UserError(e.to_string()))?;
+        let Some(net) = &rules.network else {
+            return Err(UserError(format!("{name} names no network")));
+        };
+        let size = v.network.as_ref().map_or(0, |(_, b)| b.len());
+        // The start position and four positions a few moves in, the same each run.
+        let mut positions = vec![Position::start(&rules)];
+        let mut rng = crate::selfplay::Rng::new(7);
+        let mut list = crate::moves::MoveList::new();
+        while positions.len() < 5 {
+            let mut p = Position::start(&rules);
+            for _ in 0..10 {
+                p.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p.make(list.as_slice()[rng.below(list.len())]);
+            }
+            positions.push(p.snapshot());
+        }
+        let mut speed = [0f64; 2];
+        for (i, on) in [true, false].into_iter().enumerate() {
+            let mut s = Searcher::new(&rules, 64);
+            s.set_network(on);
+            let (mut nodes, mut secs) = (0u64, 0f64);
+            for p in &positions {
+                s.clear();
+                let mut p = p.clone();
+                let r = s.search(&mut p, &Limits::nodes(a.nodes), |_| {});
+                nodes += r.nodes;
+                secs += r.elapsed.as_secs_f64();
+            }
+            speed[i] = nodes as f64 / secs.max(1e-9);
+        }
+        let _ = net;
+        println!(
+            "{:<22} {:>10} {:>14.0} {:>14.0} {:>7.2}",
+            name,
+            size,
+            speed[0],
+            speed[1],
+            speed[0] / speed[1].max(1e-9)
+        );
+    }
+    Ok(())
 }
 
 /// The standard benchmark: (variant, depth) from the start position.
@@ -32,6 +106,9 @@ pub const SUITE: &[(&str, u32)] = &[
 ];
 
 pub fn run(a: BenchArgs) -> Result<(), UserError> {
+    if a.network {
+        return run_network(&a);
+    }
     let owned;
     let suite: &[(&str, u32)] = match &a.variant {
         Some(v) => {

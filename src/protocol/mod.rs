@@ -52,6 +52,8 @@ pub struct Engine {
     pub threads: usize,
     /// Continuation histories in the search (`ContHistory`).
     pub cont_history: bool,
+    /// Evaluate with the variant's network when it has one (`UseNetwork`).
+    pub use_network: bool,
     /// Milliseconds kept per move for what happens outside the search (`Move Overhead`).
     pub move_overhead_ms: u64,
     searcher: Option<Searcher>,
@@ -80,6 +82,7 @@ impl Engine {
             hash_mb,
             threads: 1,
             cont_history: false,
+            use_network: true,
             move_overhead_ms: crate::search::DEFAULT_MOVE_OVERHEAD_MS,
             searcher: None,
             thread: None,
@@ -136,10 +139,11 @@ impl Engine {
     }
 
     /// Keeps the settings that outlive a change of variant or setup (threads, move
-    /// overhead, continuation histories) from `old`.
+    /// overhead, continuation histories, the network switch) from `old`.
     pub fn keep_settings(&mut self, old: &Engine) {
         self.threads = old.threads;
         self.cont_history = old.cont_history;
+        self.use_network = old.use_network;
         self.move_overhead_ms = old.move_overhead_ms;
     }
 
@@ -169,6 +173,7 @@ impl Engine {
         searcher.set_stop_flag(self.stop.clone());
         searcher.set_threads(self.threads);
         searcher.set_cont_history(self.cont_history);
+        searcher.set_network(self.use_network);
         searcher.set_move_overhead(std::time::Duration::from_millis(self.move_overhead_ms));
         let mut pos = self.pos.clone();
         let rules = self.rules.clone();

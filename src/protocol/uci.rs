@@ -54,6 +54,7 @@ pub fn run(
                     crate::search::MAX_THREADS
                 ));
                 out.line("option name ContHistory type check default false");
+                out.line("option name UseNetwork type check default true");
                 out.line(&format!(
                     "option name Move Overhead type spin default {} min 0 max {}",
                     crate::search::DEFAULT_MOVE_OVERHEAD_MS,
@@ -126,6 +127,14 @@ pub fn run(
                                 Ok(())
                             }
                             _ => Err(format!("ContHistory must be true or false, got `{value}`")),
+                        },
+                        "usenetwork" => match value.to_ascii_lowercase().as_str() {
+                            "true" | "false" => {
+                                eng.stop();
+                                eng.use_network = value.eq_ignore_ascii_case("true");
+                                Ok(())
+                            }
+                            _ => Err(format!("UseNetwork must be true or false, got `{value}`")),
                         },
                         "move overhead" => match crate::search::time::parse_move_overhead(&value) {
                             Ok(ms) => {
