@@ -192,20 +192,55 @@ fn the_en_passant_victim_comes_from_the_move_not_from_geometry() {
     // The FEN reads back to the same position, the victim three ranks from the start.
     let back = Position::from_fen(&rs, &fen).unwrap();
     assert_eq!(back, pos);
-    // One of the two squares alone is no step's: refused.
-    assert_eq!(
-        fen_error(&rs, "3k/P3/4/4/3p/3K b - a3 0 1"),
-        "invalid FEN: en-passant square a3: no piece of the side that just moved can have passed over it"
-    );
+    // One of the two squares alone (Fairy-Stockfish's form: only where a capture can land)
+    // is read as the step that passed it, to the same position.
+    for part in ["a3", "a4"] {
+        let fen = format!("3k/P3/4/4/3p/3K b - {part} 0 1");
+        assert_eq!(Position::from_fen(&rs, &fen).unwrap(), pos, "{fen}");
+    }
     // No piece of the side that moved can have passed over b3.
     assert_eq!(
         fen_error(&rs, "3k/P3/4/4/3p/3K b - b3 0 1"),
-        "invalid FEN: en-passant square b3: no piece of the side that just moved can have passed over it"
+        "invalid FEN: en-passant square b3: no piece of the side that just moved can have passed \
+         over it (the field lists every square one step passed, or some of them)"
+    );
+    // a3 with a square the step did not pass: no step passed both.
+    assert_eq!(
+        fen_error(&rs, "3k/P3/4/4/3p/3K b - a3b3 0 1"),
+        "invalid FEN: en-passant square a3b3: no piece of the side that just moved can have \
+         passed over it (the field lists every square one step passed, or some of them)"
     );
     assert_eq!(
         fen_error(&rs, "3k/P3/4/4/P2p/3K b - a2 0 1"),
         "invalid FEN: en-passant square a2 is occupied"
     );
+}
+
+#[test]
+fn en_passant_squares_that_two_steps_passed_are_refused_as_ambiguous() {
+    // A forward and a sideways triple step: the Pawn on b5 from b2 passed b3 b4, the Pawn on
+    // d3 from a3 passed b3 c3. `b3` alone may be either; each full list names one step, and
+    // the Black Pawn on a4 taking on b3 removes that step's Pawn.
+    let rs = steps(6, "3k/4/4/4/4/3K", "fmWfceFfmnnHsmnnH");
+    let board = "3k/1P2/p3/3P/4/3K b -";
+    assert_eq!(
+        fen_error(&rs, &format!("{board} b3 0 1")),
+        "invalid FEN: en-passant square b3: two different steps of the side that just moved \
+         passed it; list every square the step passed"
+    );
+    for (field, rest, after) in [
+        ("b3b4", "b4", "3k/4/4/1p1P/4/3K w - - 0 2"),
+        ("b3c3", "c3", "3k/1P2/4/1p2/4/3K w - - 0 2"),
+    ] {
+        let fen = format!("{board} {field} 0 1");
+        let mut pos = Position::from_fen(&rs, &fen).unwrap();
+        assert_eq!(pos.fen(), fen);
+        // The square only that step passed names it too.
+        let part = Position::from_fen(&rs, &format!("{board} {rest} 0 1")).unwrap();
+        assert_eq!(part, pos, "{rest}");
+        play(&mut pos, "a4b3");
+        assert_eq!(pos.fen(), after, "{field}");
+    }
 }
 
 #[test]
