@@ -101,13 +101,14 @@ fn every_way_in_checks_the_rights() {
 
 #[test]
 fn a_king_leap_right_needs_the_king_on_its_square() {
-    // Metamachy's King starts on f1, g1 or f2 depending on the setup choice.
+    // Metamachy's King starts on f1, g1, f2 or g2 depending on the setup choice (any of the
+    // 24 arrangements of QKLG on f1 g1 f2 g2).
     let rs = rules("metamachy");
     let fen = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/\
                ERNBILGIBNRE/CM3Q1K2MC w Kk - 0 1";
     assert_eq!(
         fen_error(&rs, fen),
-        "invalid FEN: rights: `K` needs white's royal piece on a square it starts the game on (f1 g1 f2)"
+        "invalid FEN: rights: `K` needs white's royal piece on a square it starts the game on in some setup (f1 g1 f2 g2)"
     );
     // Without the right, the same position is fine.
     Position::from_fen(&rs, &fen.replace(" Kk ", " k ")).unwrap();
