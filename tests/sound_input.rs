@@ -227,7 +227,7 @@ fn en_passant_squares_that_two_steps_passed_are_refused_as_ambiguous() {
     assert_eq!(
         fen_error(&rs, &format!("{board} b3 0 1")),
         "invalid FEN: en-passant square b3: two different steps of the side that just moved \
-         passed it; list every square the step passed"
+         passed it and more; list every square the step passed"
     );
     for (field, rest, after) in [
         ("b3b4", "b4", "3k/4/4/1p1P/4/3K w - - 0 2"),

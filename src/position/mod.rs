@@ -104,8 +104,8 @@ impl fmt::Display for Problem {
             ),
             Problem::EpAmbiguous(e) => write!(
                 f,
-                "en-passant square {e}: two different steps of the side that just moved passed it; \
-                 list every square the step passed"
+                "en-passant square {e}: two different steps of the side that just moved passed it \
+                 and more; list every square the step passed"
             ),
             Problem::EpOccupied(e) => write!(f, "en-passant square {e} is occupied"),
             Problem::HalfmoveNotANumber(h) => write!(f, "halfmove clock `{h}` is not a number"),
@@ -190,13 +190,17 @@ impl Setup {
 }
 
 /// The step that left en-passant rights on the squares `ep`, as (the square of the piece that
-/// made it, every square it passed): a step of a piece of `mover` by one of its `nn`/`in`
-/// moves, the piece standing where it lands, the start and every square passed empty. `ep` is
-/// either every square the step passed (Polymachy's form) or some of them (Fairy-Stockfish
-/// writes only those an enemy piece can take on: `e3` alone after a triple step to e5); a step
-/// that passed exactly `ep` is taken first. It is read from the move tables, not guessed from
-/// geometry, so a triple step (`ifmnH`, two squares) or a sideways one works like a pawn's
-/// double step. `Err(true)`: two steps fit and they differ; `Err(false)`: none fits.
+/// made it, the en-passant squares the position holds): a step of a piece of `mover` by one of
+/// its `nn`/`in` moves, the piece standing where it lands, the start and every square passed
+/// empty. `ep` is either every square the step passed (Polymachy's form) or some of them
+/// (Fairy-Stockfish writes only those a capture can land on: `e3` alone after a triple step
+/// to e5). A step that passed exactly `ep` is taken first (Wildebeest's `e4` with a Pawn on e5
+/// and e3 empty is the double step from e3, whose captures are those of the triple step from
+/// e2 that Fairy-Stockfish writes so); else the one step that passed them all and more, the
+/// position then holding every square it passed, so both forms read to the same position. It
+/// is read from the move tables, not guessed from geometry, so a triple step (`ifmnH`, two
+/// squares) or a sideways one works like a pawn's double step. `Err(true)`: more than one step
+/// passed them and more; `Err(false)`: none did.
 fn ep_step(
     rules: &Ruleset,
     board: &[Code],
@@ -205,8 +209,7 @@ fn ep_step(
 ) -> Result<(Square, EpSquares), bool> {
     let t = &rules.tables;
     let g = rules.geometry;
-    let mut partial: Option<(Square, EpSquares)> = None;
-    let mut ambiguous = false;
+    let mut longer: Vec<(Square, EpSquares)> = Vec::new();
     for kind in 0..rules.variant.pieces.len() {
         let c = code(kind, mover);
         for from in g.squares() {
@@ -226,21 +229,20 @@ fn ep_step(
                     return Ok((to, passed));
                 }
                 let covers = ep.as_slice().iter().all(|&s| passed.contains(s));
-                let empty = passed.as_slice().iter().all(|&s| board[s as usize] == EMPTY);
-                if covers && empty {
-                    match partial {
-                        None => partial = Some((to, passed)),
-                        Some(p) if p != (to, passed) => ambiguous = true,
-                        Some(_) => {}
-                    }
+                let empty = passed
+                    .as_slice()
+                    .iter()
+                    .all(|&s| board[s as usize] == EMPTY);
+                if covers && empty && !longer.contains(&(to, passed)) {
+                    longer.push((to, passed));
                 }
             }
         }
     }
-    match partial {
-        _ if ambiguous => Err(true),
-        Some(p) => Ok(p),
-        None => Err(false),
+    match longer.as_slice() {
+        [] => Err(false),
+        [one] => Ok(*one),
+        _ => Err(true),
     }
 }
 

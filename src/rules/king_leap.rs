@@ -14,8 +14,8 @@
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, EMPTY, Geometry, Move, MoveKind, MoveList, Position, Rule,
-    RuleSpec, Ruleset, Square, SquareSet, code, color_of,
+    Builder, Code, Color, EMPTY, Geometry, Move, MoveKind, MoveList, Position, Rule, RuleSpec,
+    Ruleset, Square, SquareSet, code, color_of,
 };
 
 pub const REGISTERED: Registered = Registered {

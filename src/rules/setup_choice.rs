@@ -201,7 +201,9 @@ impl SetupChoiceSpec {
 
     /// Whether `letter` is a royal piece's.
     fn is_royal(&self, letter: char) -> bool {
-        self.royals.iter().any(|r| r.0 == letter.to_ascii_uppercase())
+        self.royals
+            .iter()
+            .any(|r| r.0 == letter.to_ascii_uppercase())
     }
 
     /// Whether some arrangement this rule accepts puts `letter` (one of the default's) on
