@@ -101,13 +101,14 @@ fn every_way_in_checks_the_rights() {
 
 #[test]
 fn a_king_leap_right_needs_the_king_on_its_square() {
-    // Metamachy's King starts on f1, g1 or f2 depending on the setup choice.
+    // Metamachy's King starts on f1, g1, f2 or g2 depending on the setup choice (any of the
+    // 24 arrangements of QKLG on f1 g1 f2 g2).
     let rs = rules("metamachy");
     let fen = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/\
                ERNBILGIBNRE/CM3Q1K2MC w Kk - 0 1";
     assert_eq!(
         fen_error(&rs, fen),
-        "invalid FEN: rights: `K` needs white's royal piece on a square it starts the game on (f1 g1 f2)"
+        "invalid FEN: rights: `K` needs white's royal piece on a square it starts the game on in some setup (f1 g1 f2 g2)"
     );
     // Without the right, the same position is fine.
     Position::from_fen(&rs, &fen.replace(" Kk ", " k ")).unwrap();
@@ -192,20 +193,55 @@ fn the_en_passant_victim_comes_from_the_move_not_from_geometry() {
     // The FEN reads back to the same position, the victim three ranks from the start.
     let back = Position::from_fen(&rs, &fen).unwrap();
     assert_eq!(back, pos);
-    // One of the two squares alone is no step's: refused.
-    assert_eq!(
-        fen_error(&rs, "3k/P3/4/4/3p/3K b - a3 0 1"),
-        "invalid FEN: en-passant square a3: no piece of the side that just moved can have passed over it"
-    );
+    // One of the two squares alone (Fairy-Stockfish's form: only where a capture can land)
+    // is read as the step that passed it, to the same position.
+    for part in ["a3", "a4"] {
+        let fen = format!("3k/P3/4/4/3p/3K b - {part} 0 1");
+        assert_eq!(Position::from_fen(&rs, &fen).unwrap(), pos, "{fen}");
+    }
     // No piece of the side that moved can have passed over b3.
     assert_eq!(
         fen_error(&rs, "3k/P3/4/4/3p/3K b - b3 0 1"),
-        "invalid FEN: en-passant square b3: no piece of the side that just moved can have passed over it"
+        "invalid FEN: en-passant square b3: no piece of the side that just moved can have passed \
+         over it (the field lists every square one step passed, or some of them)"
+    );
+    // a3 with a square the step did not pass: no step passed both.
+    assert_eq!(
+        fen_error(&rs, "3k/P3/4/4/3p/3K b - a3b3 0 1"),
+        "invalid FEN: en-passant square a3b3: no piece of the side that just moved can have \
+         passed over it (the field lists every square one step passed, or some of them)"
     );
     assert_eq!(
         fen_error(&rs, "3k/P3/4/4/P2p/3K b - a2 0 1"),
         "invalid FEN: en-passant square a2 is occupied"
     );
+}
+
+#[test]
+fn en_passant_squares_that_two_steps_passed_are_refused_as_ambiguous() {
+    // A forward and a sideways triple step: the Pawn on b5 from b2 passed b3 b4, the Pawn on
+    // d3 from a3 passed b3 c3. `b3` alone may be either; each full list names one step, and
+    // the Black Pawn on a4 taking on b3 removes that step's Pawn.
+    let rs = steps(6, "3k/4/4/4/4/3K", "fmWfceFfmnnHsmnnH");
+    let board = "3k/1P2/p3/3P/4/3K b -";
+    assert_eq!(
+        fen_error(&rs, &format!("{board} b3 0 1")),
+        "invalid FEN: en-passant square b3: two different steps of the side that just moved \
+         passed it and more; list every square the step passed"
+    );
+    for (field, rest, after) in [
+        ("b3b4", "b4", "3k/4/4/1p1P/4/3K w - - 0 2"),
+        ("b3c3", "c3", "3k/1P2/4/1p2/4/3K w - - 0 2"),
+    ] {
+        let fen = format!("{board} {field} 0 1");
+        let mut pos = Position::from_fen(&rs, &fen).unwrap();
+        assert_eq!(pos.fen(), fen);
+        // The square only that step passed names it too.
+        let part = Position::from_fen(&rs, &format!("{board} {rest} 0 1")).unwrap();
+        assert_eq!(part, pos, "{rest}");
+        play(&mut pos, "a4b3");
+        assert_eq!(pos.fen(), after, "{field}");
+    }
 }
 
 #[test]

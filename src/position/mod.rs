@@ -63,8 +63,10 @@ pub enum Problem {
     RightWithoutPieces { letter: char, why: String },
     /// The en-passant field is not a square of the board.
     EpNotASquare(String),
-    /// No piece of the side that just moved can have passed over the en-passant square.
+    /// No step of the side that just moved can have passed over the en-passant squares.
     EpNoVictim(String),
+    /// The en-passant squares are some of those passed by two different steps.
+    EpAmbiguous(String),
     /// The en-passant square is occupied.
     EpOccupied(String),
     /// The halfmove clock is not a number.
@@ -100,7 +102,13 @@ impl fmt::Display for Problem {
             }
             Problem::EpNoVictim(e) => write!(
                 f,
-                "en-passant square {e}: no piece of the side that just moved can have passed over it"
+                "en-passant square {e}: no piece of the side that just moved can have passed over it \
+                 (the field lists every square one step passed, or some of them)"
+            ),
+            Problem::EpAmbiguous(e) => write!(
+                f,
+                "en-passant square {e}: two different steps of the side that just moved passed it \
+                 and more; list every square the step passed"
             ),
             Problem::EpOccupied(e) => write!(f, "en-passant square {e} is occupied"),
             Problem::HalfmoveNotANumber(h) => write!(f, "halfmove clock `{h}` is not a number"),
@@ -161,7 +169,8 @@ pub struct Setup {
     pub side: Color,
     /// Rights bits, as the variant's hooks hand them out.
     pub rights: u16,
-    /// The en-passant squares (every square the last step passed over), if any.
+    /// The en-passant squares (every square the last step passed over, or, as Fairy-Stockfish
+    /// writes them, only those a capture can land on), if any.
     pub ep: EpSquares,
     pub halfmove: u32,
     pub fullmove: u32,
@@ -183,31 +192,61 @@ impl Setup {
     }
 }
 
-/// The square of the piece whose move left en-passant rights on the squares `ep`: a piece of
-/// `mover` standing where one of its `nn`/`in` steps lands that passes exactly those squares,
-/// the step's start empty. It is read from the move tables, not guessed from geometry, so a
-/// triple step (`ifmnH`, two squares) or a sideways one works like a pawn's double step.
-fn ep_victim(rules: &Ruleset, board: &[Code], ep: &EpSquares, mover: Color) -> Option<Square> {
+/// The step that left en-passant rights on the squares `ep`, as (the square of the piece that
+/// made it, the en-passant squares the position holds): a step of a piece of `mover` by one of
+/// its `nn`/`in` moves, the piece standing where it lands, the start and every square passed
+/// empty. `ep` is either every square the step passed (Polymachy's form) or some of them
+/// (Fairy-Stockfish writes only those a capture can land on: `e3` alone after a triple step
+/// to e5). A step that passed exactly `ep` is taken first (Wildebeest's `e4` with a Pawn on e5
+/// and e3 empty is the double step from e3, whose captures are those of the triple step from
+/// e2 that Fairy-Stockfish writes so); else the one step that passed them all and more, the
+/// position then holding every square it passed, so both forms read to the same position. It
+/// is read from the move tables, not guessed from geometry, so a triple step (`ifmnH`, two
+/// squares) or a sideways one works like a pawn's double step. `Err(true)`: more than one step
+/// passed them and more; `Err(false)`: none did.
+fn ep_step(
+    rules: &Ruleset,
+    board: &[Code],
+    ep: &EpSquares,
+    mover: Color,
+) -> Result<(Square, EpSquares), bool> {
     let t = &rules.tables;
+    let g = rules.geometry;
+    let mut longer: Vec<(Square, EpSquares)> = Vec::new();
     for kind in 0..rules.variant.pieces.len() {
         let c = code(kind, mover);
-        for from in rules.geometry.squares() {
+        for from in g.squares() {
             if board[from as usize] != EMPTY {
                 continue;
             }
             for e in t.entries_at(kind, mover, from) {
-                if e.modes().leaves_ep && e.shape() == Shape::Leap && ep.contains(e.ep) {
-                    let to = t.squares_of(e)[0];
-                    if board[to as usize] == c
-                        && EpSquares::passed(rules.geometry, from, e.ep, to) == *ep
-                    {
-                        return Some(to);
-                    }
+                if !e.modes().leaves_ep || e.shape() != Shape::Leap {
+                    continue;
+                }
+                let to = t.squares_of(e)[0];
+                if board[to as usize] != c {
+                    continue;
+                }
+                let passed = EpSquares::passed(g, from, e.ep, to);
+                if passed == *ep {
+                    return Ok((to, passed));
+                }
+                let covers = ep.as_slice().iter().all(|&s| passed.contains(s));
+                let empty = passed
+                    .as_slice()
+                    .iter()
+                    .all(|&s| board[s as usize] == EMPTY);
+                if covers && empty && !longer.contains(&(to, passed)) {
+                    longer.push((to, passed));
                 }
             }
         }
     }
-    None
+    match longer.as_slice() {
+        [] => Err(false),
+        [one] => Ok(*one),
+        _ => Err(true),
+    }
 }
 
 /// A game position of some variant.
@@ -275,9 +314,9 @@ impl Position {
     }
 
     /// Checks a setup: the board's size, each side's royal piece, the side not to move not in
-    /// check, every right backed by its pieces, an en-passant square that is empty and that a
-    /// piece of the side that just moved can have passed over, clocks in range. Every problem
-    /// is reported.
+    /// check, every right backed by its pieces, en-passant squares that are empty and that one
+    /// step of the side that just moved passed (all of them or some: the position holds every
+    /// square the step passed), clocks in range. Every problem is reported.
     pub fn from_setup(rules: &Arc<Ruleset>, s: &Setup) -> Result<Position, FenError> {
         let mut problems = Vec::new();
         let size = rules.geometry.size();
@@ -324,6 +363,8 @@ impl Position {
             }
         }
         let mut victim = 0;
+        // Every square the step passed, when the field gives only some of them.
+        let mut ep = s.ep;
         if !s.ep.is_empty() {
             let names: Vec<String> =
                 s.ep.as_slice()
@@ -341,13 +382,15 @@ impl Position {
                 }
             }
             if fine {
-                match ep_victim(rules, &s.board, &s.ep, s.side.flip()) {
-                    Some(v) => victim = v,
-                    None => problems.push(Problem::EpNoVictim(names.concat())),
+                match ep_step(rules, &s.board, &s.ep, s.side.flip()) {
+                    Ok((v, passed)) => (victim, ep) = (v, passed),
+                    Err(false) => problems.push(Problem::EpNoVictim(names.concat())),
+                    Err(true) => problems.push(Problem::EpAmbiguous(names.concat())),
                 }
             }
         }
-        let p = Position::build(rules, s, victim);
+        let full = Setup { ep, ..s.clone() };
+        let p = Position::build(rules, &full, victim);
         let royals = rules.royal.iter().any(|&r| r);
         for c in [Color::White, Color::Black] {
             if royals && p.royal_count[c.index()] == 0 {

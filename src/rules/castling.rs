@@ -20,6 +20,9 @@
 //! (`f1h1`); a castling king that ends where an ordinary move of its own could take it (one
 //! square) adds the suffix `oo` (`f1g1oo`, while `f1g1` is the step), so that every legal move
 //! has its own name.
+//!
+//! A setup choice may not move the King or its partner (such a variant is refused when it is
+//! compiled): their squares, and so the rights a FEN may give, are the same in every setup.
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
@@ -158,6 +161,27 @@ impl Castling {
         let rs = b.rules();
         let g = rs.geometry;
         let partner = spec.partner;
+        // The wings and the squares whose moves end a right are fixed when the rules are
+        // compiled, so a setup choice may not move the King or its partner: a FEN from any
+        // setup then holds its rights on the same squares.
+        let v = &rs.variant;
+        for h in &v.rules {
+            for (sq, pieces) in h.arranged(v) {
+                let moves = pieces.iter().any(|&(k, _)| rs.royal[k] || k == partner);
+                if moves && pieces.len() > 1 {
+                    let names: Vec<&str> = pieces
+                        .iter()
+                        .map(|&(k, _)| v.pieces[k].name.as_str())
+                        .collect();
+                    return Err(format!(
+                        "castling needs the royal piece and its partner on the same squares in every setup, but `{}` may put any of {} on {}",
+                        h.name(),
+                        names.join(", "),
+                        g.name(sq)
+                    ));
+                }
+            }
+        }
         let first = b.claim_rights(4)?;
         let mut wings = Vec::new();
         for color in [Color::White, Color::Black] {

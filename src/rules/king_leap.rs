@@ -14,8 +14,8 @@
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, EMPTY, Geometry, Move, MoveKind, MoveList, Placement, Position, Rule,
-    RuleSpec, Ruleset, Square, SquareSet, code, color_of,
+    Builder, Code, Color, EMPTY, Geometry, Move, MoveKind, MoveList, Position, Rule, RuleSpec,
+    Ruleset, Square, SquareSet, code, color_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -44,7 +44,8 @@ pub struct KingLeap {
     /// Rights bit of White; Black's is the next.
     first_bit: u16,
     /// Per colour, the squares the royal piece starts on, in the default start position or any
-    /// setup choice: a FEN may give the right only to a royal piece standing on one of them.
+    /// arrangement a setup choice accepts (numbered or not): a FEN may give the right only to a
+    /// royal piece standing on one of them.
     home: [SquareSet; 2],
     /// This rule's index (`aux` of its moves).
     index: u8,
@@ -66,21 +67,20 @@ impl KingLeap {
         let rs = b.rules();
         let v = &rs.variant;
         let mut home: [SquareSet; 2] = Default::default();
-        let mut note = |placement: &Placement| {
-            for (s, p) in placement.iter().enumerate() {
-                if let Some((k, c)) = *p
-                    && rs.royal[k]
-                {
-                    home[c.index()].insert(s as Square);
-                }
+        for (s, p) in v.placement.iter().enumerate() {
+            if let Some((k, c)) = *p
+                && rs.royal[k]
+            {
+                home[c.index()].insert(s as Square);
             }
-        };
-        note(&v.placement);
+        }
+        // Every square any setup choice puts the royal piece on, not only the named setups.
         for h in &v.rules {
-            for (_, letters) in h.setups() {
-                let mut p = v.placement.clone();
-                if h.setup(v, Some(&letters), &mut p).is_ok() {
-                    note(&p);
+            for (s, pieces) in h.arranged(v) {
+                for (k, c) in pieces {
+                    if rs.royal[k] {
+                        home[c.index()].insert(s);
+                    }
                 }
             }
         }
@@ -120,8 +120,8 @@ impl Rule for KingLeap {
         r
     }
 
-    /// `K`/`k`, or the file letter of the side's royal piece in the start position (the
-    /// Shredder-FEN form, `Gg` in Metamachy, which XBoard writes and keeps).
+    /// `K`/`k`, or the file letter of a square the side's royal piece starts on in some setup
+    /// (the Shredder-FEN form, `Gg` in Metamachy, which XBoard writes and keeps).
     fn parse_right(&self, rs: &Ruleset, c: char) -> Option<u16> {
         match c {
             'K' => return Some(self.bit(Color::White)),
@@ -133,12 +133,11 @@ impl Rule for KingLeap {
         } else {
             Color::Black
         };
-        let at = rs
-            .start
-            .iter()
-            .position(|&p| p != EMPTY && rs.is_royal(p) && color_of(p) == color)?;
-        let file = Geometry::file_char(rs.geometry.file(at as u8));
-        (c.to_ascii_lowercase() == file).then(|| self.bit(color))
+        let home = &self.home[color.index()];
+        let file = c.to_ascii_lowercase();
+        home.iter()
+            .any(|s| Geometry::file_char(rs.geometry.file(s)) == file)
+            .then(|| self.bit(color))
     }
 
     fn check_rights(&self, rs: &Ruleset, board: &[Code], rights: u16) -> Vec<(char, String)> {
@@ -162,7 +161,7 @@ impl Rule for KingLeap {
                 out.push((
                     letter,
                     format!(
-                        "needs {}'s royal piece on a square it starts the game on ({})",
+                        "needs {}'s royal piece on a square it starts the game on in some setup ({})",
                         c.name(),
                         squares.join(" ")
                     ),

@@ -56,6 +56,9 @@ pub struct SetupChoiceSpec {
     /// The side whose squares `squares` names and who makes the choice; the other side's
     /// copy is its mirror image.
     pub chooser: Color,
+    /// The variant's name and the names of `squares`, for the messages.
+    pub title: String,
+    pub square_names: Vec<String>,
 }
 
 fn sorted(s: &str) -> Vec<char> {
@@ -148,6 +151,7 @@ impl SetupChoiceSpec {
             }
         }
         let files = squares.iter().map(|&sq| g.file(sq)).collect();
+        let square_names = squares.iter().map(|&sq| g.name(sq).to_string()).collect();
         let rule = SetupChoiceSpec {
             squares,
             default,
@@ -156,6 +160,8 @@ impl SetupChoiceSpec {
             royals,
             files,
             chooser,
+            title: v.title.clone(),
+            square_names,
         };
         if let Err(e) = rule.royal_placed(&rule.default) {
             p.error(dspan, e, None);
@@ -193,24 +199,105 @@ impl SetupChoiceSpec {
         Ok(())
     }
 
+    /// Whether `letter` is a royal piece's.
+    fn is_royal(&self, letter: char) -> bool {
+        self.royals
+            .iter()
+            .any(|r| r.0 == letter.to_ascii_uppercase())
+    }
+
+    /// Whether some arrangement this rule accepts puts `letter` (one of the default's) on
+    /// `squares[i]`. Only royal pieces are restricted (to `royal_files`), so it does exactly
+    /// when the letter may stand there and the other royal pieces still find squares.
+    fn can_stand(&self, letter: char, i: usize) -> bool {
+        if self.royal_files.is_empty() {
+            return true;
+        }
+        let allowed = |j: usize| self.royal_files.contains(&self.files[j]);
+        let mut royals_left = self.default.chars().filter(|&c| self.is_royal(c)).count();
+        let mut squares_left = (0..self.squares.len()).filter(|&j| allowed(j)).count();
+        if self.is_royal(letter) {
+            if !allowed(i) {
+                return false;
+            }
+            royals_left -= 1;
+        }
+        if allowed(i) {
+            squares_left -= 1;
+        }
+        royals_left <= squares_left
+    }
+
+    /// What a user may give to pick a setup, with an example: the letters of an arrangement
+    /// (one other than the default where there is one).
+    fn how_to_choose(&self) -> String {
+        let chosen: Vec<char> = self.default.chars().collect();
+        let mut example = self.default.clone();
+        'swaps: for i in 0..chosen.len() {
+            for j in i + 1..chosen.len() {
+                let mut t = chosen.clone();
+                t.swap(i, j);
+                let t: String = t.into_iter().collect();
+                if t != self.default && self.royal_placed(&t).is_ok() {
+                    example = t;
+                    break 'swaps;
+                }
+            }
+        }
+        let who = match self.chooser {
+            Color::White => "White's squares, Black mirrors them",
+            Color::Black => "Black's squares, White mirrors them",
+        };
+        let royal = if self.royal_files.is_empty() {
+            String::new()
+        } else {
+            let allowed: Vec<String> = self
+                .royal_files
+                .iter()
+                .map(|&f| Geometry::file_char(f).to_string())
+                .collect();
+            let names: Vec<&str> = self.royals.iter().map(|r| r.1.as_str()).collect();
+            format!(
+                ", the {} on the {} file",
+                names.join(" and "),
+                allowed.join(" or ")
+            )
+        };
+        format!(
+            "choose a setup by its letters, an arrangement of {} on {} ({who}){royal}, e.g. `--setup {example}`",
+            self.default,
+            self.square_names.join(" ")
+        )
+    }
+
     /// The letters of a choice: a number from `numbered`, or letters.
     pub fn resolve(&self, choice: &str) -> Result<String, String> {
         if let Ok(n) = choice.parse::<usize>() {
+            if self.numbered.is_empty() {
+                return Err(format!(
+                    "setup number {n}: {} has no numbered setups; {}",
+                    self.title,
+                    self.how_to_choose()
+                ));
+            }
             return self
                 .numbered
                 .get(n.wrapping_sub(1))
                 .cloned()
                 .ok_or_else(|| {
                     format!(
-                        "setup number {n} does not exist (1 to {})",
-                        self.numbered.len()
+                        "setup number {n} does not exist: {} numbers its setups 1 to {}; or {}",
+                        self.title,
+                        self.numbered.len(),
+                        self.how_to_choose()
                     )
                 });
         }
         if sorted(choice) != sorted(&self.default) || choice.chars().count() != self.squares.len() {
             return Err(format!(
-                "setup `{choice}` is not an arrangement of {} (the pieces on the setup squares, in order)",
-                self.default
+                "setup `{choice}` is not an arrangement of {} (the pieces on the setup squares, in order): {}",
+                self.default,
+                self.how_to_choose()
             ));
         }
         self.royal_placed(choice)?;
@@ -251,6 +338,26 @@ impl RuleSpec for SetupChoiceSpec {
         let mut out = vec![("default".to_string(), self.default.clone())];
         for (i, s) in self.numbered.iter().enumerate() {
             out.push(((i + 1).to_string(), s.clone()));
+        }
+        out
+    }
+
+    /// Every (kind, colour) some accepted arrangement, numbered or given by its letters, puts
+    /// on each of the squares and on their mirror images.
+    fn arranged(&self, v: &Variant) -> Vec<(Square, Vec<(usize, Color)>)> {
+        let g = Geometry::new(v.files, v.ranks);
+        let mut out = Vec::new();
+        for (i, &sq) in self.squares.iter().enumerate() {
+            let kinds: Vec<usize> = sorted(&self.default)
+                .into_iter()
+                .filter(|&c| self.can_stand(c, i))
+                .filter_map(|c| v.kind_by_letter(c))
+                .collect();
+            for (at, color) in [(sq, self.chooser), (g.mirror_rank(sq), self.chooser.flip())] {
+                let mut pieces: Vec<(usize, Color)> = kinds.iter().map(|&k| (k, color)).collect();
+                pieces.dedup();
+                out.push((at, pieces));
+            }
         }
         out
     }

@@ -2,10 +2,11 @@
 //!
 //! Placement: ranks from the top and empty runs of one or two digits; side `w`/`b`; rights:
 //! letters owned by the variant's hooks (`KQkq` for castling, `K`/`k` for the king leap; `-`
-//! for none); the en-passant squares (every square the last step passed over, written one
-//! after the other as Fairy-Stockfish does: `e3` after a double step, `e3e4` after a triple
-//! step; `-` for none); halfmove clock; fullmove number. Missing trailing fields default to `- - 0 1`. Reading gives an unchecked
-//! [`Setup`]; [`Position::from_setup`] checks it.
+//! for none); the en-passant squares (written: every square the last step passed over, one
+//! after the other, `e3` after a double step, `e3e4` after a triple step; read too: only some
+//! of them, as Fairy-Stockfish writes only those a capture can land on; `-` for none);
+//! halfmove clock; fullmove number. Missing trailing fields default to `- - 0 1`. Reading
+//! gives an unchecked [`Setup`]; [`Position::from_setup`] checks it and finds the step.
 
 use std::fmt;
 use std::sync::Arc;

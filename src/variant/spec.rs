@@ -52,8 +52,16 @@ pub trait RuleSpec: Any + std::fmt::Debug + Send + Sync {
         None
     }
 
-    /// The setups this rule offers, as (name, letters) pairs.
+    /// The setups this rule offers by name, as (name, letters) pairs.
     fn setups(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// The squares whose piece depends on the setup choice, each with every (kind, colour)
+    /// that some setup the rule accepts puts there (by name or by letters). Rules that hold a
+    /// right for a piece on its start square (the king leap, castling) read it: a FEN from any
+    /// setup may give the right. Empty for a rule that arranges nothing.
+    fn arranged(&self, _variant: &Variant) -> Vec<(Square, Vec<(usize, Color)>)> {
         Vec::new()
     }
 }
