@@ -292,3 +292,35 @@ fn a_variant_file_names_its_network_and_the_search_uses_it() {
         "{e}"
     );
 }
+
+/// The network written by the trainer evaluates as the float network it was made from, within
+/// the rounding of its weights.
+#[test]
+fn the_quantised_network_evaluates_as_the_float_one() {
+    use polymachy::nnue::train::Weights;
+    for name in ["chess", "metamachy", "terachess2"] {
+        let (v, rs) = load(name);
+        let mut w = Weights::new(&v, 64, 4, 7);
+        w.jitter(99, 0.05);
+        let net = w.quantise(&v);
+        let mut pos = Position::start(&rs);
+        let mut list = polymachy::moves::MoveList::new();
+        let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
+        for ply in 0..30 {
+            let f = w.evaluate_float(&v, pos.board(), pos.side());
+            let q = net.evaluate(&scratch(&net, &pos), pos.side()) as f32;
+            // Rounding the output weights to 1/QB moves the sum by a few centipawns.
+            worst = worst.max((f - q).abs());
+            total += (f - q).abs();
+            spread += f.abs();
+            pos.legal_moves(&mut list);
+            pos.make(list.as_slice()[(ply * 7) % list.len()]);
+        }
+        assert!(
+            worst <= 50.0 && total / 30.0 <= 15.0,
+            "{name}: worst {worst}, mean {}",
+            total / 30.0
+        );
+        assert!(spread > 3.0 * total, "{name}: the evaluations vary little");
+    }
+}

@@ -726,3 +726,39 @@ fn two_threads_search_and_stop() {
     assert_eq!(r.score, Score::Mate(1), "{fen}");
     assert!(["d1d8", "e1e8"].contains(&coord(&rs, r.best.unwrap()).as_str()));
 }
+
+/// Static scores stay far from the mate scores whatever the `[eval]` values and the position:
+/// 32 White pawns valued 20,000 each (the most a file may give) once summed past ±31,000 and
+/// made the search report a mate that is not there. Black's king on h8 is out of reach of
+/// every pawn, and White has no piece that can give mate within the search's horizon.
+#[test]
+fn extreme_eval_values_give_bounded_scores_and_no_false_mate() {
+    let base = polymachy::variant::BUILTIN
+        .iter()
+        .find(|(n, _)| *n == "chess")
+        .unwrap()
+        .1;
+    let text = base.replacen(
+        "[eval]\ninclude = \"chess.eval.toml\"",
+        "[eval]\ninclude = \"chess.eval.toml\"\n[eval.values]\nP = 20000",
+        1,
+    );
+    assert_ne!(text, base);
+    let v = Variant::from_toml(&text, "heavy.toml").unwrap();
+    let rs = Ruleset::new(&v, None).unwrap();
+    let fen = "7k/8/8/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/K7 b - - 0 1";
+    let mut pos = Position::from_fen(&rs, fen).unwrap();
+    let mut s = Searcher::new(&rs, 8);
+    let e = s.evaluate(&pos);
+    assert!(e.abs() <= polymachy::search::eval::EVAL_LIMIT, "static {e}");
+    assert!(e < -10_000, "Black is far behind: {e}");
+    let r = s.search(&mut pos, &Limits::depth(4), |_| {});
+    match r.score {
+        Score::Cp(c) => assert!(
+            c.abs() <= polymachy::search::eval::EVAL_LIMIT + 1_000,
+            "{c}"
+        ),
+        Score::Mate(m) => panic!("a false mate in {m}"),
+    }
+    assert_eq!(r.depth, 4);
+}

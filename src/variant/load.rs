@@ -90,7 +90,12 @@ fn read_bytes(path: &str, max: u64, what: &str) -> Result<Vec<u8>, VariantError>
     let fail = |why: String| VariantError::one(format!("{path}: cannot read the file: {why}"));
     let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
     if !meta.is_file() {
-        return Err(fail(format!("not a regular file (expected {what})")));
+        let kind = if what == "a variant file" {
+            "a variant file is a .toml text file".to_string()
+        } else {
+            format!("expected {what}")
+        };
+        return Err(fail(format!("not a regular file ({kind})")));
     }
     if meta.len() > max {
         return Err(fail(format!(
