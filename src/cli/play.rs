@@ -514,7 +514,8 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
         game.tags.push(("TimeControl".into(), c.clone()));
     }
     let limits = engine_limits(&a);
-    let mut engine = Searcher::new(&rules, a.hash);
+    let mut engine =
+        Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
     engine.set_threads(a.threads as usize);
     engine.set_move_overhead(std::time::Duration::from_millis(a.move_overhead));
     let mut input = Input::new();
@@ -835,7 +836,8 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
         (None, None, None) => limits.movetime = Some(Duration::from_millis(3000)),
         _ => {}
     }
-    let mut engine = Searcher::new(&rules, a.hash);
+    let mut engine =
+        Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
     engine.set_threads(a.threads as usize);
     let r = engine.search(&mut pos, &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|&m| game::coord(&rules, m)).collect();
@@ -868,6 +870,9 @@ pub fn run_selfplay(a: SelfplayArgs) -> Result<(), UserError> {
     if a.games == 0 {
         return Err(UserError("--games must be at least 1".into()));
     }
+    // The tables are made later, two at a time: a size the machine cannot give is told now.
+    crate::search::tt::TranspositionTable::try_new(a.hash)
+        .map_err(|e| UserError(format!("--hash: {e}")))?;
     let cfg = MatchConfig {
         games: a.games,
         first: Limits::depth(a.depth + 1),
