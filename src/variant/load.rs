@@ -79,35 +79,14 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Reads a variant file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a device such
 /// as `/dev/urandom` would block or never end), in UTF-8.
 fn read_file(path: &str) -> Result<String, VariantError> {
-    let bytes = read_bytes(path, MAX_FILE_BYTES, "a variant file")?;
-    String::from_utf8(bytes)
-        .map_err(|_| VariantError::one(format!("{path}: cannot read the file: not UTF-8 text")))
+    crate::files::read_text_file(std::path::Path::new(path), MAX_FILE_BYTES, "a variant file")
+        .map_err(|e| VariantError::one(e.to_string()))
 }
 
 /// Reads a regular file of at most `max` bytes (`what` names the kind of file in errors).
 fn read_bytes(path: &str, max: u64, what: &str) -> Result<Vec<u8>, VariantError> {
-    use std::io::Read;
-    let fail = |why: String| VariantError::one(format!("{path}: cannot read the file: {why}"));
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(fail(format!("not a regular file (expected {what})")));
-    }
-    if meta.len() > max {
-        return Err(fail(format!(
-            "{} bytes, more than the {max} {what} may have",
-            meta.len()
-        )));
-    }
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    let mut bytes = Vec::new();
-    // The file may have grown since: read one byte more than allowed to notice.
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > max {
-        return Err(fail(format!("more than the {max} bytes {what} may have")));
-    }
-    Ok(bytes)
+    crate::files::read_regular_file(std::path::Path::new(path), max, what)
+        .map_err(|e| VariantError::one(e.to_string()))
 }
 
 /// The largest network file read, in bytes (a 16×16 board with 60 kinds and 1,024 hidden
