@@ -124,6 +124,14 @@ fn read_distances(p: &mut Params<'_, '_>) -> Option<Vec<u8>> {
     let items: Vec<_> = match &v.val {
         Val::Int(_) => vec![v],
         Val::Array(xs) if !xs.is_empty() => xs.iter().collect(),
+        Val::Array(_) => {
+            p.error(
+                v.span.clone(),
+                "`rules.castling.king-distance` is an empty list: it takes an integer from 1 to 14 or a non-empty list of them",
+                Some("e.g. `king-distance = 2` or `king-distance = [1, 2, 3, 4]`".into()),
+            );
+            return None;
+        }
         other => {
             let msg = format!(
                 "`rules.castling.king-distance` must be an integer or a list of integers, found {}",

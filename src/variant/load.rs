@@ -28,6 +28,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("wildebeest", include_str!("../../variants/wildebeest.toml")),
 ];
 
+/// How errors name a built-in variant's file (it is not on the disk where the program runs):
+/// `built-in variants/chess.toml:12:3: ...`. An origin that starts so is a built-in variant.
+pub const BUILTIN_ORIGIN: &str = "built-in variants/";
+
 /// Everything wrong with a variant file, each line `file:line:column: message`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", lines.join("\n"))]
@@ -58,7 +62,7 @@ pub(super) fn load(name_or_path: &str, catalog: &dyn SpecCatalog) -> Result<Vari
     let key = name_or_path.to_ascii_lowercase();
     match BUILTIN.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => {
-            let mut v = from_toml(text, &format!("variants/{n}.toml"), catalog)?;
+            let mut v = from_toml(text, &format!("{BUILTIN_ORIGIN}{n}.toml"), catalog)?;
             v.id = n.to_string();
             v.source = "built-in".into();
             Ok(v)
@@ -115,8 +119,8 @@ fn load_network(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
         .find(|(n, _)| *n == name)
         .map(|(_, b)| *b);
     let bytes: std::sync::Arc<[u8]> = match builtin {
-        Some(b) if origin.starts_with("variants/") || !path.exists() => b.into(),
-        _ if origin.starts_with("variants/") => {
+        Some(b) if origin.starts_with(BUILTIN_ORIGIN) || !path.exists() => b.into(),
+        _ if origin.starts_with(BUILTIN_ORIGIN) => {
             return Err(render(
                 source,
                 origin,
@@ -220,19 +224,27 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, t)| *t);
-    let text = match builtin {
-        Some(t) if origin.starts_with("variants/") || !path.exists() => t.to_string(),
-        _ => read_file(&shown).map_err(|e| {
-            render(
-                source,
-                origin,
-                vec![Diag {
-                    span: at,
-                    message: format!("the included evaluation table: {}", e.lines.join("; ")),
-                    hint: Some("name a file beside the variant file (or a built-in table)".into()),
-                }],
-            )
-        })?,
+    let (text, shown) = match builtin {
+        // Not on the disk: errors name it as built-in.
+        Some(t) if origin.starts_with(BUILTIN_ORIGIN) || !path.exists() => {
+            (t.to_string(), format!("{BUILTIN_ORIGIN}{name}"))
+        }
+        _ => (
+            read_file(&shown).map_err(|e| {
+                render(
+                    source,
+                    origin,
+                    vec![Diag {
+                        span: at,
+                        message: format!("the included evaluation table: {}", e.lines.join("; ")),
+                        hint: Some(
+                            "name a file beside the variant file (or a built-in table)".into(),
+                        ),
+                    }],
+                )
+            })?,
+            shown,
+        ),
     };
     let root = toml::de::DeTable::parse(&text).map_err(|e| {
         VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
@@ -240,11 +252,23 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
     let entries = convert_table(root.get_ref());
     let mut diags = Vec::new();
     let mut inc = super::eval_table::EvalTable::default();
-    let mut top = Params::new("", 0..0, &entries, &mut diags);
+    let mut top = Params::new(&name, 0..0, &entries, &mut diags);
     let eval = top.table("eval");
     top.finish();
     if let Some((t, span)) = eval {
         inc = super::eval_table::read(t, span, v, &mut diags);
+    }
+    // One level only: an included table that includes another is an error, not ignored.
+    if let Some((other, at)) = &inc.include {
+        diags.push(Diag {
+            span: at.clone(),
+            message: format!(
+                "an included evaluation table cannot include another (`{other}`)"
+            ),
+            hint: Some(format!(
+                "copy the values of `{other}` into `{name}`, or include `{other}` from the variant file"
+            )),
+        });
     }
     if !diags.is_empty() {
         return Err(render(&text, &shown, diags));
