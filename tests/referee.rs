@@ -649,7 +649,7 @@ fn sigint_ends_the_match_with_every_finished_game_and_no_engine_left() {
     let left = processes_in_groups(&groups);
     assert!(left.is_empty(), "left behind: {left:?}");
     let finished = stdout.lines().filter(|l| l.starts_with("game ")).count();
-    assert!(finished >= 1 && finished < 40, "{stdout}");
+    assert!((1..40).contains(&finished), "{stdout}");
     assert!(
         stdout.contains(&format!(
             "match interrupted: {finished} of 40 games finished"

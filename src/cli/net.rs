@@ -99,7 +99,7 @@ fn rules_with_network(
 }
 
 /// Reads a network file: a regular file of at most `max` bytes.
-fn read_limited(p: &PathBuf, max: u64) -> Result<Vec<u8>, UserError> {
+fn read_limited(p: &std::path::Path, max: u64) -> Result<Vec<u8>, UserError> {
     crate::files::read_regular_file(p, max, "a network file").map_err(UserError::from)
 }
 

@@ -239,7 +239,7 @@ fn rules_for_record(
 const MAX_SAVED_GAME_BYTES: u64 = 16 << 20;
 
 /// Loads a saved game.
-fn load_game(path: &PathBuf, v: &VariantArgs) -> Result<Game, UserError> {
+fn load_game(path: &std::path::Path, v: &VariantArgs) -> Result<Game, UserError> {
     let file = path.display().to_string();
     let text = crate::files::read_text_file(path, MAX_SAVED_GAME_BYTES, "a saved game (PGN)")?;
     let rec = game::parse_pgn(&text)
