@@ -84,7 +84,8 @@ pub struct Castling {
 
 impl CastlingSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingSpec> {
-        let distances = read_distances(p)?;
+        // Both keys are read even when the first is wrong (an unread key reads as unknown).
+        let distances = read_distances(p);
         let partner = match p.letters("partner", v) {
             Some(ks) if ks.len() == 1 => Some(ks[0]),
             // A letter no piece has: already reported (or a consequence of broken letters).
@@ -109,7 +110,7 @@ impl CastlingSpec {
             return None;
         }
         Some(CastlingSpec {
-            distances,
+            distances: distances?,
             partner: partner?,
         })
     }
