@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod compile;
 pub mod datagen;
+pub mod files;
 pub mod game;
 pub mod geometry;
 pub mod moves;

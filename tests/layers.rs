@@ -3,7 +3,8 @@
 
 /// Layers, lowest first. Modules in one layer may use each other.
 const LAYERS: &[&[&str]] = &[
-    &["geometry", "moves", "notation"],
+    // `files`: reading the files a user names (regular, bounded).
+    &["files", "geometry", "moves", "notation"],
     &["tables"],
     // A variant holds its rules' specs, parsed by a catalog handed down from above.
     &["variant"],

@@ -6,7 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
 
@@ -373,4 +374,305 @@ fn fairy_max_is_found_to_speak_cecp_and_plays_chess() {
     assert!(!r.stdout.contains("restarted"), "{}", r.stdout);
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Variant \"chess\"]").count(), 2, "{text}");
+}
+
+/// A fake UCI engine written into `dir` as `file`: it says `id name NAME` (a `printf` format:
+/// `\r` is a carriage return) and runs the shell line `on_go` for each `go`. Its command line.
+fn fake_engine(dir: &common::TempDir, file: &str, name: &str, on_go: &str) -> String {
+    let p = dir.join(file);
+    std::fs::write(
+        &p,
+        format!(
+            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) printf 'id name {name}\\nuciok\\n' ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {}", p.display())
+}
+
+/// The referee's peak resident memory (VmHWM) in kB, read from `/proc` until it ends; its
+/// exit status, standard output and standard error. Fails after `limit`.
+fn run_measured(args: &[&str], dir: &common::TempDir, limit: Duration) -> (i32, u64, String) {
+    let out = dir.join("referee.out");
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let until = Instant::now() + limit;
+    let mut peak = 0u64;
+    let status = loop {
+        if let Ok(s) = std::fs::read_to_string(&status_file)
+            && let Some(l) = s.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            let kb: u64 = l
+                .split_whitespace()
+                .nth(1)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            peak = peak.max(kb);
+        }
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match did not end within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    (status.code().unwrap_or(-1), peak, text)
+}
+
+/// An engine that writes without end and never a newline loses the game on a protocol error,
+/// and the referee's memory stays small (it reads at most 64 KiB of a line).
+#[test]
+fn an_engine_that_floods_without_newlines_loses_and_the_referee_stays_small() {
+    let dir = common::TempDir::new("referee-flood");
+    let flood = fake_engine(&dir, "flood.sh", "flooder", "yes flood | tr -d '\\n'");
+    let pgn = dir.join("flood.pgn");
+    let me = format!("{BIN} uci");
+    let (code, peak_kb, out) = run_measured(
+        &[
+            "match",
+            "-v",
+            "chess",
+            "--engine",
+            &me,
+            "--engine",
+            &flood,
+            "--games",
+            "2",
+            "--tc",
+            "2+0",
+            "--hang-margin",
+            "2000",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        &dir,
+        Duration::from_secs(60),
+    );
+    eprintln!("referee peak memory under the flood: {peak_kb} kB");
+    assert_eq!(code, 0, "{out}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    for g in &games {
+        assert!(
+            g.contains("flooder protocol error: a line of more than 65536 bytes"),
+            "{g}"
+        );
+    }
+    assert!(out.contains(": 2 games, +2 =0 -0"), "{out}");
+    assert!(peak_kb > 0, "no VmHWM read");
+    assert!(peak_kb < 100 * 1024, "the referee used {peak_kb} kB");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"abandoned\"]").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("{flooder protocol error: a line of more than 65536 bytes.}")
+            .count(),
+        2,
+        "{text}"
+    );
+    let left = processes_with(&format!("{}", dir.join("flood.sh").display()));
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// Engine text is cleaned before it reaches the PGN and the console: a carriage return in a
+/// name becomes a space, quotes and backslashes are escaped in tags, a name keeps at most 200
+/// characters and a huge move is quoted in part.
+#[test]
+fn engine_text_is_cleaned_and_bounded_in_the_pgn_and_on_the_console() {
+    let dir = common::TempDir::new("referee-clean");
+    let long = "x".repeat(300);
+    let name = format!("cr\\rname \"q\" \\\\b{long}");
+    let huge = "printf 'bestmove %s\\n' \"$(head -c 50000 /dev/zero | tr '\\0' a)\"";
+    let odd = fake_engine(&dir, "odd.sh", &name, huge);
+    let pgn = dir.join("odd.pgn");
+    let me = format!("{BIN} uci");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        &odd,
+        "--games",
+        "1",
+        "--tc",
+        "1+0",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!text.contains('\r'), "{text:?}");
+    assert!(!r.stdout.contains('\r'), "{:?}", r.stdout);
+    let black = text
+        .lines()
+        .find(|l| l.starts_with("[Black "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let kept = 200 - "cr name \"q\" \\b".len();
+    assert_eq!(
+        black,
+        format!("[Black \"cr name \\\"q\\\" \\\\b{}...\"]", "x".repeat(kept)),
+    );
+    // The illegal move is quoted in part: 200 characters of it.
+    let quoted = format!("played the illegal move `{}...` in ", "a".repeat(200));
+    assert!(text.contains(&quoted), "{text}");
+    assert!(text.len() < 4000, "{} bytes:\n{text}", text.len());
+    assert!(r.stdout.contains(&quoted), "{}", r.stdout);
+    assert!(r.stdout.len() < 4000, "{}", r.stdout);
+    assert!(
+        text.contains("[Termination \"rules infraction\"]"),
+        "{text}"
+    );
+}
+
+/// The pids of the processes whose parent is `pid`.
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`: the fields after the last `)`.
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let ppid = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+        if ppid == Some(pid)
+            && let Some(me) = head.split_whitespace().next().and_then(|p| p.parse().ok())
+        {
+            found.push(me);
+        }
+    }
+    found
+}
+
+/// The processes (with their state) in any of the process groups `groups`.
+fn processes_in_groups(groups: &[u32]) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let pgrp: Option<u32> = rest.split_whitespace().nth(2).and_then(|p| p.parse().ok());
+        if pgrp.is_some_and(|g| groups.contains(&g)) {
+            found.push(stat.trim().to_string());
+        }
+    }
+    found
+}
+
+/// Ctrl-C (SIGINT) ends a match cleanly: the games that ended are in the PGN (and re-validate
+/// with pyffish), the summary is printed, every engine's process group is gone, and the
+/// status says the signal.
+#[test]
+fn sigint_ends_the_match_with_every_finished_game_and_no_engine_left() {
+    let dir = common::TempDir::new("referee-sigint");
+    let pgn = dir.join("sigint.pgn");
+    let out = dir.join("sigint.out");
+    let me = format!("{BIN} uci");
+    let mut child = Command::new(BIN)
+        .args([
+            "match",
+            "-v",
+            "chess",
+            "--engine",
+            &me,
+            "--engine",
+            &me,
+            "--games",
+            "40",
+            "--tc",
+            "0.2+0.01",
+            "--max-moves",
+            "25",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Wait for the first finished game in the PGN.
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+        if text.contains("[Event ") {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the match ended early");
+        assert!(Instant::now() < until, "no game finished within a minute");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Each engine runs in a process group of its own whose id is its first process's pid.
+    let groups = children_of(pid);
+    assert_eq!(groups.len(), 2, "engines: {groups:?}");
+    let sent = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let until = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match did not end within 15 s of SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let stdout = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}\n{err}");
+    assert!(err.contains("interrupted by SIGINT"), "{err}");
+    let left = processes_in_groups(&groups);
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let finished = stdout.lines().filter(|l| l.starts_with("game ")).count();
+    assert!((1..40).contains(&finished), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "match interrupted: {finished} of 40 games finished"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(": {finished} games, +")),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), finished, "{text}");
+    assert_eq!(text.matches("[Result ").count(), finished, "{text}");
+    assert!(text.ends_with("\n\n"), "{text}");
+    if !need("python3 with pyffish (pip install pyffish)", pyffish_ok()) {
+        return;
+    }
+    let v = Command::new("python3")
+        .arg(engines_dir().join("validate_pgn.py"))
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&v.stdout);
+    assert!(v.status.success(), "{said}\n{text}");
+    assert_eq!(said.matches("every move legal").count(), finished, "{said}");
 }

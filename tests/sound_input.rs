@@ -441,7 +441,7 @@ fn variant_files_must_be_regular_and_small() {
         assert_eq!(r.code, 2);
         assert_eq!(
             r.stderr.trim(),
-            "error: /dev/urandom: cannot read the file: not a regular file (a variant file is a .toml text file)"
+            "error: /dev/urandom: cannot read the file: not a regular file (expected a variant file)"
         );
     }
     let dir = std::env::temp_dir().join(format!("polymachy-sound-{}", std::process::id()));

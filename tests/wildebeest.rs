@@ -445,13 +445,15 @@ fn castling_distances_are_checked() {
         ),
         (
             "king-distance = []",
-            "must be an integer or a list of integers",
+            "is an empty list: it takes an integer from 1 to 14 or a non-empty list of them",
         ),
     ] {
         let e = Variant::from_toml(&text.replace(line, bad), "w.toml")
             .expect_err(bad)
             .to_string();
         assert!(e.contains(says), "{bad}: {e}");
+        // One problem, one message: the key after it is still read.
+        assert!(!e.contains("unknown key `partner`"), "{bad}: {e}");
     }
     // Five squares toward k1 would land the King on its Rook: refused when compiling.
     let v = Variant::from_toml(&text.replace(line, "king-distance = [4, 5]"), "w.toml").unwrap();

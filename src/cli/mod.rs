@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -204,6 +205,7 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
             cmd: cmd.clone(),
             protocol,
             options: Vec::new(),
+            interrupt: &MATCH_INTERRUPT,
         });
     }
     for o in &a.options {
@@ -236,8 +238,11 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
     };
     let openings = match &a.openings {
         Some(f) => {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| UserError(format!("{}: {e}", f.display())))?;
+            let text = crate::files::read_text_file(
+                f,
+                crate::referee::MAX_OPENINGS_BYTES,
+                "an opening file",
+            )?;
             let o = crate::referee::read_openings(&text);
             if o.is_empty() {
                 return Err(UserError(format!("{}: no positions", f.display())));
@@ -267,6 +272,7 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
         time_margin_ms: a.time_margin,
         hang_margin_ms: a.hang_margin,
         sprt,
+        interrupt: &MATCH_INTERRUPT,
     };
     let print = |s: &str| {
         use std::io::Write;
@@ -274,13 +280,67 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
         let _ = writeln!(o, "{s}");
         let _ = o.flush();
     };
-    let summary = crate::referee::run_match(&cfg, &print)?;
-    if let Some(path) = &a.pgn {
-        std::fs::write(path, &summary.pgn)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+    // The PGN is written game by game as each ends: created (emptied) before the first.
+    let mut pgn_file = match &a.pgn {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| UserError(format!("{}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    on_interrupt_signals();
+    let summary = crate::referee::run_match(
+        &cfg,
+        &print,
+        pgn_file.as_mut().map(|f| f as &mut dyn std::io::Write),
+    );
+    drop(pgn_file);
+    let summary = summary?;
+    if summary.interrupted {
+        // Every engine has ended and the PGN is closed: the status is the shell's for a
+        // program ended by a signal, 128 + its number.
+        let sig = MATCH_INTERRUPT_SIGNAL.load(Ordering::Relaxed).clamp(1, 64);
+        eprintln!(
+            "polymachy match: interrupted by {}",
+            if sig == SIGTERM { "SIGTERM" } else { "SIGINT" }
+        );
+        std::process::exit(128 + sig);
     }
     Ok(())
 }
+
+/// Set when `match` is to stop (SIGINT or SIGTERM).
+static MATCH_INTERRUPT: AtomicBool = AtomicBool::new(false);
+/// The number of the signal that set [`MATCH_INTERRUPT`].
+static MATCH_INTERRUPT_SIGNAL: AtomicI32 = AtomicI32::new(0);
+const SIGINT: i32 = 2;
+const SIGTERM: i32 = 15;
+
+/// Makes SIGINT (Ctrl-C) and SIGTERM set [`MATCH_INTERRUPT`] instead of ending the process,
+/// so that the referee can end its engines and keep its PGN whole. The handler only stores
+/// two atomics (async-signal-safe); the referee's waits look at the flag every few
+/// milliseconds. libc's `signal` is enough for this, so no signal crate is used: glibc's
+/// `signal` installs the handler with BSD semantics (it stays installed, and interrupted
+/// system calls restart). A second signal while the match ends does nothing more.
+#[cfg(unix)]
+fn on_interrupt_signals() {
+    unsafe extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    extern "C" fn handler(sig: i32) {
+        MATCH_INTERRUPT_SIGNAL.store(sig, Ordering::Relaxed);
+        MATCH_INTERRUPT.store(true, Ordering::Relaxed);
+    }
+    let h: extern "C" fn(i32) = handler;
+    // SAFETY: `handler` only stores atomics, which is async-signal-safe.
+    unsafe {
+        signal(SIGINT, h as usize);
+        signal(SIGTERM, h as usize);
+    }
+}
+
+#[cfg(not(unix))]
+fn on_interrupt_signals() {}
 
 /// Restores the default action of SIGPIPE, so that writing to a closed pipe (`polymachy
 /// variants | head -1`) ends the program quietly, as Unix tools do, instead of a panic in

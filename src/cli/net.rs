@@ -98,17 +98,9 @@ fn rules_with_network(
     Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
 }
 
-/// Reads a regular file of at most `max` bytes.
-fn read_limited(p: &PathBuf, max: u64) -> Result<Vec<u8>, UserError> {
-    let fail = |why: String| UserError(format!("{}: {why}", p.display()));
-    let meta = std::fs::metadata(p).map_err(|e| fail(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(fail("not a regular file".into()));
-    }
-    if meta.len() > max {
-        return Err(fail(format!("{} bytes, more than {max}", meta.len())));
-    }
-    std::fs::read(p).map_err(|e| fail(e.to_string()))
+/// Reads a network file: a regular file of at most `max` bytes.
+fn read_limited(p: &std::path::Path, max: u64) -> Result<Vec<u8>, UserError> {
+    crate::files::read_regular_file(p, max, "a network file").map_err(UserError::from)
 }
 
 /// A progress line on standard error when it is a terminal.

@@ -202,35 +202,30 @@ fn rules_for_record(
         .tag("SetupChoice")
         .map(|(s, _)| s.to_string())
         .or_else(|| v.setup.clone());
+    // The tag names a built-in game, or the game of the file given with --variant: never a
+    // file of its own (a saved game does not choose what is read from the disk).
     let variant = match rec.tag("Variant") {
-        Some((name, line)) => match Variant::load(name) {
-            Ok(var) => var,
-            Err(_) => {
-                // Perhaps a display name ("Lions and Unicorns").
-                let found = crate::variant::BUILTIN
+        Some((name, line)) => {
+            let named = |var: &Variant| {
+                var.id.eq_ignore_ascii_case(name) || var.title.eq_ignore_ascii_case(name)
+            };
+            let chosen = Variant::load(&v.variant).ok().filter(|var| named(var));
+            let builtin = || {
+                crate::variant::BUILTIN
                     .iter()
                     .filter_map(|(n, _)| Variant::load(n).ok())
-                    .find(|var| {
-                        var.title.eq_ignore_ascii_case(name) || var.id.eq_ignore_ascii_case(name)
-                    });
-                match found {
-                    Some(var) => var,
-                    None => match Variant::load(&v.variant) {
-                        Ok(var)
-                            if var.id.eq_ignore_ascii_case(name)
-                                || var.title.eq_ignore_ascii_case(name) =>
-                        {
-                            var
-                        }
-                        _ => {
-                            return Err(UserError(format!(
-                                "{file}:{line}: unknown variant `{name}` (give its file with --variant)"
-                            )));
-                        }
-                    },
+                    .find(|var| named(var))
+            };
+            match chosen.or_else(builtin) {
+                Some(var) => var,
+                None => {
+                    let shown: String = name.chars().take(80).collect();
+                    return Err(UserError(format!(
+                        "{file}:{line}: unknown variant `{shown}` (not a built-in game; give its file with --variant)"
+                    )));
                 }
             }
-        },
+        }
         None => Variant::load(&v.variant)?,
     };
     Ruleset::new(&variant, setup.as_deref()).map_err(|e| match e.at {
@@ -240,11 +235,13 @@ fn rules_for_record(
     })
 }
 
+/// The largest saved game `--load` reads, in bytes.
+const MAX_SAVED_GAME_BYTES: u64 = 16 << 20;
+
 /// Loads a saved game.
-fn load_game(path: &PathBuf, v: &VariantArgs) -> Result<Game, UserError> {
+fn load_game(path: &std::path::Path, v: &VariantArgs) -> Result<Game, UserError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| UserError(format!("{file}: cannot read the file: {e}")))?;
+    let text = crate::files::read_text_file(path, MAX_SAVED_GAME_BYTES, "a saved game (PGN)")?;
     let rec = game::parse_pgn(&text)
         .map_err(|e| UserError(format!("{file}:{}: {}", e.line, e.message)))?;
     let rules = rules_for_record(&rec, v, &file)?;
@@ -514,7 +511,8 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
         game.tags.push(("TimeControl".into(), c.clone()));
     }
     let limits = engine_limits(&a);
-    let mut engine = Searcher::new(&rules, a.hash);
+    let mut engine =
+        Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
     engine.set_threads(a.threads as usize);
     engine.set_move_overhead(std::time::Duration::from_millis(a.move_overhead));
     let mut input = Input::new();
@@ -835,7 +833,8 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
         (None, None, None) => limits.movetime = Some(Duration::from_millis(3000)),
         _ => {}
     }
-    let mut engine = Searcher::new(&rules, a.hash);
+    let mut engine =
+        Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
     engine.set_threads(a.threads as usize);
     let r = engine.search(&mut pos, &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|&m| game::coord(&rules, m)).collect();
@@ -868,6 +867,9 @@ pub fn run_selfplay(a: SelfplayArgs) -> Result<(), UserError> {
     if a.games == 0 {
         return Err(UserError("--games must be at least 1".into()));
     }
+    // The tables are made later, two at a time: a size the machine cannot give is told now.
+    crate::search::tt::TranspositionTable::try_new(a.hash)
+        .map_err(|e| UserError(format!("--hash: {e}")))?;
     let cfg = MatchConfig {
         games: a.games,
         first: Limits::depth(a.depth + 1),

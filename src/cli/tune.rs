@@ -124,13 +124,15 @@ fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> V
     out
 }
 
+/// The largest PGN file `--pgn` reads, in bytes.
+const MAX_PGN_BYTES: u64 = 1 << 30;
+
 pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     let mut samples: Vec<Sample> = Vec::new();
     let mut pgn_out = String::new();
     if let Some(path) = &a.pgn {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let text = crate::files::read_text_file(path, MAX_PGN_BYTES, "a PGN file")?;
         let games = read_games(&rules, &text);
         println!("{} games read from {}", games.len(), path.display());
         // The first plies of a game from the start position are taken as its (random)

@@ -17,7 +17,7 @@
 //! games. A file cut off in the middle of a game is read up to its last whole game, so that a
 //! run can resume.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use crate::moves::Code;
 
@@ -209,23 +209,12 @@ pub const MAX_DATA_BYTES: u64 = 4 << 30;
 
 /// Reads a data file (a regular file of at most [`MAX_DATA_BYTES`]).
 pub fn read_file(path: &str) -> Result<DataFile, DataError> {
-    let io = |e| DataError::Io(path.into(), e);
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(DataError::Bad(path.into(), "not a regular file".into()));
-    }
-    if meta.len() > MAX_DATA_BYTES {
-        return Err(DataError::Bad(
-            path.into(),
-            format!("{} bytes, more than {MAX_DATA_BYTES}", meta.len()),
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take(MAX_DATA_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
+    let bytes = crate::files::read_regular_file(
+        std::path::Path::new(path),
+        MAX_DATA_BYTES,
+        "a training data file",
+    )
+    .map_err(|e| DataError::Bad(path.into(), format!("cannot read the file: {}", e.why)))?;
     read_bytes(&bytes, path)
 }
 

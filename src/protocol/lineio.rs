@@ -39,6 +39,49 @@ impl<R: BufRead> Iterator for LossyLines<R> {
     }
 }
 
+/// What [`read_bounded_line`] read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bounded {
+    /// A line (without its end), decoded lossily.
+    Line(String),
+    /// More than the bound without a newline: the rest is not read.
+    TooLong,
+    /// The end of the input (or a read error).
+    End,
+}
+
+/// Reads one line of at most `max` bytes (its end not counted) into `buf`, which is cleared
+/// first: memory stays bounded whatever the other side sends (a stream without newlines is
+/// cut off at `max`).
+pub fn read_bounded_line<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>, max: usize) -> Bounded {
+    buf.clear();
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) if buf.is_empty() => return Bounded::End,
+            Ok([]) => break,
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Bounded::End,
+        };
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        if buf.len() + take > max {
+            return Bounded::TooLong;
+        }
+        buf.extend_from_slice(&chunk[..take]);
+        reader.consume(if done { take + 1 } else { take });
+        if done {
+            break;
+        }
+    }
+    while matches!(buf.last(), Some(b'\r')) {
+        buf.pop();
+    }
+    Bounded::Line(String::from_utf8_lossy(buf).into_owned())
+}
+
 /// Standard input's lines, decoded lossily.
 pub fn stdin_lines() -> LossyLines<std::io::StdinLock<'static>> {
     LossyLines::new(std::io::stdin().lock())
@@ -68,5 +111,30 @@ mod tests {
         assert_eq!(shown(&lines[1]), "??");
         assert_eq!(lines[2], "isready");
         assert!(!is_garbled(&lines[2]));
+    }
+
+    #[test]
+    fn a_line_past_the_bound_is_cut_off() {
+        let mut input: &[u8] = b"uciok\r\n12345678\n123456789\nlast";
+        let mut buf = Vec::new();
+        let mut next = || read_bounded_line(&mut input, &mut buf, 8);
+        assert_eq!(next(), Bounded::Line("uciok".into()));
+        assert_eq!(next(), Bounded::Line("12345678".into()));
+        assert_eq!(next(), Bounded::TooLong);
+        // A stream without any newline, read in small pieces, is cut off too.
+        let flood = std::io::BufReader::with_capacity(3, std::io::repeat(b'x'));
+        let mut flood = flood;
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_bounded_line(&mut flood, &mut buf, 100),
+            Bounded::TooLong
+        );
+        assert!(buf.len() <= 100);
+        let mut input: &[u8] = b"last";
+        assert_eq!(
+            read_bounded_line(&mut input, &mut buf, 8),
+            Bounded::Line("last".into())
+        );
+        assert_eq!(read_bounded_line(&mut input, &mut buf, 8), Bounded::End);
     }
 }

@@ -123,13 +123,16 @@ impl Engine {
         }
     }
 
-    /// Resizes the hash table.
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the hash table now (the searcher is made if there is none yet), so that a size
+    /// the machine cannot give is an error here, and the engine keeps its table.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
-        self.hash_mb = mb;
-        if let Some(s) = self.searcher.as_mut() {
-            s.set_hash_size(mb);
+        match self.searcher.as_mut() {
+            Some(s) => s.set_hash_size(mb)?,
+            None => self.searcher = Some(Searcher::try_new(&self.rules, mb)?),
         }
+        self.hash_mb = mb;
+        Ok(())
     }
 
     /// Sets the number of search threads (1 to [`crate::search::MAX_THREADS`]).

@@ -105,10 +105,7 @@ pub fn run(
                             switch(&mut eng, Ok(v), setup_choice.as_deref())
                         }
                         "hash" => match crate::search::tt::parse_hash_mb(&value) {
-                            Ok(mb) => {
-                                eng.set_hash(mb);
-                                Ok(())
-                            }
+                            Ok(mb) => eng.set_hash(mb).map_err(|e| format!("Hash: {e}")),
                             Err(e) => Err(format!("Hash {e}")),
                         },
                         "threads" => match value.parse::<usize>() {

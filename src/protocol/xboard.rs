@@ -258,7 +258,12 @@ pub fn run(
                 )),
             },
             "memory" => match arg.parse::<usize>() {
-                Ok(mb) if mb >= 1 => s.eng.set_hash(mb.min(4096)),
+                Ok(mb) if mb >= 1 => {
+                    let mb = mb.min(crate::search::tt::MAX_HASH_MB);
+                    if let Err(e) = s.eng.set_hash(mb) {
+                        s.out.line(&format!("Error ({e}): memory {arg}"));
+                    }
+                }
                 _ => s.out.line(&format!(
                     "Error (memory must be a number of megabytes): {arg}"
                 )),

@@ -3,14 +3,38 @@
 //! A reader thread turns the engine's standard output into lines on a channel, so every wait
 //! has a deadline: an engine that stops answering is noticed, killed and waited for (no
 //! zombie). Standard error goes to the null device so that a chatty engine cannot block.
+//!
+//! **Bounded.** A line longer than [`MAX_LINE`] bytes (or a stream without newlines past
+//! that) is garbage: the engine loses, and the reader stops there. At most [`QUEUED_LINES`]
+//! lines wait on the channel; past that the reader waits, and so does the engine's output.
+//! The referee's memory stays bounded whatever an engine writes.
+//!
+//! **Interrupted.** Every wait also watches the match's interrupt flag (set on SIGINT or
+//! SIGTERM), so that a stopped match does not wait out an engine's clock.
 
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::protocol::lineio::LossyLines;
+use super::clean_text;
+use crate::protocol::lineio::{Bounded, read_bounded_line};
 use crate::protocol::xboard::xb_ranks;
+
+/// The longest line an engine may write, in bytes.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Lines read ahead of the referee, at most.
+pub const QUEUED_LINES: usize = 256;
+/// The longest engine name kept, in characters.
+pub const MAX_NAME: usize = 200;
+/// How much of an engine's line an error message quotes, in characters.
+const QUOTED: usize = 200;
+/// How often a wait looks at the interrupt flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// An interrupt flag that is never set (a match that cannot be interrupted).
+pub static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +64,9 @@ pub struct EngineSpec {
     pub protocol: Option<Protocol>,
     /// Options set after the handshake (`setoption` in UCI, `option NAME=VALUE` in CECP).
     pub options: Vec<(String, String)>,
+    /// Set when the match is to stop: every wait on the engine ends with
+    /// [`Failure::Interrupted`].
+    pub interrupt: &'static AtomicBool,
 }
 
 /// Why an engine failed; the game is lost by that engine.
@@ -51,6 +78,8 @@ pub enum Failure {
     Hang(String),
     /// An answer that the protocol does not allow, or a refusal of a legal move.
     Garbage(String),
+    /// The match was stopped while waiting: nobody's fault.
+    Interrupted,
 }
 
 impl std::fmt::Display for Failure {
@@ -59,6 +88,7 @@ impl std::fmt::Display for Failure {
             Failure::Crash(s) => write!(f, "crashed: {s}"),
             Failure::Hang(s) => write!(f, "stopped answering: {s}"),
             Failure::Garbage(s) => write!(f, "protocol error: {s}"),
+            Failure::Interrupted => write!(f, "interrupted: the match was stopped"),
         }
     }
 }
@@ -79,7 +109,8 @@ const FEATURE_WAIT: Duration = Duration::from_secs(2);
 pub struct EngineProc {
     child: Child,
     stdin: Option<ChildStdin>,
-    rx: Receiver<String>,
+    rx: Receiver<Result<String, Failure>>,
+    interrupt: &'static AtomicBool,
     pub protocol: Protocol,
     /// The engine's name (`id name` / `myname`), or its command.
     pub name: String,
@@ -128,10 +159,22 @@ impl EngineProc {
             .map_err(|e| format!("cannot start `{}`: {e}", spec.cmd))?;
         let stdout = child.stdout.take().ok_or("no standard output")?;
         let stdin = child.stdin.take();
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
-            for line in LossyLines::new(std::io::BufReader::new(stdout)) {
-                if tx.send(line).is_err() {
+            let mut reader = std::io::BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                let sent = match read_bounded_line(&mut reader, &mut buf, MAX_LINE) {
+                    Bounded::Line(l) => tx.send(Ok(l)),
+                    Bounded::TooLong => {
+                        let _ = tx.send(Err(Failure::Garbage(format!(
+                            "a line of more than {MAX_LINE} bytes"
+                        ))));
+                        break;
+                    }
+                    Bounded::End => break,
+                };
+                if sent.is_err() {
                     break;
                 }
             }
@@ -140,8 +183,9 @@ impl EngineProc {
             child,
             stdin,
             rx,
+            interrupt: spec.interrupt,
             protocol,
-            name: spec.cmd.clone(),
+            name: clean_text(&spec.cmd, MAX_NAME),
             uci_options: Vec::new(),
             uci_variants: Vec::new(),
             xb_variants: None,
@@ -186,9 +230,18 @@ impl EngineProc {
 
     /// The next line before `deadline`.
     fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.rx.recv_timeout(left) {
-            Ok(l) => Ok(l),
+        let left = loop {
+            if self.interrupt.load(Ordering::Relaxed) {
+                return Err(Failure::Interrupted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left.min(POLL)) {
+                Err(RecvTimeoutError::Timeout) if left > POLL => continue,
+                r => break r,
+            }
+        };
+        match left {
+            Ok(l) => l,
             Err(RecvTimeoutError::Timeout) => Err(Failure::Hang("no answer in time".into())),
             Err(RecvTimeoutError::Disconnected) => {
                 let status = self.child.try_wait().ok().flatten();
@@ -222,11 +275,11 @@ impl EngineProc {
         let last = self
             .wait_for(deadline, |e, l| {
                 if l.starts_with("Error") || l.starts_with("tellics") || l.starts_with("feature ") {
-                    cecp = Some(l.to_string());
+                    cecp = Some(clean_text(l, QUOTED));
                     return true;
                 }
                 if let Some(n) = l.strip_prefix("id name ") {
-                    e.name = n.trim().to_string();
+                    e.name = clean_text(n.trim(), MAX_NAME);
                 } else if let Some(o) = l.strip_prefix("option name ") {
                     let name = o.split(" type ").next().unwrap_or("").trim().to_string();
                     if name == "UCI_Variant" {
@@ -272,7 +325,7 @@ impl EngineProc {
                 match k.as_str() {
                     "done" if v == "0" => deadline = Instant::now() + HANDSHAKE,
                     "done" => done = true,
-                    "myname" => self.name = v.clone(),
+                    "myname" => self.name = clean_text(&v, MAX_NAME),
                     "usermove" => self.usermove = v == "1",
                     "setboard" => self.setboard = v == "1",
                     "variants" => {
@@ -429,7 +482,10 @@ impl EngineProc {
                 let at = Instant::now().max(sent);
                 match l.split_whitespace().nth(1) {
                     Some(m) if m != "0000" && m != "(none)" => Ok((Reply::Move(m.to_string()), at)),
-                    _ => Err(Failure::Garbage(format!("`{l}` in a game that goes on"))),
+                    _ => Err(Failure::Garbage(format!(
+                        "`{}` in a game that goes on",
+                        clean_text(&l, QUOTED)
+                    ))),
                 }
             }
             Protocol::Xboard => {
@@ -461,7 +517,8 @@ impl EngineProc {
                     Ok((Reply::Resign, at))
                 } else {
                     Err(Failure::Garbage(format!(
-                        "refused a legal move or position: `{l}`"
+                        "refused a legal move or position: `{}`",
+                        clean_text(&l, QUOTED)
                     )))
                 }
             }

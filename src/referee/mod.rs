@@ -20,6 +20,14 @@
 //! EPD file (`--openings`), taken in turn, or `--random-plies K` random legal moves from the
 //! start position, reproducible with `--seed`. `--concurrency C` plays C games at once, each
 //! with its own pair of engine processes.
+//!
+//! **Records.** Each game is handed to the PGN writer as it ends, so an interrupted match
+//! keeps every finished game. Engine text (names, moves, messages) is cleaned before it goes
+//! into the PGN or on the console: control characters become spaces and lengths are bounded.
+//!
+//! **Interrupts.** When the interrupt flag is set (the command line sets it on SIGINT and
+//! SIGTERM), every wait on an engine ends at once, the games in progress are dropped, every
+//! engine is ended and the summary covers the finished games.
 
 pub mod engine;
 pub mod stats;
@@ -38,6 +46,30 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::text::coord;
+
+/// The longest PGN comment (and console reason) written, in characters.
+pub const MAX_COMMENT: usize = 4000;
+
+/// Engine text made safe for a PGN and a terminal: control characters (CR, LF, escape...)
+/// become spaces, and at most `max` characters are kept (`...` marks a cut).
+pub fn clean_text(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max.saturating_mul(4)));
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push_str("...");
+            break;
+        }
+        out.push(if c.is_control() { ' ' } else { c });
+    }
+    out
+}
+
+/// A value of a PGN tag: cleaned, quotes and backslashes escaped.
+fn tag_value(s: &str, max: usize) -> String {
+    clean_text(s, max)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+}
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -61,6 +93,8 @@ pub struct MatchConfig {
     pub time_margin_ms: u64,
     pub hang_margin_ms: u64,
     pub sprt: Option<(f64, f64)>,
+    /// Set to stop the match (see the module's documentation); [`engine::NEVER`]: never.
+    pub interrupt: &'static AtomicBool,
 }
 
 /// How a game ended, for the PGN's `Termination` tag and the log.
@@ -128,6 +162,9 @@ fn opening(rules: &Arc<Ruleset>, cfg: &MatchConfig, i: u32) -> Result<Position, 
     Position::from_fen(rules, &pos.fen()).map_err(|e| e.to_string())
 }
 
+/// The largest opening file read, in bytes.
+pub const MAX_OPENINGS_BYTES: u64 = 64 << 20;
+
 /// The openings of an EPD file: each line's first four fields (FEN without the move
 /// counters), or the whole FEN when it has counters; `#` comments and blank lines skipped.
 pub fn read_openings(text: &str) -> Vec<String> {
@@ -154,6 +191,17 @@ struct Seats {
 }
 
 impl Seats {
+    fn new(cfg: &MatchConfig) -> Seats {
+        let mut specs = cfg.engines.clone();
+        for s in specs.iter_mut() {
+            s.interrupt = cfg.interrupt;
+        }
+        Seats {
+            specs,
+            procs: [None, None],
+        }
+    }
+
     fn get(
         &mut self,
         i: usize,
@@ -205,13 +253,15 @@ impl Seats {
 }
 
 /// Plays one game. An engine that fails is dropped from `seats` (started again next game).
+/// `None`: the match was interrupted before the game ended.
 fn play_game(
     seats: &mut Seats,
     cfg: &MatchConfig,
     rules: &Arc<Ruleset>,
     number: u32,
     log: &dyn Fn(String),
-) -> Result<GameRecord, String> {
+) -> Result<Option<GameRecord>, String> {
+    let interrupted = || cfg.interrupt.load(Ordering::Relaxed);
     let white = (number % 2) as usize;
     let start = opening(rules, cfg, number / 2)?;
     let default_start = start.fen() == Position::start(rules).fen();
@@ -255,6 +305,9 @@ fn play_game(
             });
         if let Err(f) = r {
             seats.drop_engine(seat);
+            if interrupted() {
+                return Ok(None);
+            }
             let name = seats.specs[seat].cmd.clone();
             lose(
                 &mut rec,
@@ -262,7 +315,7 @@ fn play_game(
                 "abandoned",
                 format!("{name} {f} (at the start)"),
             );
-            return Ok(rec);
+            return Ok(Some(rec));
         }
     }
     let mut pos = start.clone();
@@ -305,6 +358,7 @@ fn play_game(
         );
         let (reply, at) = match reply {
             Ok(r) => r,
+            Err(Failure::Interrupted) => return Ok(None),
             Err(f) => {
                 let term = match f {
                     Failure::Hang(_) => "time forfeit",
@@ -345,7 +399,11 @@ fn play_game(
             .copied()
             .find(|&m| coord(rules, m).eq_ignore_ascii_case(&text));
         let Some(mv) = found else {
-            let why = format!("{name} played the illegal move `{text}` in {}.", pos.fen());
+            let why = format!(
+                "{name} played the illegal move `{}` in {}.",
+                clean_text(&text, 200),
+                pos.fen()
+            );
             log(format!("game {}: {why}", number + 1));
             // The engine's idea of the game differs from the rules: start it afresh.
             seats.drop_engine(seat);
@@ -361,7 +419,7 @@ fn play_game(
             e.game_over(rec.result.pgn(), &rec.reason);
         }
     }
-    Ok(rec)
+    Ok(Some(rec))
 }
 
 /// The game in PGN.
@@ -400,10 +458,12 @@ pub fn pgn(
     tags.push(("Termination".into(), rec.termination.into()));
     let mut out = String::new();
     for (k, v) in &tags {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
+        let max = if matches!(k.as_str(), "White" | "Black") {
+            engine::MAX_NAME
+        } else {
+            MAX_COMMENT
+        };
+        out.push_str(&format!("[{k} \"{}\"]\n", tag_value(v, max)));
     }
     out.push('\n');
     let mut words = Vec::new();
@@ -417,7 +477,10 @@ pub fn pgn(
         words.push(san(&mut p, m));
         p.make(m);
     }
-    words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
+    words.push(format!(
+        "{{{}}}",
+        clean_text(&rec.reason, MAX_COMMENT).replace('}', ")")
+    ));
     words.push(rec.result.pgn().to_string());
     out.push_str(&crate::game::pgn_movetext(&words));
     out.push_str("\n\n");
@@ -440,10 +503,17 @@ pub struct MatchSummary {
     pub pgn: String,
     /// `Some(true)`: H1 accepted, `Some(false)`: H0 accepted.
     pub sprt: Option<bool>,
+    /// The match was interrupted: `games` are the games that had ended.
+    pub interrupted: bool,
 }
 
-/// Runs the match. `out` receives the progress lines and the summary.
-pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<MatchSummary, String> {
+/// Runs the match. `out` receives the progress lines and the summary; `pgn_out`, when given,
+/// each game's PGN as the game ends (flushed at once).
+pub fn run_match(
+    cfg: &MatchConfig,
+    out: &(dyn Fn(&str) + Sync),
+    mut pgn_out: Option<&mut dyn std::io::Write>,
+) -> Result<MatchSummary, String> {
     let variant = crate::variant::Variant::load(&cfg.variant).map_err(|e| e.to_string())?;
     let rules = Ruleset::new(&variant, cfg.setup.as_deref())?;
     for f in &cfg.openings {
@@ -452,13 +522,13 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
     // Each engine must start and know the variant before any game is played.
     let mut names = [String::new(), String::new()];
     for (i, name) in names.iter_mut().enumerate() {
-        let mut seats = Seats {
-            specs: cfg.engines.clone(),
-            procs: [None, None],
-        };
-        let e = seats
-            .get(i, cfg, &rules.variant.id, &|_| {})
-            .map_err(|e| format!("engine {} (`{}`): {e}", i + 1, cfg.engines[i].cmd))?;
+        let mut seats = Seats::new(cfg);
+        let e = seats.get(i, cfg, &rules.variant.id, &|_| {}).map_err(|e| {
+            match cfg.interrupt.load(Ordering::Relaxed) {
+                true => "interrupted before the first game".to_string(),
+                false => format!("engine {} (`{}`): {e}", i + 1, cfg.engines[i].cmd),
+            }
+        })?;
         *name = e.name.clone();
         let openings = !cfg.openings.is_empty() || cfg.random_plies > 0;
         if openings && !e.can_set_position() {
@@ -478,7 +548,7 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
     }
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<Result<GameRecord, String>>();
+    let (tx, rx) = channel::<Result<Option<GameRecord>, String>>();
     let logs = Mutex::new(());
     let log = |s: String| {
         let _g = logs.lock();
@@ -493,11 +563,8 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
             let tx = tx.clone();
             let (next, stop, rules, log) = (&next, &stop, &rules, &log);
             scope.spawn(move || {
-                let mut seats = Seats {
-                    specs: cfg.engines.clone(),
-                    procs: [None, None],
-                };
-                while !stop.load(Ordering::Relaxed) {
+                let mut seats = Seats::new(cfg);
+                while !stop.load(Ordering::Relaxed) && !cfg.interrupt.load(Ordering::Relaxed) {
                     let n = next.fetch_add(1, Ordering::Relaxed);
                     if n >= cfg.games {
                         break;
@@ -514,7 +581,8 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
         drop(tx);
         for r in rx {
             let rec = match r {
-                Ok(rec) => rec,
+                Ok(Some(rec)) => rec,
+                Ok(None) => continue,
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
                     first_error.get_or_insert(e);
@@ -526,6 +594,13 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
                 0.0 => tally.losses += 1,
                 _ => tally.draws += 1,
             }
+            if let Some(w) = pgn_out.as_mut() {
+                let text = pgn(cfg, &rules, &names, &rec);
+                if let Err(e) = w.write_all(text.as_bytes()).and_then(|_| w.flush()) {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(format!("writing the PGN: {e}"));
+                }
+            }
             out(&format!(
                 "game {:>3}/{}: {} - {} {} {{{}}}  score {}-{}-{} ({:.1}/{})",
                 rec.number + 1,
@@ -533,7 +608,7 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
                 names[rec.white],
                 names[1 - rec.white],
                 rec.result.pgn(),
-                rec.reason,
+                clean_text(&rec.reason, MAX_COMMENT),
                 tally.wins,
                 tally.draws,
                 tally.losses,
@@ -563,6 +638,14 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
         return Err(e);
     }
     records.sort_by_key(|r| r.number);
+    let interrupted = cfg.interrupt.load(Ordering::Relaxed);
+    if interrupted {
+        out(&format!(
+            "match interrupted: {} of {} games finished (every engine ended)",
+            records.len(),
+            cfg.games
+        ));
+    }
     let pgn_text: String = records
         .iter()
         .map(|r| pgn(cfg, &rules, &names, r))
@@ -611,6 +694,7 @@ pub fn run_match(cfg: &MatchConfig, out: &(dyn Fn(&str) + Sync)) -> Result<Match
         games: records,
         pgn: pgn_text,
         sprt: verdict,
+        interrupted,
     })
 }
 

@@ -84,7 +84,8 @@ pub struct Castling {
 
 impl CastlingSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<CastlingSpec> {
-        let distances = read_distances(p)?;
+        // Both keys are read even when the first is wrong (an unread key reads as unknown).
+        let distances = read_distances(p);
         let partner = match p.letters("partner", v) {
             Some(ks) if ks.len() == 1 => Some(ks[0]),
             // A letter no piece has: already reported (or a consequence of broken letters).
@@ -109,7 +110,7 @@ impl CastlingSpec {
             return None;
         }
         Some(CastlingSpec {
-            distances,
+            distances: distances?,
             partner: partner?,
         })
     }
@@ -124,6 +125,14 @@ fn read_distances(p: &mut Params<'_, '_>) -> Option<Vec<u8>> {
     let items: Vec<_> = match &v.val {
         Val::Int(_) => vec![v],
         Val::Array(xs) if !xs.is_empty() => xs.iter().collect(),
+        Val::Array(_) => {
+            p.error(
+                v.span.clone(),
+                "`rules.castling.king-distance` is an empty list: it takes an integer from 1 to 14 or a non-empty list of them",
+                Some("e.g. `king-distance = 2` or `king-distance = [1, 2, 3, 4]`".into()),
+            );
+            return None;
+        }
         other => {
             let msg = format!(
                 "`rules.castling.king-distance` must be an integer or a list of integers, found {}",

@@ -278,8 +278,22 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl Searcher {
-    /// A searcher for `rules` with a hash table of `hash_mb` megabytes.
+    /// A searcher for `rules` with a hash table of `hash_mb` megabytes (smaller where that
+    /// memory cannot be had: see [`TranspositionTable::new`]).
     pub fn new(rules: &Arc<Ruleset>, hash_mb: usize) -> Searcher {
+        Searcher::with_table(rules, TranspositionTable::new(hash_mb))
+    }
+
+    /// A searcher for `rules` with a hash table of `hash_mb` megabytes, or an error where that
+    /// memory cannot be had.
+    pub fn try_new(rules: &Arc<Ruleset>, hash_mb: usize) -> Result<Searcher, String> {
+        Ok(Searcher::with_table(
+            rules,
+            TranspositionTable::try_new(hash_mb)?,
+        ))
+    }
+
+    fn with_table(rules: &Arc<Ruleset>, tt: TranspositionTable) -> Searcher {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
@@ -292,7 +306,7 @@ impl Searcher {
             rules: rules.clone(),
             eval,
             see,
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            tt: Arc::new(tt),
             stop: Arc::new(AtomicBool::new(false)),
             threads: 1,
             helpers: Vec::new(),
@@ -441,10 +455,24 @@ impl Searcher {
         }
     }
 
-    /// Resizes the hash table (its content is lost).
-    pub fn set_hash_size(&mut self, mb: usize) {
-        self.tt = Arc::new(TranspositionTable::new(mb));
+    /// Resizes the hash table (its content is lost); where the memory cannot be had, an error,
+    /// and the table keeps its size.
+    pub fn set_hash_size(&mut self, mb: usize) -> Result<(), String> {
+        let old_mb = (self.tt.bytes() >> 20).max(1);
+        // The old table goes first (the helpers share it), so that old and new are never
+        // held together.
         self.helpers.clear();
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(TranspositionTable::new(old_mb));
+                Err(e)
+            }
+        }
     }
 
     /// Searches with `n` threads (at least 1, at most [`MAX_THREADS`]): Lazy SMP, all

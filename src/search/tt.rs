@@ -158,19 +158,49 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `mb` megabytes (at least one bucket; a power of two of buckets).
-    pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+    /// A table of at most `mb` megabytes (at least one bucket; a power of two of buckets), or
+    /// an error where that memory cannot be had (nothing is aborted).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let no_memory = || format!("cannot allocate a hash table of {mb} MB (not enough memory)");
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or_else(no_memory)?;
         let per = std::mem::size_of::<Bucket>();
         let mut n = 1usize;
-        while n * 2 * per <= bytes {
+        while n.checked_mul(2 * per).is_some_and(|b| b <= bytes) {
             n *= 2;
         }
-        TranspositionTable {
-            buckets: (0..n).map(|_| Bucket::default()).collect(),
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| no_memory())?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
             mask: n - 1,
             age: AtomicU8::new(0),
+        })
+    }
+
+    /// A table of at most `mb` megabytes; where that memory cannot be had, the largest of half,
+    /// a quarter... that can (for callers with nobody to tell: [`Self::try_new`] reports it).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut mb = mb.max(1);
+        loop {
+            match TranspositionTable::try_new(mb) {
+                Ok(t) => return t,
+                Err(_) if mb > 1 => mb /= 2,
+                // Not even a megabyte: one bucket.
+                Err(_) => {
+                    return TranspositionTable {
+                        buckets: vec![Bucket::default()],
+                        mask: 0,
+                        age: AtomicU8::new(0),
+                    };
+                }
+            }
         }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets everything.
@@ -293,5 +323,18 @@ mod tests {
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5678).unwrap().mv, mv);
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_had_is_an_error_not_an_abort() {
+        for mb in [usize::MAX, 1 << 40] {
+            let e = TranspositionTable::try_new(mb).unwrap_err();
+            assert_eq!(
+                e,
+                format!("cannot allocate a hash table of {mb} MB (not enough memory)")
+            );
+        }
+        let t = TranspositionTable::try_new(2).unwrap();
+        assert!(t.bytes() > 1 << 20 && t.bytes() <= 2 << 20, "{}", t.bytes());
     }
 }

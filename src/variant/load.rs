@@ -28,6 +28,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("wildebeest", include_str!("../../variants/wildebeest.toml")),
 ];
 
+/// How errors name a built-in variant's file (it is not on the disk where the program runs):
+/// `built-in variants/chess.toml:12:3: ...`. An origin that starts so is a built-in variant.
+pub const BUILTIN_ORIGIN: &str = "built-in variants/";
+
 /// Everything wrong with a variant file, each line `file:line:column: message`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", lines.join("\n"))]
@@ -58,7 +62,7 @@ pub(super) fn load(name_or_path: &str, catalog: &dyn SpecCatalog) -> Result<Vari
     let key = name_or_path.to_ascii_lowercase();
     match BUILTIN.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => {
-            let mut v = from_toml(text, &format!("variants/{n}.toml"), catalog)?;
+            let mut v = from_toml(text, &format!("{BUILTIN_ORIGIN}{n}.toml"), catalog)?;
             v.id = n.to_string();
             v.source = "built-in".into();
             Ok(v)
@@ -79,40 +83,14 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Reads a variant file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a device such
 /// as `/dev/urandom` would block or never end), in UTF-8.
 fn read_file(path: &str) -> Result<String, VariantError> {
-    let bytes = read_bytes(path, MAX_FILE_BYTES, "a variant file")?;
-    String::from_utf8(bytes)
-        .map_err(|_| VariantError::one(format!("{path}: cannot read the file: not UTF-8 text")))
+    crate::files::read_text_file(std::path::Path::new(path), MAX_FILE_BYTES, "a variant file")
+        .map_err(|e| VariantError::one(e.to_string()))
 }
 
 /// Reads a regular file of at most `max` bytes (`what` names the kind of file in errors).
 fn read_bytes(path: &str, max: u64, what: &str) -> Result<Vec<u8>, VariantError> {
-    use std::io::Read;
-    let fail = |why: String| VariantError::one(format!("{path}: cannot read the file: {why}"));
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if !meta.is_file() {
-        let kind = if what == "a variant file" {
-            "a variant file is a .toml text file".to_string()
-        } else {
-            format!("expected {what}")
-        };
-        return Err(fail(format!("not a regular file ({kind})")));
-    }
-    if meta.len() > max {
-        return Err(fail(format!(
-            "{} bytes, more than the {max} {what} may have",
-            meta.len()
-        )));
-    }
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    let mut bytes = Vec::new();
-    // The file may have grown since: read one byte more than allowed to notice.
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > max {
-        return Err(fail(format!("more than the {max} bytes {what} may have")));
-    }
-    Ok(bytes)
+    crate::files::read_regular_file(std::path::Path::new(path), max, what)
+        .map_err(|e| VariantError::one(e.to_string()))
 }
 
 /// The largest network file read, in bytes (a 16×16 board with 60 kinds and 1,024 hidden
@@ -141,8 +119,8 @@ fn load_network(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
         .find(|(n, _)| *n == name)
         .map(|(_, b)| *b);
     let bytes: std::sync::Arc<[u8]> = match builtin {
-        Some(b) if origin.starts_with("variants/") || !path.exists() => b.into(),
-        _ if origin.starts_with("variants/") => {
+        Some(b) if origin.starts_with(BUILTIN_ORIGIN) || !path.exists() => b.into(),
+        _ if origin.starts_with(BUILTIN_ORIGIN) => {
             return Err(render(
                 source,
                 origin,
@@ -246,19 +224,27 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, t)| *t);
-    let text = match builtin {
-        Some(t) if origin.starts_with("variants/") || !path.exists() => t.to_string(),
-        _ => read_file(&shown).map_err(|e| {
-            render(
-                source,
-                origin,
-                vec![Diag {
-                    span: at,
-                    message: format!("the included evaluation table: {}", e.lines.join("; ")),
-                    hint: Some("name a file beside the variant file (or a built-in table)".into()),
-                }],
-            )
-        })?,
+    let (text, shown) = match builtin {
+        // Not on the disk: errors name it as built-in.
+        Some(t) if origin.starts_with(BUILTIN_ORIGIN) || !path.exists() => {
+            (t.to_string(), format!("{BUILTIN_ORIGIN}{name}"))
+        }
+        _ => (
+            read_file(&shown).map_err(|e| {
+                render(
+                    source,
+                    origin,
+                    vec![Diag {
+                        span: at,
+                        message: format!("the included evaluation table: {}", e.lines.join("; ")),
+                        hint: Some(
+                            "name a file beside the variant file (or a built-in table)".into(),
+                        ),
+                    }],
+                )
+            })?,
+            shown,
+        ),
     };
     let root = toml::de::DeTable::parse(&text).map_err(|e| {
         VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
@@ -266,11 +252,23 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
     let entries = convert_table(root.get_ref());
     let mut diags = Vec::new();
     let mut inc = super::eval_table::EvalTable::default();
-    let mut top = Params::new("", 0..0, &entries, &mut diags);
+    let mut top = Params::new(&name, 0..0, &entries, &mut diags);
     let eval = top.table("eval");
     top.finish();
     if let Some((t, span)) = eval {
         inc = super::eval_table::read(t, span, v, &mut diags);
+    }
+    // One level only: an included table that includes another is an error, not ignored.
+    if let Some((other, at)) = &inc.include {
+        diags.push(Diag {
+            span: at.clone(),
+            message: format!(
+                "an included evaluation table cannot include another (`{other}`)"
+            ),
+            hint: Some(format!(
+                "copy the values of `{other}` into `{name}`, or include `{other}` from the variant file"
+            )),
+        });
     }
     if !diags.is_empty() {
         return Err(render(&text, &shown, diags));
