@@ -41,13 +41,21 @@ pub const KEEP_SCORE: i32 = 3_000;
 /// The settings of a run.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Games in the whole run (all shards together).
     pub games: u32,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Random legal plies that open each game (not kept as data).
     pub opening_plies: u16,
+    /// Plies after which a game is stopped and counted a draw.
     pub max_plies: u32,
+    /// A game is won once 6 searches in a row give one side this many centipawns (0: never).
     pub adjudicate: i32,
+    /// Seed of the openings.
     pub seed: u64,
+    /// This run's shard: the games whose number is `shard_index` modulo `shard_count`.
     pub shard_index: u32,
+    /// Shards in the whole run (1: one file holds every game).
     pub shard_count: u32,
     /// Games played at once (the data does not depend on it).
     pub jobs: usize,
@@ -198,7 +206,9 @@ pub fn play_game(
 /// Progress of a run, for the caller's display.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Progress {
+    /// Games finished.
     pub games: u32,
+    /// Positions kept.
     pub positions: u64,
 }
 

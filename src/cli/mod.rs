@@ -19,6 +19,7 @@ pub mod net;
 pub mod play;
 pub mod tune;
 
+/// The command line: a command, or none to wait for a GUI.
 #[derive(Parser, Debug)]
 #[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
 pub struct Cli {
@@ -38,6 +39,7 @@ pub struct VariantArgs {
     pub setup: Option<String>,
 }
 
+/// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Play a game in the terminal (default: Metamachy, you play White)
@@ -49,6 +51,7 @@ pub enum Command {
     Analyse(play::AnalyseArgs),
     /// Draw a position with coordinates
     Show {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
         /// Position in FEN (default: the start position); may start with `-`
@@ -60,6 +63,7 @@ pub enum Command {
     },
     /// Count the leaves of the legal move tree
     Perft {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
         /// Depth in plies
@@ -90,6 +94,8 @@ pub enum Command {
     Selfplay(play::SelfplayArgs),
     /// Referee a match between two engines (UCI or CECP) in any variant
     Match(MatchArgs),
+    // `[eval]` names the TOML table in the --help text: it is no link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// Fit a variant's piece values to self-play games (or a PGN file); writes an [eval] table
     Tune(tune::TuneArgs),
     /// Write training data for a network: positions from self-play with scores and results
@@ -98,12 +104,14 @@ pub enum Command {
     Train(net::TrainArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
     },
     /// Speak CECP v2 (XBoard/WinBoard) on standard input and output
     #[command(alias = "cecp")]
     Xboard {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
     },
@@ -135,6 +143,7 @@ pub struct ServeArgs {
     after_help = "Example:\n  polymachy match -v shako --engine 'polymachy uci' --engine fairy-stockfish \\\n    --games 4 --tc 2+0.05 --pgn shako.pgn\n\nThe summary gives the first engine's wins, draws and losses, its score and the Elo\ndifference with its 95% error bar."
 )]
 pub struct MatchArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// An engine's command line (give it twice; a shell line run as `sh -c CMD`)
@@ -385,6 +394,8 @@ pub fn load_position(rules: &Arc<Ruleset>, fen: Option<&str>) -> Result<Position
     }
 }
 
+/// The program: parses the command line, runs the command and turns a [`UserError`] into a
+/// message and exit status 1.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,

@@ -22,7 +22,10 @@ use crate::selfplay::{MatchConfig, play_match};
 use crate::text::board::{self, Style};
 use crate::variant::Variant;
 
-/// Who moves for a side.
+/// Who moves for a side: `human`, a person typing moves at the terminal, or `engine`,
+/// Polymachy's search.
+// The variants have no doc comments: clap would print them in `play --help`.
+#[allow(missing_docs)]
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     Human,
@@ -32,6 +35,7 @@ pub enum Player {
 /// Arguments of `play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Who plays White
@@ -75,6 +79,7 @@ pub struct PlayArgs {
 /// Arguments of `analyse`.
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Position in FEN (default: the start position); may start with `-`
@@ -100,6 +105,7 @@ pub struct AnalyseArgs {
 /// Arguments of `selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Number of games (colours alternate; each opening is played twice)
@@ -479,6 +485,8 @@ pub fn board_text(
     out
 }
 
+/// Runs `play`: a game at the terminal between humans and the engine, until it is quit or
+/// the input ends.
 pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     if !(a.time.is_none_or(|t| t > 0.0 && t.is_finite())) {
         return Err(UserError(
@@ -820,6 +828,7 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
     }
 }
 
+/// Runs `analyse`: searches one position and prints each iteration and the best move.
 pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     let mut pos: Position = load_position(&rules, a.fen.as_deref())?;
@@ -862,6 +871,7 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
     Ok(())
 }
 
+/// Runs `selfplay`: the engine against itself one ply deeper, and the score.
 pub fn run_selfplay(a: SelfplayArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     if a.games == 0 {

@@ -12,6 +12,7 @@ use crate::tune::{self, PlayConfig, Sample};
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Read the games from this PGN file instead of playing them
@@ -61,6 +62,8 @@ pub struct TuneArgs {
     /// Write the self-played games to this PGN file
     #[arg(long, value_name = "FILE")]
     pub save_games: Option<PathBuf>,
+    // `[eval]` names the TOML table in the --help text: it is no link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// Where to write the [eval] table (default: VARIANT.eval.toml)
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -69,7 +72,9 @@ pub struct TuneArgs {
 /// The prior weight of the fit: given, or chosen by the held-out check.
 #[derive(Clone, Copy, Debug)]
 pub enum Lambda {
+    /// This weight.
     Given(f64),
+    /// The weight the held-out games predict best.
     Auto,
 }
 
@@ -127,6 +132,7 @@ fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> V
 /// The largest PGN file `--pgn` reads, in bytes.
 const MAX_PGN_BYTES: u64 = 1 << 30;
 
+/// Runs `tune`: fits the piece values to games and writes the `[eval]` table.
 pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     let mut samples: Vec<Sample> = Vec::new();

@@ -76,8 +76,11 @@ fn tag_value(s: &str, max: usize) -> String {
 pub struct MatchConfig {
     /// The variant as given (a built-in name or a `.toml` path).
     pub variant: String,
+    /// The setup choice, if any.
     pub setup: Option<String>,
+    /// The two engines; the first is the one the score is reported for.
     pub engines: [EngineSpec; 2],
+    /// Games in all.
     pub games: u32,
     /// Base time and increment, in milliseconds.
     pub tc: (u64, u64),
@@ -85,13 +88,19 @@ pub struct MatchConfig {
     pub tc2: Option<(u64, u64)>,
     /// Start positions (FEN); empty: the variant's own, or random plies.
     pub openings: Vec<String>,
+    /// Random plies that open each pair of games when there are no openings.
     pub random_plies: u32,
+    /// Seed of the random openings.
     pub seed: u64,
+    /// Games played at once.
     pub concurrency: u32,
     /// Full moves after which a game is adjudicated a draw.
     pub max_moves: u32,
+    /// Milliseconds an engine may overstep its clock before it loses on time.
     pub time_margin_ms: u64,
+    /// Milliseconds past its deadline before a silent engine is judged hung.
     pub hang_margin_ms: u64,
+    /// SPRT bounds (elo0, elo1): the match stops once a hypothesis is accepted.
     pub sprt: Option<(f64, f64)>,
     /// Set to stop the match (see the module's documentation); [`engine::NEVER`]: never.
     pub interrupt: &'static AtomicBool,
@@ -100,11 +109,15 @@ pub struct MatchConfig {
 /// How a game ended, for the PGN's `Termination` tag and the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
+    /// The game's number, from 1.
     pub number: u32,
     /// Index (0 or 1) of the engine that had White.
     pub white: usize,
+    /// The start position when it is not the variant's own.
     pub start_fen: Option<String>,
+    /// The moves played.
     pub moves: Vec<Move>,
+    /// The result.
     pub result: GameResult,
     /// `normal`, `time forfeit`, `rules infraction`, `adjudication`, ...
     pub termination: &'static str,
@@ -498,8 +511,11 @@ fn secs(ms: u64) -> String {
 
 /// What a finished match gives back.
 pub struct MatchSummary {
+    /// The first engine's wins, draws and losses.
     pub tally: Tally,
+    /// Every game, in the order they finished.
     pub games: Vec<GameRecord>,
+    /// The games as PGN.
     pub pgn: String,
     /// `Some(true)`: H1 accepted, `Some(false)`: H0 accepted.
     pub sprt: Option<bool>,

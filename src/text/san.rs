@@ -164,7 +164,9 @@ pub enum San {
     /// `O-O` (toward the higher files) or `O-O-O`, with the king's distance when written
     /// (`O-O/3`).
     Castle {
+        /// `O-O`: toward the higher files.
         king_side: bool,
+        /// The king's distance, when written.
         distance: Option<u8>,
     },
     /// Any other move.
@@ -178,6 +180,7 @@ pub struct SanMove {
     pub piece: Option<usize>,
     /// The origin file and rank, when written.
     pub origin_file: Option<u8>,
+    /// See `origin_file`.
     pub origin_rank: Option<u8>,
     /// The destination.
     pub to: Square,
