@@ -309,9 +309,8 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
-/// Runs `train`: reads the data files, trains and writes the network file.
-pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
-    let variant = Variant::load(&a.v.variant)?;
+/// The numbers of `train` that must be in range before any data is read.
+fn check_train_args(a: &TrainArgs) -> Result<(), UserError> {
     if a.hidden == 0 || !a.hidden.is_multiple_of(16) || a.hidden > crate::nnue::MAX_HIDDEN {
         return Err(UserError(format!(
             "--hidden {}: a multiple of 16 from 16 to {}",
@@ -332,6 +331,24 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
     if !(0.0..=1.0).contains(&a.wdl) {
         return Err(UserError("--wdl must be from 0 to 1".into()));
     }
+    Ok(())
+}
+
+/// The weights training starts from: `--init`'s checkpoint, or random ones.
+fn start_weights(a: &TrainArgs, variant: &Variant) -> Result<Weights, UserError> {
+    Ok(match &a.init {
+        Some(p) => {
+            let b = read_limited(p, 1 << 30)?;
+            Weights::read(&b, variant).map_err(|e| UserError(format!("{}: {e}", p.display())))?
+        }
+        None => Weights::new(variant, a.hidden, a.buckets, a.seed),
+    })
+}
+
+/// Runs `train`: reads the data files, trains and writes the network file.
+pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
+    let variant = Variant::load(&a.v.variant)?;
+    check_train_args(&a)?;
     let mut files = Vec::new();
     for d in &a.data {
         files
@@ -346,13 +363,7 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let mut w = match &a.init {
-        Some(p) => {
-            let b = read_limited(p, 1 << 30)?;
-            Weights::read(&b, &variant).map_err(|e| UserError(format!("{}: {e}", p.display())))?
-        }
-        None => Weights::new(&variant, a.hidden, a.buckets, a.seed),
-    };
+    let mut w = start_weights(&a, &variant)?;
     println!(
         "{} training positions, {} validation positions; {} inputs, {} hidden units, {} buckets, {threads} threads",
         tr.len(),
