@@ -100,6 +100,24 @@ fn tactical(pos: &Position, mv: crate::moves::Move) -> bool {
     c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Special
 }
 
+/// The record of `pos` scored `score` for the side to move; `None` when it has too many
+/// pieces (a record counts its pieces in a byte).
+fn record(rules: &Ruleset, pos: &Position, score: i32) -> Option<Record> {
+    let pieces: Vec<(u8, crate::moves::Code)> = pos
+        .board()
+        .iter()
+        .enumerate()
+        .take(rules.geometry.size())
+        .filter(|(_, c)| **c != EMPTY)
+        .map(|(sq, &c)| (sq as u8, c))
+        .collect();
+    (pieces.len() <= u8::MAX as usize).then(|| Record {
+        side: pos.side().index() as u8,
+        pieces,
+        score: score as i16,
+    })
+}
+
 /// Plays game `game` of the run and returns its block.
 pub fn play_game(
     rules: &Arc<Ruleset>,
@@ -149,22 +167,7 @@ pub fn play_game(
             && !pos.in_check()
             && !tactical(&pos, best)
         {
-            let pieces: Vec<(u8, crate::moves::Code)> = pos
-                .board()
-                .iter()
-                .enumerate()
-                .take(rules.geometry.size())
-                .filter(|(_, c)| **c != EMPTY)
-                .map(|(sq, &c)| (sq as u8, c))
-                .collect();
-            // A record counts its pieces in a byte.
-            if pieces.len() <= u8::MAX as usize {
-                block.records.push(Record {
-                    side: side.index() as u8,
-                    pieces,
-                    score: c as i16,
-                });
-            }
+            block.records.extend(record(rules, &pos, c));
         }
         // Adjudication.
         let lead = match r.score {

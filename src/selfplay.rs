@@ -144,6 +144,30 @@ impl Rng {
     }
 }
 
+/// `plies` random legal moves from the start that do not end the game.
+fn random_opening(rules: &Arc<Ruleset>, plies: u32, rng: &mut Rng) -> Vec<crate::moves::Move> {
+    loop {
+        let mut g = Game::new(rules);
+        let mut ok = true;
+        for _ in 0..plies {
+            let legal = g.legal_moves();
+            if legal.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = legal[rng.below(legal.len())];
+            g.play(m).expect("a legal move");
+            if g.outcome().is_some() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return g.moves().to_vec();
+        }
+    }
+}
+
 /// Plays a match between two search settings; `on_game` sees each game as it ends.
 pub fn play_match(
     rules: &Arc<Ruleset>,
@@ -160,27 +184,8 @@ pub fn play_match(
     for n in 0..cfg.games {
         let first_white = n % 2 == 0;
         if n % 2 == 0 {
-            // A fresh opening for each pair: random legal moves that do not end the game.
-            opening = loop {
-                let mut g = Game::new(rules);
-                let mut ok = true;
-                for _ in 0..cfg.opening_plies {
-                    let legal = g.legal_moves();
-                    if legal.is_empty() {
-                        ok = false;
-                        break;
-                    }
-                    let m = legal[rng.below(legal.len())];
-                    g.play(m).expect("a legal move");
-                    if g.outcome().is_some() {
-                        ok = false;
-                        break;
-                    }
-                }
-                if ok {
-                    break g.moves().to_vec();
-                }
-            };
+            // A fresh opening for each pair.
+            opening = random_opening(rules, cfg.opening_plies, &mut rng);
         }
         first.clear();
         second.clear();
