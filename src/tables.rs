@@ -218,6 +218,7 @@ fn toggle(range: Option<u32>) -> Option<u32> {
 }
 
 /// Compiles one component into walks from White's point of view (Black negates the vectors).
+// long: a walk through the legs with one list of states; each leg's states feed the next.
 fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
     let leg0 = &c.legs[0];
     let vecs = dirs::directions(c.atom, &leg0.dirs).map_err(|e| e.to_string())?;
@@ -747,6 +748,7 @@ impl Tables {
     }
 
     /// Builds the reverse probes from the capture-capable entries (replacing any built before).
+    // long: the probes gathered in one map keyed by a local type, then laid out from it.
     pub fn build_probes(&mut self, g: Geometry, nkinds: usize) {
         use std::collections::BTreeMap;
         type Rel = Vec<(i32, i32, bool)>;

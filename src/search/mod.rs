@@ -606,6 +606,7 @@ impl Searcher {
         self.search_inner(pos, limits, on_iter, true)
     }
 
+    // long: iterative deepening, aspiration windows and time checks sharing one state.
     fn search_inner(
         &mut self,
         pos: &mut Position,
@@ -1039,6 +1040,7 @@ impl Searcher {
         best
     }
 
+    // long: the search's hot path; its pruning steps share the node's locals, in order.
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -1350,6 +1352,7 @@ impl Searcher {
     /// plies the static evaluation is the answer, and so it is once [`QS_BUDGET`] nodes
     /// have been spent below the main-search leaf. (Boards crowded with multi-capture pieces
     /// otherwise make capture trees of unbounded breadth and length.)
+    // long: the quiescence search's hot path; its cut-offs share the node's locals.
     fn qsearch(
         &mut self,
         pos: &mut Position,
