@@ -41,13 +41,21 @@ pub const KEEP_SCORE: i32 = 3_000;
 /// The settings of a run.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Games in the whole run (all shards together).
     pub games: u32,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Random legal plies that open each game (not kept as data).
     pub opening_plies: u16,
+    /// Plies after which a game is stopped and counted a draw.
     pub max_plies: u32,
+    /// A game is won once 6 searches in a row give one side this many centipawns (0: never).
     pub adjudicate: i32,
+    /// Seed of the openings.
     pub seed: u64,
+    /// This run's shard: the games whose number is `shard_index` modulo `shard_count`.
     pub shard_index: u32,
+    /// Shards in the whole run (1: one file holds every game).
     pub shard_count: u32,
     /// Games played at once (the data does not depend on it).
     pub jobs: usize,
@@ -90,6 +98,24 @@ fn tactical(pos: &Position, mv: crate::moves::Move) -> bool {
     }
     let c = pos.piece_at(mv.to);
     c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Special
+}
+
+/// The record of `pos` scored `score` for the side to move; `None` when it has too many
+/// pieces (a record counts its pieces in a byte).
+fn record(rules: &Ruleset, pos: &Position, score: i32) -> Option<Record> {
+    let pieces: Vec<(u8, crate::moves::Code)> = pos
+        .board()
+        .iter()
+        .enumerate()
+        .take(rules.geometry.size())
+        .filter(|(_, c)| **c != EMPTY)
+        .map(|(sq, &c)| (sq as u8, c))
+        .collect();
+    (pieces.len() <= u8::MAX as usize).then(|| Record {
+        side: pos.side().index() as u8,
+        pieces,
+        score: score as i16,
+    })
 }
 
 /// Plays game `game` of the run and returns its block.
@@ -141,22 +167,7 @@ pub fn play_game(
             && !pos.in_check()
             && !tactical(&pos, best)
         {
-            let pieces: Vec<(u8, crate::moves::Code)> = pos
-                .board()
-                .iter()
-                .enumerate()
-                .take(rules.geometry.size())
-                .filter(|(_, c)| **c != EMPTY)
-                .map(|(sq, &c)| (sq as u8, c))
-                .collect();
-            // A record counts its pieces in a byte.
-            if pieces.len() <= u8::MAX as usize {
-                block.records.push(Record {
-                    side: side.index() as u8,
-                    pieces,
-                    score: c as i16,
-                });
-            }
+            block.records.extend(record(rules, &pos, c));
         }
         // Adjudication.
         let lead = match r.score {
@@ -198,7 +209,9 @@ pub fn play_game(
 /// Progress of a run, for the caller's display.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Progress {
+    /// Games finished.
     pub games: u32,
+    /// Positions kept.
     pub positions: u64,
 }
 

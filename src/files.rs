@@ -11,7 +11,9 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: cannot read the file: {why}")]
 pub struct FileError {
+    /// The path as given.
     pub path: String,
+    /// What is wrong with it: not found, not a regular file, too large...
     pub why: String,
 }
 

@@ -32,8 +32,11 @@ use crate::position::hooks::Stalemate;
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// White won.
     WhiteWins,
+    /// Black won.
     BlackWins,
+    /// Neither side won.
     Draw,
 }
 
@@ -59,16 +62,22 @@ impl GameResult {
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {
+    /// The side to move is in check and has no legal move.
     Checkmate,
+    /// The side to move has no legal move and is not in check.
     Stalemate,
+    /// A position occurred as often as the variant's repetition rule allows.
     Repetition,
+    /// The move-count rule: too many moves without a capture or an irreversible move.
     MoveLimit,
 }
 
 /// A finished game's result and the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// Who won.
     pub result: GameResult,
+    /// Why the game ended.
     pub reason: Termination,
 }
 
@@ -139,7 +148,9 @@ pub use crate::text::san::{MoveError, San, SanMove, coord, parse_move, pawn_kind
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]
 pub struct PgnError {
+    /// The line, from 1.
     pub line: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -400,6 +411,7 @@ impl Game {
         }
     }
 
+    /// The rules the game is played by.
     pub fn rules(&self) -> &Arc<Ruleset> {
         &self.rules
     }
@@ -419,6 +431,7 @@ impl Game {
         &self.moves
     }
 
+    /// The last move played, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.moves.last().copied()
     }

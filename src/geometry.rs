@@ -16,7 +16,9 @@ pub const MAX_SQUARES: usize = 256;
 /// The side to move or the owner of a piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// The side that moves first.
     White = 0,
+    /// The other side.
     Black = 1,
 }
 
@@ -62,7 +64,9 @@ impl Color {
 /// condition that needs it cannot be made; a leap may still pass over it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
+    /// Number of files (columns), 1 to [`MAX_SIDE`].
     pub files: u8,
+    /// Number of ranks (rows), 1 to [`MAX_SIDE`].
     pub ranks: u8,
     /// One bit per square that is a hole.
     holes: [u64; 4],

@@ -6,6 +6,8 @@
 //! → [`position::Position`] and the generic generator in [`position::movegen`] → perft,
 //! search, protocols and the command line.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod compile;
 pub mod datagen;
@@ -22,6 +24,8 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+// The web server's documentation comes with its rewrite.
+#[allow(missing_docs)]
 pub mod serve;
 pub mod tables;
 #[cfg(feature = "testing")]

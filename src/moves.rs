@@ -51,10 +51,15 @@ pub enum MoveKind {
 /// A move: from, to, promotion (0 = none, else kind + 1), kind and a kind-specific byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move {
+    /// The origin square.
     pub from: Square,
+    /// The destination square.
     pub to: Square,
+    /// The promotion: 0 for none, else the kind promoted to plus 1.
     pub promo: u8,
+    /// How the move is played.
     pub kind: MoveKind,
+    /// Kind-specific: a special move's id, a hook's rule index.
     pub aux: u8,
 }
 
@@ -97,36 +102,43 @@ impl MoveList {
         }
     }
 
+    /// Empties the list, keeping its capacity.
     #[inline]
     pub fn clear(&mut self) {
         self.moves.clear();
     }
 
+    /// Adds a move at the end.
     #[inline]
     pub fn push(&mut self, m: Move) {
         self.moves.push(m);
     }
 
+    /// Keeps the first `n` moves.
     #[inline]
     pub fn truncate(&mut self, n: usize) {
         self.moves.truncate(n);
     }
 
+    /// The number of moves.
     #[inline]
     pub fn len(&self) -> usize {
         self.moves.len()
     }
 
+    /// Whether the list holds no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
 
+    /// The moves.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves
     }
 
+    /// The moves, to reorder or change.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves
@@ -138,6 +150,7 @@ impl MoveList {
         self.moves.retain(f);
     }
 
+    /// The moves in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.moves.iter()
     }
@@ -156,21 +169,25 @@ impl<'a> IntoIterator for &'a MoveList {
 pub struct SquareSet([u64; 4]);
 
 impl SquareSet {
+    /// Whether `sq` is in the set.
     #[inline]
     pub fn contains(&self, sq: Square) -> bool {
         self.0[sq as usize >> 6] >> (sq & 63) & 1 != 0
     }
 
+    /// Adds `sq`.
     #[inline]
     pub fn insert(&mut self, sq: Square) {
         self.0[sq as usize >> 6] |= 1 << (sq & 63);
     }
 
+    /// Whether the set has no square.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
 
+    /// Removes `sq`.
     #[inline]
     pub fn remove(&mut self, sq: Square) {
         self.0[sq as usize >> 6] &= !(1 << (sq & 63));

@@ -15,6 +15,7 @@ impl Default for Perft {
 }
 
 impl Perft {
+    /// A counter with no move lists yet (they grow with the depth).
     pub fn new() -> Perft {
         Perft { lists: Vec::new() }
     }

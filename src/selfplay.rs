@@ -24,6 +24,7 @@ pub struct MatchConfig {
     pub second: Limits,
     /// Random moves at the start of each pair of games.
     pub opening_plies: u32,
+    /// Seed of the random openings.
     pub seed: u64,
     /// Plies after which a game is adjudicated a draw.
     pub max_plies: u32,
@@ -61,6 +62,7 @@ pub struct GameSummary {
     pub first_white: bool,
     /// The result; `None` when adjudicated at the ply limit (a draw).
     pub outcome: Option<Outcome>,
+    /// Plies played.
     pub plies: u32,
     /// The first engine's points: 1, 0.5 or 0.
     pub first_points: f64,
@@ -71,15 +73,21 @@ pub struct GameSummary {
 /// The outcome of a match, from the first engine's side.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
     /// Nodes and search time of the middlegame searches (both engines).
     pub middlegame_nodes: u64,
+    /// See `middlegame_nodes`.
     pub middlegame_time: Duration,
     /// Nodes and search time of all searches.
     pub total_nodes: u64,
+    /// See `total_nodes`.
     pub total_time: Duration,
+    /// Every game, in order.
     pub games: Vec<GameSummary>,
 }
 
@@ -115,10 +123,12 @@ impl MatchReport {
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator seeded with `seed` (any value, 0 included).
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -131,6 +141,30 @@ impl Rng {
     /// A number in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// `plies` random legal moves from the start that do not end the game.
+fn random_opening(rules: &Arc<Ruleset>, plies: u32, rng: &mut Rng) -> Vec<crate::moves::Move> {
+    loop {
+        let mut g = Game::new(rules);
+        let mut ok = true;
+        for _ in 0..plies {
+            let legal = g.legal_moves();
+            if legal.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = legal[rng.below(legal.len())];
+            g.play(m).expect("a legal move");
+            if g.outcome().is_some() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return g.moves().to_vec();
+        }
     }
 }
 
@@ -150,27 +184,8 @@ pub fn play_match(
     for n in 0..cfg.games {
         let first_white = n % 2 == 0;
         if n % 2 == 0 {
-            // A fresh opening for each pair: random legal moves that do not end the game.
-            opening = loop {
-                let mut g = Game::new(rules);
-                let mut ok = true;
-                for _ in 0..cfg.opening_plies {
-                    let legal = g.legal_moves();
-                    if legal.is_empty() {
-                        ok = false;
-                        break;
-                    }
-                    let m = legal[rng.below(legal.len())];
-                    g.play(m).expect("a legal move");
-                    if g.outcome().is_some() {
-                        ok = false;
-                        break;
-                    }
-                }
-                if ok {
-                    break g.moves().to_vec();
-                }
-            };
+            // A fresh opening for each pair.
+            opening = random_opening(rules, cfg.opening_plies, &mut rng);
         }
         first.clear();
         second.clear();

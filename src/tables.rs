@@ -33,6 +33,7 @@ pub const LEAP: u16 = 128;
 /// A condition on one square of a walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cond {
+    /// The square tested.
     pub sq: Square,
     /// true: must be occupied; false: must be empty.
     pub occupied: bool,
@@ -43,9 +44,11 @@ pub struct Cond {
 pub struct Entry {
     /// Destination squares in [`Tables::squares`]: one for a leap, the ray for a rider.
     pub sq_start: u32,
+    /// How many destination squares.
     pub sq_len: u16,
     /// Conditions in [`Tables::conds`].
     pub cond_start: u32,
+    /// How many conditions.
     pub cond_len: u16,
     /// The marks ([`MOVE`], [`CAPTURE`], [`LEAP`]...) as stored; read them through
     /// [`Entry::shape`] and [`Entry::modes`], change them through the typed edits.
@@ -58,10 +61,12 @@ pub struct Entry {
     pub component: u8,
     /// Ray step in board coordinates (file, rank), colour applied.
     pub dx: i8,
+    /// See `dx`.
     pub dy: i8,
     /// Where the ray starts relative to the origin: (0, 0) for a plain rider, the bend square
     /// for a bent rider.
     pub bx: i8,
+    /// See `bx`.
     pub by: i8,
 }
 
@@ -77,13 +82,17 @@ pub enum ProbeKind {
     /// The first square must be occupied (the screen); the next piece beyond it attacks.
     Grass,
     /// Bent rider: scan `squares` (bend candidates) while empty; each has an origin in
-    /// `origins`. `bend_any`: the bend square may hold anything.
-    Bent { bend_any: bool },
+    /// `origins`.
+    Bent {
+        /// The bend square may hold anything.
+        bend_any: bool,
+    },
 }
 
 /// A reverse walk from a target square, for attack tests.
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
+    /// The probe family.
     pub kind: ProbeKind,
     /// Attacker codes (bit = code).
     pub mask: u128,
@@ -91,11 +100,13 @@ pub struct Probe {
     pub origin: Square,
     /// Scan squares in [`Tables::squares`] (rays), or unused.
     pub sq_start: u32,
+    /// How many scan squares.
     pub sq_len: u16,
     /// Bent: origins parallel to the scan squares in [`Tables::squares`] (see `valid`).
     pub org_start: u32,
     /// Extra conditions (relative to the origin, already resolved) in [`Tables::conds`].
     pub cond_start: u32,
+    /// How many conditions.
     pub cond_len: u16,
 }
 
@@ -106,13 +117,17 @@ pub struct Tables {
     pub size: usize,
     /// Index by `slot(kind, color, sq)`: (first entry, count).
     pub index: Vec<(u32, u16)>,
+    /// Every walk, grouped by `index`.
     pub entries: Vec<Entry>,
+    /// Destination and scan squares that entries and probes point into.
     pub squares: Vec<Square>,
     /// Parallel to `squares`: false where a bent probe's origin falls off the board.
     pub valid: Vec<bool>,
+    /// Conditions that entries and probes point into.
     pub conds: Vec<Cond>,
     /// Probes by `color * size + target`: (first probe, count). Probes for attackers of `color`.
     pub probe_index: Vec<(u32, u16)>,
+    /// Every probe, grouped by `probe_index`.
     pub probes: Vec<Probe>,
     /// By `color * size + target`: the squares whose emptying can let a piece of `color`
     /// attack `target` (the squares with a non-empty `probes_vacated` list).
@@ -122,16 +137,20 @@ pub struct Tables {
     /// By `(color * size + target) * size + square`: start in `vacate` of the probes (indices
     /// within `probes_at(color, target)`) that emptying `square` can turn into an attack.
     pub vacate_index: Vec<u32>,
+    /// The probe lists `vacate_index` points into.
     pub vacate: Vec<u16>,
     /// The same for filling `square`.
     pub fill_index: Vec<u32>,
+    /// The probe lists `fill_index` points into.
     pub fill: Vec<u16>,
 }
 
 /// A compile error for one piece's notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
+    /// The component at fault, from 0.
     pub component: usize,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -199,6 +218,7 @@ fn toggle(range: Option<u32>) -> Option<u32> {
 }
 
 /// Compiles one component into walks from White's point of view (Black negates the vectors).
+// long: a walk through the legs with one list of states; each leg's states feed the next.
 fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
     let leg0 = &c.legs[0];
     let vecs = dirs::directions(c.atom, &leg0.dirs).map_err(|e| e.to_string())?;
@@ -728,6 +748,7 @@ impl Tables {
     }
 
     /// Builds the reverse probes from the capture-capable entries (replacing any built before).
+    // long: the probes gathered in one map keyed by a local type, then laid out from it.
     pub fn build_probes(&mut self, g: Geometry, nkinds: usize) {
         use std::collections::BTreeMap;
         type Rel = Vec<(i32, i32, bool)>;

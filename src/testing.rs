@@ -1017,7 +1017,9 @@ impl Settings {
 /// The outcome of one invariant in a [`Report`].
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The invariant checked.
     pub invariant: Invariant,
+    /// `Ok` when it held, else the first failure.
     pub result: Result<(), Box<Failure>>,
 }
 
@@ -1026,9 +1028,11 @@ pub struct Outcome {
 pub struct Report {
     /// The variant's display name and command-line name.
     pub title: String,
+    /// See `title`.
     pub id: String,
     /// The setup checked (None: the default).
     pub setup: Option<String>,
+    /// The numbers of cases and plies used.
     pub settings: Settings,
     /// One outcome per invariant, in the order of [`Invariant::ALL`].
     pub outcomes: Vec<Outcome>,

@@ -53,10 +53,15 @@ pub struct Sample {
 /// Self-play settings.
 #[derive(Clone, Debug)]
 pub struct PlayConfig {
+    /// Games to play.
     pub games: u32,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Random plies that open each game.
     pub opening_plies: u32,
+    /// Plies after which a game is stopped and counted a draw.
     pub max_plies: u32,
+    /// Seed of the openings.
     pub seed: u64,
     /// Games played at once, one search thread each (the games do not depend on it).
     pub jobs: usize,

@@ -105,6 +105,7 @@ pub const SUITE: &[(&str, u32)] = &[
     ("terachess2", 3),
 ];
 
+/// Runs `bench`: the suite's perft and search counts, or the network's speed.
 pub fn run(a: BenchArgs) -> Result<(), UserError> {
     if a.network {
         return run_network(&a);

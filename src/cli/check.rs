@@ -21,6 +21,7 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Arguments of `check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// The variant and setup to check.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Random games per invariant

@@ -10,15 +10,20 @@ use crate::variant::Variant;
 /// One piece type, as scripts see it.
 #[derive(Serialize, Debug)]
 pub struct PieceInfo {
+    /// The piece's name (`Lion`).
     pub name: String,
+    /// Its letter, upper case.
     pub letter: String,
     /// The movement as written in the variant file.
     pub betza: String,
     /// The movement in canonical XBetza (the letter order XBoard accepts).
     pub canonical: String,
+    /// Its value in centipawns, when the file gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
+    /// Whether it is royal (checkmate and check are about it).
     pub royal: bool,
+    /// The letters it may promote to, or nothing.
     #[serde(rename = "promotes-to", skip_serializing_if = "String::is_empty")]
     pub promotes_to: String,
 }
@@ -26,15 +31,22 @@ pub struct PieceInfo {
 /// One variant, as scripts see it.
 #[derive(Serialize, Debug)]
 pub struct VariantInfo {
+    /// The command-line name (`metamachy`).
     pub id: String,
+    /// The display name (`Metamachy`).
     pub name: String,
+    /// Files of the board.
     pub files: u8,
+    /// Ranks of the board.
     pub ranks: u8,
     /// The start position in FEN, with its state fields.
     pub start: String,
+    /// The names of the variant's rules, in file order.
     pub rules: Vec<String>,
+    /// The setup choices offered, if any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub setups: Vec<String>,
+    /// The pieces, in file order.
     pub piece: Vec<PieceInfo>,
 }
 

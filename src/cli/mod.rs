@@ -19,6 +19,7 @@ pub mod net;
 pub mod play;
 pub mod tune;
 
+/// The command line: a command, or none to wait for a GUI.
 #[derive(Parser, Debug)]
 #[command(name = "polymachy", version, about = "A chess-variant engine in which every rule lives in data", long_about = None)]
 pub struct Cli {
@@ -38,6 +39,7 @@ pub struct VariantArgs {
     pub setup: Option<String>,
 }
 
+/// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Play a game in the terminal (default: Metamachy, you play White)
@@ -49,6 +51,7 @@ pub enum Command {
     Analyse(play::AnalyseArgs),
     /// Draw a position with coordinates
     Show {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
         /// Position in FEN (default: the start position); may start with `-`
@@ -60,6 +63,7 @@ pub enum Command {
     },
     /// Count the leaves of the legal move tree
     Perft {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
         /// Depth in plies
@@ -90,6 +94,8 @@ pub enum Command {
     Selfplay(play::SelfplayArgs),
     /// Referee a match between two engines (UCI or CECP) in any variant
     Match(MatchArgs),
+    // `[eval]` names the TOML table in the --help text: it is no link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// Fit a variant's piece values to self-play games (or a PGN file); writes an [eval] table
     Tune(tune::TuneArgs),
     /// Write training data for a network: positions from self-play with scores and results
@@ -98,12 +104,14 @@ pub enum Command {
     Train(net::TrainArgs),
     /// Speak UCI on standard input and output (Fairy-Stockfish's UCI_Variant conventions)
     Uci {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
     },
     /// Speak CECP v2 (XBoard/WinBoard) on standard input and output
     #[command(alias = "cecp")]
     Xboard {
+        /// The variant and setup.
         #[command(flatten)]
         v: VariantArgs,
     },
@@ -135,6 +143,7 @@ pub struct ServeArgs {
     after_help = "Example:\n  polymachy match -v shako --engine 'polymachy uci' --engine fairy-stockfish \\\n    --games 4 --tc 2+0.05 --pgn shako.pgn\n\nThe summary gives the first engine's wins, draws and losses, its score and the Elo\ndifference with its 95% error bar."
 )]
 pub struct MatchArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// An engine's command line (give it twice; a shell line run as `sh -c CMD`)
@@ -185,72 +194,10 @@ pub struct MatchArgs {
 }
 
 fn run_match(a: MatchArgs) -> Result<(), UserError> {
-    use crate::referee::engine::{EngineSpec, Protocol};
-    if a.engines.len() != 2 {
-        return Err(UserError(format!(
-            "a match needs two --engine, {} given",
-            a.engines.len()
-        )));
-    }
-    if a.protocols.len() > 2 {
-        return Err(UserError("at most two --protocol".into()));
-    }
-    let mut specs = Vec::new();
-    for (i, cmd) in a.engines.iter().enumerate() {
-        let protocol = match a.protocols.get(i).map(String::as_str) {
-            None | Some("auto") => None,
-            Some(p) => Some(p.parse::<Protocol>()?),
-        };
-        specs.push(EngineSpec {
-            cmd: cmd.clone(),
-            protocol,
-            options: Vec::new(),
-            interrupt: &MATCH_INTERRUPT,
-        });
-    }
-    for o in &a.options {
-        let (who, nv) = match o.split_once(':') {
-            Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
-            _ => (None, o.as_str()),
-        };
-        let Some((n, v)) = nv.split_once('=') else {
-            return Err(UserError(format!(
-                "--engine-option `{o}`: expected [N:]NAME=VALUE"
-            )));
-        };
-        for (i, s) in specs.iter_mut().enumerate() {
-            if who.is_none_or(|w| w == i) {
-                s.options.push((n.trim().to_string(), v.trim().to_string()));
-            }
-        }
-    }
-    let sprt = match &a.sprt {
-        None => None,
-        Some(s) => {
-            let p: Vec<f64> = s.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            if p.len() != 2 || p[0] >= p[1] {
-                return Err(UserError(format!(
-                    "--sprt `{s}`: expected ELO0,ELO1 with ELO0 < ELO1"
-                )));
-            }
-            Some((p[0], p[1]))
-        }
-    };
-    let openings = match &a.openings {
-        Some(f) => {
-            let text = crate::files::read_text_file(
-                f,
-                crate::referee::MAX_OPENINGS_BYTES,
-                "an opening file",
-            )?;
-            let o = crate::referee::read_openings(&text);
-            if o.is_empty() {
-                return Err(UserError(format!("{}: no positions", f.display())));
-            }
-            o
-        }
-        None => Vec::new(),
-    };
+    use crate::referee::engine::EngineSpec;
+    let specs = engine_specs(&a)?;
+    let sprt = parse_sprt(&a)?;
+    let openings = read_opening_file(&a)?;
     if a.games == 0 {
         return Err(UserError("--games must be at least 1".into()));
     }
@@ -307,6 +254,85 @@ fn run_match(a: MatchArgs) -> Result<(), UserError> {
         std::process::exit(128 + sig);
     }
     Ok(())
+}
+
+/// The two engines of `match`: their command lines, protocols and options.
+fn engine_specs(a: &MatchArgs) -> Result<Vec<crate::referee::engine::EngineSpec>, UserError> {
+    use crate::referee::engine::{EngineSpec, Protocol};
+    if a.engines.len() != 2 {
+        return Err(UserError(format!(
+            "a match needs two --engine, {} given",
+            a.engines.len()
+        )));
+    }
+    if a.protocols.len() > 2 {
+        return Err(UserError("at most two --protocol".into()));
+    }
+    let mut specs = Vec::new();
+    for (i, cmd) in a.engines.iter().enumerate() {
+        let protocol = match a.protocols.get(i).map(String::as_str) {
+            None | Some("auto") => None,
+            Some(p) => Some(p.parse::<Protocol>()?),
+        };
+        specs.push(EngineSpec {
+            cmd: cmd.clone(),
+            protocol,
+            options: Vec::new(),
+            interrupt: &MATCH_INTERRUPT,
+        });
+    }
+    for o in &a.options {
+        let (who, nv) = match o.split_once(':') {
+            Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
+            _ => (None, o.as_str()),
+        };
+        let Some((n, v)) = nv.split_once('=') else {
+            return Err(UserError(format!(
+                "--engine-option `{o}`: expected [N:]NAME=VALUE"
+            )));
+        };
+        for (i, s) in specs.iter_mut().enumerate() {
+            if who.is_none_or(|w| w == i) {
+                s.options.push((n.trim().to_string(), v.trim().to_string()));
+            }
+        }
+    }
+    Ok(specs)
+}
+
+/// `--sprt ELO0,ELO1`.
+fn parse_sprt(a: &MatchArgs) -> Result<Option<(f64, f64)>, UserError> {
+    Ok(match &a.sprt {
+        None => None,
+        Some(s) => {
+            let p: Vec<f64> = s.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            if p.len() != 2 || p[0] >= p[1] {
+                return Err(UserError(format!(
+                    "--sprt `{s}`: expected ELO0,ELO1 with ELO0 < ELO1"
+                )));
+            }
+            Some((p[0], p[1]))
+        }
+    })
+}
+
+/// The positions of `--openings`, or none.
+fn read_opening_file(a: &MatchArgs) -> Result<Vec<String>, UserError> {
+    Ok(match &a.openings {
+        Some(f) => {
+            let text = crate::files::read_text_file(
+                f,
+                crate::referee::MAX_OPENINGS_BYTES,
+                "an opening file",
+            )?;
+            let o = crate::referee::read_openings(&text);
+            if o.is_empty() {
+                return Err(UserError(format!("{}: no positions", f.display())));
+            }
+            o
+        }
+        None => Vec::new(),
+    })
 }
 
 /// Set when `match` is to stop (SIGINT or SIGTERM).
@@ -385,6 +411,8 @@ pub fn load_position(rules: &Arc<Ruleset>, fen: Option<&str>) -> Result<Position
     }
 }
 
+/// The program: parses the command line, runs the command and turns a [`UserError`] into a
+/// message and exit status 1.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -438,50 +466,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             depth,
             fen,
             divide,
-        } => {
-            let rules = load_rules(&v)?;
-            let mut pos = load_position(&rules, fen.as_deref())?;
-            let start = std::time::Instant::now();
-            let progress = depth >= 4 && std::io::IsTerminal::is_terminal(&std::io::stderr());
-            let mut list = crate::moves::MoveList::new();
-            pos.legal_moves(&mut list);
-            let mut perft = crate::perft::Perft::new();
-            let mut total = 0;
-            if depth == 0 {
-                total = 1;
-            }
-            for (i, &mv) in list.iter().enumerate() {
-                if depth == 0 {
-                    break;
-                }
-                if progress {
-                    eprint!(
-                        "\r[{}/{}] {}    ",
-                        i + 1,
-                        list.len(),
-                        crate::text::coord(&rules, mv)
-                    );
-                }
-                pos.make(mv);
-                let n = perft.count(&mut pos, depth - 1);
-                pos.unmake();
-                if divide {
-                    println!("{} {n}", crate::text::coord(&rules, mv));
-                }
-                total += n;
-            }
-            if progress {
-                eprint!("\r{:40}\r", "");
-            }
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!(
-                "{:.3} s, {:.0} nodes/s",
-                secs,
-                total as f64 / secs.max(1e-9)
-            );
-            println!("Nodes searched: {total}");
-            Ok(())
-        }
+        } => run_perft(&v, depth, fen.as_deref(), divide),
         Command::Show { v, fen, ascii } => {
             let rules = load_rules(&v)?;
             let pos = load_position(&rules, fen.as_deref())?;
@@ -503,29 +488,83 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Selfplay(a) => play::run_selfplay(a),
         #[cfg(feature = "testing")]
         Command::Check(a) => check::run_check(a),
-        Command::Variants { toml, variant } => {
-            let names: Vec<String> = match variant {
-                Some(v) => vec![v],
-                None => crate::variant::BUILTIN
-                    .iter()
-                    .map(|(n, _)| n.to_string())
-                    .collect(),
-            };
-            let mut list = Vec::new();
-            for name in &names {
-                let v = Variant::load(name)?;
-                if toml {
-                    list.push(describe::describe(&v)?);
-                } else {
-                    println!("{:20} {:>2}x{:<2}  {}", v.id, v.files, v.ranks, v.title);
-                }
-            }
-            if toml {
-                print!("{}", describe::to_toml(list)?);
-            }
-            Ok(())
+        Command::Variants { toml, variant } => run_variants(toml, variant),
+    }
+}
+
+/// `perft`: counts the leaves of the legal move tree, move by move with `--divide`.
+fn run_perft(
+    v: &VariantArgs,
+    depth: u32,
+    fen: Option<&str>,
+    divide: bool,
+) -> Result<(), UserError> {
+    let rules = load_rules(v)?;
+    let mut pos = load_position(&rules, fen)?;
+    let start = std::time::Instant::now();
+    let progress = depth >= 4 && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut list = crate::moves::MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut perft = crate::perft::Perft::new();
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    }
+    for (i, &mv) in list.iter().enumerate() {
+        if depth == 0 {
+            break;
+        }
+        if progress {
+            eprint!(
+                "\r[{}/{}] {}    ",
+                i + 1,
+                list.len(),
+                crate::text::coord(&rules, mv)
+            );
+        }
+        pos.make(mv);
+        let n = perft.count(&mut pos, depth - 1);
+        pos.unmake();
+        if divide {
+            println!("{} {n}", crate::text::coord(&rules, mv));
+        }
+        total += n;
+    }
+    if progress {
+        eprint!("\r{:40}\r", "");
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    println!("Nodes searched: {total}");
+    Ok(())
+}
+
+/// `variants`: the built-in games (or one), a line each or described in TOML.
+fn run_variants(toml: bool, variant: Option<String>) -> Result<(), UserError> {
+    let names: Vec<String> = match variant {
+        Some(v) => vec![v],
+        None => crate::variant::BUILTIN
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+    };
+    let mut list = Vec::new();
+    for name in &names {
+        let v = Variant::load(name)?;
+        if toml {
+            list.push(describe::describe(&v)?);
+        } else {
+            println!("{:20} {:>2}x{:<2}  {}", v.id, v.files, v.ranks, v.title);
         }
     }
+    if toml {
+        print!("{}", describe::to_toml(list)?);
+    }
+    Ok(())
 }
 
 fn run_serve(a: ServeArgs) -> Result<(), UserError> {

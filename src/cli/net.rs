@@ -26,6 +26,7 @@ A shard's file is the same whichever machine writes it; an interrupted run resum
 file ends when started again with the same settings."
 )]
 pub struct DatagenArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Evaluate with this network file instead of the variant's own evaluation (bootstrapping:
@@ -145,6 +146,8 @@ impl Progress {
     }
 }
 
+/// Runs `datagen`: plays this shard's games into the data file (resuming it), or merges
+/// shard files.
 pub fn run_datagen(a: DatagenArgs) -> Result<(), UserError> {
     if let Some(files) = &a.merge {
         return merge(files);
@@ -259,6 +262,7 @@ games whose number is 19 modulo 20. Checkpoints: DIR/epoch-N.nnue (the network) 
 DIR/epoch-N.ckpt (its float weights, for --init)."
 )]
 pub struct TrainArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Data files written by `polymachy datagen`
@@ -273,6 +277,7 @@ pub struct TrainArgs {
     /// Output buckets by the number of pieces on the board
     #[arg(long, default_value_t = 4)]
     pub buckets: usize,
+    /// Passes over the training data
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Positions per batch
@@ -290,6 +295,7 @@ pub struct TrainArgs {
     /// Threads (default: every core)
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
+    /// Seed of the initial weights and of the order of the positions
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Start from these float weights (a checkpoint) instead of random ones
@@ -303,8 +309,8 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
-pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
-    let variant = Variant::load(&a.v.variant)?;
+/// The numbers of `train` that must be in range before any data is read.
+fn check_train_args(a: &TrainArgs) -> Result<(), UserError> {
     if a.hidden == 0 || !a.hidden.is_multiple_of(16) || a.hidden > crate::nnue::MAX_HIDDEN {
         return Err(UserError(format!(
             "--hidden {}: a multiple of 16 from 16 to {}",
@@ -325,6 +331,24 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
     if !(0.0..=1.0).contains(&a.wdl) {
         return Err(UserError("--wdl must be from 0 to 1".into()));
     }
+    Ok(())
+}
+
+/// The weights training starts from: `--init`'s checkpoint, or random ones.
+fn start_weights(a: &TrainArgs, variant: &Variant) -> Result<Weights, UserError> {
+    Ok(match &a.init {
+        Some(p) => {
+            let b = read_limited(p, 1 << 30)?;
+            Weights::read(&b, variant).map_err(|e| UserError(format!("{}: {e}", p.display())))?
+        }
+        None => Weights::new(variant, a.hidden, a.buckets, a.seed),
+    })
+}
+
+/// Runs `train`: reads the data files, trains and writes the network file.
+pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
+    let variant = Variant::load(&a.v.variant)?;
+    check_train_args(&a)?;
     let mut files = Vec::new();
     for d in &a.data {
         files
@@ -339,13 +363,7 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let mut w = match &a.init {
-        Some(p) => {
-            let b = read_limited(p, 1 << 30)?;
-            Weights::read(&b, &variant).map_err(|e| UserError(format!("{}: {e}", p.display())))?
-        }
-        None => Weights::new(&variant, a.hidden, a.buckets, a.seed),
-    };
+    let mut w = start_weights(&a, &variant)?;
     println!(
         "{} training positions, {} validation positions; {} inputs, {} hidden units, {} buckets, {threads} threads",
         tr.len(),

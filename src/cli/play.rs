@@ -22,7 +22,10 @@ use crate::selfplay::{MatchConfig, play_match};
 use crate::text::board::{self, Style};
 use crate::variant::Variant;
 
-/// Who moves for a side.
+/// Who moves for a side: `human`, a person typing moves at the terminal, or `engine`,
+/// Polymachy's search.
+// The variants have no doc comments: clap would print them in `play --help`.
+#[allow(missing_docs)]
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     Human,
@@ -32,6 +35,7 @@ pub enum Player {
 /// Arguments of `play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Who plays White
@@ -75,6 +79,7 @@ pub struct PlayArgs {
 /// Arguments of `analyse`.
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Position in FEN (default: the start position); may start with `-`
@@ -100,6 +105,7 @@ pub struct AnalyseArgs {
 /// Arguments of `selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Number of games (colours alternate; each opening is played twice)
@@ -479,198 +485,23 @@ pub fn board_text(
     out
 }
 
+/// Runs `play`: a game at the terminal between humans and the engine, until it is quit or
+/// the input ends.
 pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
-    if !(a.time.is_none_or(|t| t > 0.0 && t.is_finite())) {
-        return Err(UserError(
-            "--time must be a positive number of seconds".into(),
-        ));
-    }
-    let clock = a.clock.as_deref().map(parse_clock).transpose()?;
-    let mut game = match &a.load {
-        Some(path) => load_game(path, &a.v)?,
-        None => {
-            let rules = load_rules(&a.v)?;
-            Game::from_position(load_position(&rules, a.fen.as_deref())?)
-        }
-    };
-    let rules = game.rules().clone();
-    let ascii = a.ascii || !color_ok();
-    let players = [a.white, a.black];
-    let player = |c: Color| players[c.index()];
-    let name = |c: Color| {
-        if players[c.index()] == Player::Human {
-            "Human"
-        } else {
-            "Polymachy"
-        }
-    };
-    game.tags.retain(|t| t.0 != "White" && t.0 != "Black");
-    game.tags.push(("White".into(), name(Color::White).into()));
-    game.tags.push(("Black".into(), name(Color::Black).into()));
-    if let Some(c) = &a.clock {
-        game.tags.push(("TimeControl".into(), c.clone()));
-    }
-    let limits = engine_limits(&a);
-    let mut engine =
-        Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
-    engine.set_threads(a.threads as usize);
-    engine.set_move_overhead(std::time::Duration::from_millis(a.move_overhead));
-    let mut input = Input::new();
-    let humans = players.iter().filter(|&&p| p == Player::Human).count();
-    // Scores are shown from the human's side when one human plays, else from White's.
-    let view = match (a.white, a.black) {
-        (Player::Engine, Player::Human) => Color::Black,
-        _ => Color::White,
-    };
-    // Compact: no blank line and one line per engine move, when asked or when a full turn
-    // (board, a line each for the two moves, engine details, moves, clocks, prompt) would not
-    // fit the terminal.
-    let (term_lines, term_cols) = terminal_size();
-    let cols = term_cols.unwrap_or(80);
-    let full_turn = rules.geometry.ranks as usize + 9;
-    let compact = a.compact || term_lines.is_some_and(|l| l < full_turn);
-    // Time left on each side's clock.
-    let mut left = clock.map(|(base, _)| [base; 2]);
-
-    println!(
-        "Polymachy: {} ({}x{}).",
-        rules.variant.title, rules.geometry.files, rules.geometry.ranks
-    );
-    match (a.white, a.black) {
-        (Player::Human, Player::Engine) => println!("You play White against the engine."),
-        (Player::Engine, Player::Human) => println!("You play Black against the engine."),
-        (Player::Human, Player::Human) => println!("Two humans play."),
-        (Player::Engine, Player::Engine) => println!("The engine plays both sides."),
-    }
-    println!(
-        "Pieces: {}. White upper case, Black lower case.",
-        rules.variant.piece_names().join(", ")
-    );
-    if let Some((base, inc)) = clock {
-        println!(
-            "Clock: {} each, {} s added per move.",
-            clock_text(base),
-            inc.as_secs_f64()
-        );
-    }
-    if humans > 0 {
-        println!("Type `help` for the commands.");
-    }
-    if let Some(p) = &a.load {
-        println!("Loaded {} moves from {}.", game.moves().len(), p.display());
-    }
-    let mut show_board = true;
-    // Whether to say who is to move under the board (the prompt says it otherwise).
-    let mut with_status = false;
-    // The number of moves when the end of the game was announced.
-    let mut announced: Option<usize> = None;
-    // A flag fell: the side whose time ran out.
-    let mut flagged: Option<Color> = None;
-    // Time the human to move has spent at prompts during this turn.
-    let mut thought = Duration::ZERO;
+    let mut s = Session::start(&a)?;
+    s.introduce();
     loop {
-        if show_board {
-            if !compact {
-                println!();
-            }
-            print!(
-                "{}",
-                board_text(
-                    game.position(),
-                    game.last_move(),
-                    ascii,
-                    cols,
-                    with_status || humans == 0 || game.position().in_check()
-                )
-            );
-            if !game.moves().is_empty() {
-                println!("{}", move_tail(&game, cols.min(100)));
-            }
-            if let Some(t) = left {
-                println!(
-                    "Clock: White {}  Black {}",
-                    clock_text(t[0]),
-                    clock_text(t[1])
-                );
-            }
-            show_board = false;
-            with_status = false;
+        if s.show_board {
+            s.print_turn();
         }
-        let outcome = game.outcome();
-        let side = game.position().side();
-        let over = outcome.is_some() || flagged.is_some();
-        if let Some(o) = outcome
-            && announced != Some(game.moves().len())
-        {
-            println!("{o}");
-            announced = Some(game.moves().len());
-            if humans == 0 {
-                return Ok(());
-            }
+        let outcome = s.game.outcome();
+        let side = s.game.position().side();
+        let over = outcome.is_some() || s.flagged.is_some();
+        if s.announce_end(outcome) && s.humans == 0 {
+            return Ok(());
         }
-        if let Some(c) = flagged
-            && announced != Some(game.moves().len())
-        {
-            println!(
-                "{}'s time is up: {} wins.",
-                side_name(c),
-                side_name(c.flip())
-            );
-            announced = Some(game.moves().len());
-            if humans == 0 {
-                return Ok(());
-            }
-        }
-        if !over && player(side) == Player::Engine {
-            let mut pos = game.position().clone();
-            let mut l = limits;
-            if let (Some(t), Some((_, inc))) = (left, clock) {
-                l = Limits {
-                    depth: a.depth,
-                    clock: Some(Clock {
-                        remaining: t[side.index()],
-                        increment: inc,
-                        moves_to_go: None,
-                    }),
-                    ..Limits::default()
-                };
-            }
-            let r = engine.search(&mut pos, &l, |_| {});
-            let Some(mv) = r.best else {
-                return Err(UserError("the engine found no move".into()));
-            };
-            let text = game.san(mv);
-            let line = summary(&mut game, &r, view);
-            if compact {
-                let score = labelled_score(r.score, side, view);
-                println!(
-                    "{} plays {text} ({}): depth {}, {score}",
-                    side_name(side),
-                    game::coord(&rules, mv),
-                    r.depth
-                );
-            } else {
-                println!(
-                    "{} plays {text} ({})",
-                    side_name(side),
-                    game::coord(&rules, mv)
-                );
-                println!("  {line}");
-            }
-            if let (Some(t), Some((_, inc))) = (left.as_mut(), clock) {
-                let i = side.index();
-                if r.elapsed > t[i] {
-                    t[i] = Duration::ZERO;
-                    flagged = Some(side);
-                } else {
-                    t[i] = t[i] - r.elapsed + inc;
-                }
-            }
-            if flagged.is_none() {
-                game.play(mv).map_err(|e| UserError(e.to_string()))?;
-            }
-            // One board per full turn: against the engine, after its reply.
-            show_board = true;
+        if !over && s.player(side) == Player::Engine {
+            s.engine_move(side)?;
             continue;
         }
         let prompt = if over {
@@ -679,14 +510,280 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
             format!("{} to move:", side_name(side))
         };
         let asked = std::time::Instant::now();
-        let Some(line) = input.ask(&prompt) else {
+        let Some(line) = s.input.ask(&prompt) else {
             println!("End of input: goodbye.");
             return Ok(());
         };
-        thought += asked.elapsed();
-        let line = line.trim();
+        s.thought += asked.elapsed();
+        if s.command(line.trim(), side, over)? == Flow::Quit {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether the game at the terminal goes on after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// A game at the terminal: the players, the engine, the clocks and what the next turn shows.
+struct Session<'a> {
+    a: &'a PlayArgs,
+    game: Game,
+    rules: Arc<Ruleset>,
+    engine: Searcher,
+    limits: Limits,
+    /// The game clock: base time and increment.
+    clock: Option<(Duration, Duration)>,
+    input: Input,
+    players: [Player; 2],
+    humans: usize,
+    /// Scores are shown from the human's side when one human plays, else from White's.
+    view: Color,
+    ascii: bool,
+    cols: usize,
+    compact: bool,
+    /// Time left on each side's clock.
+    left: Option<[Duration; 2]>,
+    show_board: bool,
+    /// Whether to say who is to move under the board (the prompt says it otherwise).
+    with_status: bool,
+    /// The number of moves when the end of the game was announced.
+    announced: Option<usize>,
+    /// A flag fell: the side whose time ran out.
+    flagged: Option<Color>,
+    /// Time the human to move has spent at prompts during this turn.
+    thought: Duration,
+}
+
+impl<'a> Session<'a> {
+    /// Checks the arguments, loads or sets up the game and makes the engine.
+    fn start(a: &'a PlayArgs) -> Result<Session<'a>, UserError> {
+        if !(a.time.is_none_or(|t| t > 0.0 && t.is_finite())) {
+            return Err(UserError(
+                "--time must be a positive number of seconds".into(),
+            ));
+        }
+        let clock = a.clock.as_deref().map(parse_clock).transpose()?;
+        let mut game = match &a.load {
+            Some(path) => load_game(path, &a.v)?,
+            None => {
+                let rules = load_rules(&a.v)?;
+                Game::from_position(load_position(&rules, a.fen.as_deref())?)
+            }
+        };
+        let rules = game.rules().clone();
+        let ascii = a.ascii || !color_ok();
+        let players = [a.white, a.black];
+        let name = |c: Color| {
+            if players[c.index()] == Player::Human {
+                "Human"
+            } else {
+                "Polymachy"
+            }
+        };
+        game.tags.retain(|t| t.0 != "White" && t.0 != "Black");
+        game.tags.push(("White".into(), name(Color::White).into()));
+        game.tags.push(("Black".into(), name(Color::Black).into()));
+        if let Some(c) = &a.clock {
+            game.tags.push(("TimeControl".into(), c.clone()));
+        }
+        let limits = engine_limits(a);
+        let mut engine =
+            Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
+        engine.set_threads(a.threads as usize);
+        engine.set_move_overhead(std::time::Duration::from_millis(a.move_overhead));
+        let input = Input::new();
+        let humans = players.iter().filter(|&&p| p == Player::Human).count();
+        let view = match (a.white, a.black) {
+            (Player::Engine, Player::Human) => Color::Black,
+            _ => Color::White,
+        };
+        // Compact: no blank line and one line per engine move, when asked or when a full turn
+        // (board, a line each for the two moves, engine details, moves, clocks, prompt) would
+        // not fit the terminal.
+        let (term_lines, term_cols) = terminal_size();
+        let cols = term_cols.unwrap_or(80);
+        let full_turn = rules.geometry.ranks as usize + 9;
+        let compact = a.compact || term_lines.is_some_and(|l| l < full_turn);
+        Ok(Session {
+            a,
+            game,
+            rules,
+            engine,
+            limits,
+            clock,
+            input,
+            players,
+            humans,
+            view,
+            ascii,
+            cols,
+            compact,
+            left: clock.map(|(base, _)| [base; 2]),
+            show_board: true,
+            with_status: false,
+            announced: None,
+            flagged: None,
+            thought: Duration::ZERO,
+        })
+    }
+
+    fn player(&self, c: Color) -> Player {
+        self.players[c.index()]
+    }
+
+    /// The lines before the first board: the game, who plays, the pieces and the clock.
+    fn introduce(&self) {
+        let (a, rules) = (self.a, &self.rules);
+        println!(
+            "Polymachy: {} ({}x{}).",
+            rules.variant.title, rules.geometry.files, rules.geometry.ranks
+        );
+        match (a.white, a.black) {
+            (Player::Human, Player::Engine) => println!("You play White against the engine."),
+            (Player::Engine, Player::Human) => println!("You play Black against the engine."),
+            (Player::Human, Player::Human) => println!("Two humans play."),
+            (Player::Engine, Player::Engine) => println!("The engine plays both sides."),
+        }
+        println!(
+            "Pieces: {}. White upper case, Black lower case.",
+            rules.variant.piece_names().join(", ")
+        );
+        if let Some((base, inc)) = self.clock {
+            println!(
+                "Clock: {} each, {} s added per move.",
+                clock_text(base),
+                inc.as_secs_f64()
+            );
+        }
+        if self.humans > 0 {
+            println!("Type `help` for the commands.");
+        }
+        if let Some(p) = &a.load {
+            println!(
+                "Loaded {} moves from {}.",
+                self.game.moves().len(),
+                p.display()
+            );
+        }
+    }
+
+    /// The board, the last moves and the clocks.
+    fn print_turn(&mut self) {
+        if !self.compact {
+            println!();
+        }
+        let game = &self.game;
+        print!(
+            "{}",
+            board_text(
+                game.position(),
+                game.last_move(),
+                self.ascii,
+                self.cols,
+                self.with_status || self.humans == 0 || game.position().in_check()
+            )
+        );
+        if !game.moves().is_empty() {
+            println!("{}", move_tail(game, self.cols.min(100)));
+        }
+        if let Some(t) = self.left {
+            println!(
+                "Clock: White {}  Black {}",
+                clock_text(t[0]),
+                clock_text(t[1])
+            );
+        }
+        self.show_board = false;
+        self.with_status = false;
+    }
+
+    /// Announces the end of the game (a result, or a flag that fell) once; whether it did.
+    fn announce_end(&mut self, outcome: Option<game::Outcome>) -> bool {
+        let mut said = false;
+        if let Some(o) = outcome
+            && self.announced != Some(self.game.moves().len())
+        {
+            println!("{o}");
+            self.announced = Some(self.game.moves().len());
+            said = true;
+        }
+        // Once a result is announced, a flag that fell is not.
+        if let Some(c) = self.flagged
+            && self.announced != Some(self.game.moves().len())
+        {
+            println!(
+                "{}'s time is up: {} wins.",
+                side_name(c),
+                side_name(c.flip())
+            );
+            self.announced = Some(self.game.moves().len());
+            said = true;
+        }
+        said
+    }
+
+    /// The engine moves for `side`, on its clock when there is one.
+    fn engine_move(&mut self, side: Color) -> Result<(), UserError> {
+        let mut pos = self.game.position().clone();
+        let mut l = self.limits;
+        if let (Some(t), Some((_, inc))) = (self.left, self.clock) {
+            l = Limits {
+                depth: self.a.depth,
+                clock: Some(Clock {
+                    remaining: t[side.index()],
+                    increment: inc,
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            };
+        }
+        let r = self.engine.search(&mut pos, &l, |_| {});
+        let Some(mv) = r.best else {
+            return Err(UserError("the engine found no move".into()));
+        };
+        let text = self.game.san(mv);
+        let line = summary(&mut self.game, &r, self.view);
+        if self.compact {
+            let score = labelled_score(r.score, side, self.view);
+            println!(
+                "{} plays {text} ({}): depth {}, {score}",
+                side_name(side),
+                game::coord(&self.rules, mv),
+                r.depth
+            );
+        } else {
+            println!(
+                "{} plays {text} ({})",
+                side_name(side),
+                game::coord(&self.rules, mv)
+            );
+            println!("  {line}");
+        }
+        if let (Some(t), Some((_, inc))) = (self.left.as_mut(), self.clock) {
+            let i = side.index();
+            if r.elapsed > t[i] {
+                t[i] = Duration::ZERO;
+                self.flagged = Some(side);
+            } else {
+                t[i] = t[i] - r.elapsed + inc;
+            }
+        }
+        if self.flagged.is_none() {
+            self.game.play(mv).map_err(|e| UserError(e.to_string()))?;
+        }
+        // One board per full turn: against the engine, after its reply.
+        self.show_board = true;
+        Ok(())
+    }
+
+    /// One line typed at the prompt: a command or a move by `side`.
+    fn command(&mut self, line: &str, side: Color, over: bool) -> Result<Flow, UserError> {
         if line.is_empty() {
-            continue;
+            return Ok(Flow::Continue);
         }
         let (cmd, arg) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -696,130 +793,144 @@ pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
             "help" | "?" => println!("{HELP}"),
             "quit" | "exit" => {
                 println!("Goodbye.");
-                return Ok(());
+                return Ok(Flow::Quit);
             }
-            "fen" => println!("{}", game.position().fen()),
+            "fen" => println!("{}", self.game.position().fen()),
             "board" | "show" => {
-                show_board = true;
-                with_status = true;
+                self.show_board = true;
+                self.with_status = true;
             }
-            "pieces" | "legend" => print!("{}", board::pieces_text(&rules)),
-            "history" => println!("{}", history(&game)),
+            "pieces" | "legend" => print!("{}", board::pieces_text(&self.rules)),
+            "history" => println!("{}", history(&self.game)),
             "moves" => {
                 if over {
                     println!("The game is over.");
                 } else {
-                    println!("{}", list_moves(&mut game));
+                    println!("{}", list_moves(&mut self.game));
                 }
             }
-            "hint" => {
-                if over {
-                    println!("The game is over.");
-                    continue;
-                }
-                let mut hl = limits;
-                hl.movetime = Some(
-                    hl.movetime
-                        .map_or(Duration::from_secs(2), |t| t.min(Duration::from_secs(2))),
-                );
-                let mut pos = game.position().clone();
-                let r = engine.search(&mut pos, &hl, |_| {});
-                if let Some(mv) = r.best {
-                    println!(
-                        "Hint: {} ({}), {}",
-                        game.san(mv),
-                        game::coord(&rules, mv),
-                        labelled_score(r.score, side, side)
-                    );
-                }
-            }
-            "undo" => {
-                if game.moves().is_empty() {
-                    println!("Nothing to undo.");
-                    continue;
-                }
-                let mut taken = Vec::new();
-                if let Some(m) = game.undo() {
-                    taken.push(m);
-                }
-                // Against the engine, go back to a position where a human is to move.
-                while humans == 1
-                    && player(game.position().side()) == Player::Engine
-                    && !game.moves().is_empty()
-                {
-                    if let Some(m) = game.undo() {
-                        taken.push(m);
-                    }
-                }
-                let names: Vec<String> = taken
-                    .iter()
-                    .rev()
-                    .map(|&m| game::coord(&rules, m))
-                    .collect();
-                println!("Took back {}.", names.join(" "));
-                flagged = None;
-                thought = Duration::ZERO;
-                show_board = true;
-            }
-            "save" => {
-                if arg.is_empty() {
-                    println!("save needs a file name: save FILE");
-                    continue;
-                }
-                let text = game.to_pgn();
-                match std::fs::write(arg, text) {
-                    Ok(()) => {
-                        let full =
-                            std::fs::canonicalize(arg).unwrap_or_else(|_| PathBuf::from(arg));
-                        println!("Saved to {}.", full.display());
-                    }
-                    Err(e) => println!("Cannot write {arg}: {e}"),
-                }
-            }
-            _ => {
-                if over {
-                    println!("The game is over: undo, save FILE or quit.");
-                    continue;
-                }
-                let looks_like_move = line.chars().any(|c| c.is_ascii_digit())
-                    || line
-                        .to_ascii_uppercase()
-                        .replace('0', "O")
-                        .starts_with("O-O");
-                if !looks_like_move || line.contains(char::is_whitespace) {
-                    println!(
-                        "Unknown command `{line}`: type `help` for the commands, or a move such as e2e4."
-                    );
-                    continue;
-                }
-                match game.parse(line) {
-                    Ok(mv) => {
-                        let text = game.san(mv);
-                        if let (Some(t), Some((_, inc))) = (left.as_mut(), clock) {
-                            let i = side.index();
-                            if thought > t[i] {
-                                t[i] = Duration::ZERO;
-                                flagged = Some(side);
-                                continue;
-                            }
-                            t[i] = t[i] - thought + inc;
-                        }
-                        thought = Duration::ZERO;
-                        game.play(mv).map_err(|e| UserError(e.to_string()))?;
-                        if !compact {
-                            println!("{} plays {text}", side_name(side));
-                        }
-                        // Against the engine the board comes after its reply.
-                        show_board =
-                            player(side.flip()) == Player::Human || game.outcome().is_some();
-                    }
-                    Err(e) => println!("{e}"),
-                }
+            "hint" => self.hint(side, over),
+            "undo" => self.undo(),
+            "save" => self.save(arg),
+            _ => self.human_move(line, side, over)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// `hint`: the engine's move for `side`, searched for two seconds at most.
+    fn hint(&mut self, side: Color, over: bool) {
+        if over {
+            println!("The game is over.");
+            return;
+        }
+        let mut hl = self.limits;
+        hl.movetime = Some(
+            hl.movetime
+                .map_or(Duration::from_secs(2), |t| t.min(Duration::from_secs(2))),
+        );
+        let mut pos = self.game.position().clone();
+        let r = self.engine.search(&mut pos, &hl, |_| {});
+        if let Some(mv) = r.best {
+            println!(
+                "Hint: {} ({}), {}",
+                self.game.san(mv),
+                game::coord(&self.rules, mv),
+                labelled_score(r.score, side, side)
+            );
+        }
+    }
+
+    /// `undo`: takes back the last move, and against the engine its reply too.
+    fn undo(&mut self) {
+        if self.game.moves().is_empty() {
+            println!("Nothing to undo.");
+            return;
+        }
+        let mut taken = Vec::new();
+        if let Some(m) = self.game.undo() {
+            taken.push(m);
+        }
+        // Against the engine, go back to a position where a human is to move.
+        while self.humans == 1
+            && self.player(self.game.position().side()) == Player::Engine
+            && !self.game.moves().is_empty()
+        {
+            if let Some(m) = self.game.undo() {
+                taken.push(m);
             }
         }
+        let names: Vec<String> = taken
+            .iter()
+            .rev()
+            .map(|&m| game::coord(&self.rules, m))
+            .collect();
+        println!("Took back {}.", names.join(" "));
+        self.flagged = None;
+        self.thought = Duration::ZERO;
+        self.show_board = true;
+    }
+
+    /// `save FILE`: the game as PGN.
+    fn save(&mut self, arg: &str) {
+        if arg.is_empty() {
+            println!("save needs a file name: save FILE");
+            return;
+        }
+        let text = self.game.to_pgn();
+        match std::fs::write(arg, text) {
+            Ok(()) => {
+                let full = std::fs::canonicalize(arg).unwrap_or_else(|_| PathBuf::from(arg));
+                println!("Saved to {}.", full.display());
+            }
+            Err(e) => println!("Cannot write {arg}: {e}"),
+        }
+    }
+
+    /// A line that is no command: a move by `side`, on its clock when there is one.
+    fn human_move(&mut self, line: &str, side: Color, over: bool) -> Result<(), UserError> {
+        if over {
+            println!("The game is over: undo, save FILE or quit.");
+            return Ok(());
+        }
+        let looks_like_move = line.chars().any(|c| c.is_ascii_digit())
+            || line
+                .to_ascii_uppercase()
+                .replace('0', "O")
+                .starts_with("O-O");
+        if !looks_like_move || line.contains(char::is_whitespace) {
+            println!(
+                "Unknown command `{line}`: type `help` for the commands, or a move such as e2e4."
+            );
+            return Ok(());
+        }
+        match self.game.parse(line) {
+            Ok(mv) => {
+                let text = self.game.san(mv);
+                if let (Some(t), Some((_, inc))) = (self.left.as_mut(), self.clock) {
+                    let i = side.index();
+                    if self.thought > t[i] {
+                        t[i] = Duration::ZERO;
+                        self.flagged = Some(side);
+                        return Ok(());
+                    }
+                    t[i] = t[i] - self.thought + inc;
+                }
+                self.thought = Duration::ZERO;
+                self.game.play(mv).map_err(|e| UserError(e.to_string()))?;
+                if !self.compact {
+                    println!("{} plays {text}", side_name(side));
+                }
+                // Against the engine the board comes after its reply.
+                self.show_board =
+                    self.player(side.flip()) == Player::Human || self.game.outcome().is_some();
+            }
+            Err(e) => println!("{e}"),
+        }
+        Ok(())
     }
 }
 
+/// Runs `analyse`: searches one position and prints each iteration and the best move.
 pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     let mut pos: Position = load_position(&rules, a.fen.as_deref())?;
@@ -862,6 +973,7 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
     Ok(())
 }
 
+/// Runs `selfplay`: the engine against itself one ply deeper, and the score.
 pub fn run_selfplay(a: SelfplayArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     if a.games == 0 {

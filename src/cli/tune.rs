@@ -1,17 +1,21 @@
 //! `polymachy tune`: fits a variant's piece values to the results of games and writes them as
 //! an `[eval]` table (see [`crate::tune`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
 
 use super::{UserError, VariantArgs, load_rules};
 use crate::game::{Game, parse_pgn};
+use crate::position::Ruleset;
 use crate::tune::{self, PlayConfig, Sample};
+use crate::variant::EvalTable;
 
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
+    /// The variant and setup.
     #[command(flatten)]
     pub v: VariantArgs,
     /// Read the games from this PGN file instead of playing them
@@ -61,6 +65,8 @@ pub struct TuneArgs {
     /// Write the self-played games to this PGN file
     #[arg(long, value_name = "FILE")]
     pub save_games: Option<PathBuf>,
+    // `[eval]` names the TOML table in the --help text: it is no link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// Where to write the [eval] table (default: VARIANT.eval.toml)
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -69,7 +75,9 @@ pub struct TuneArgs {
 /// The prior weight of the fit: given, or chosen by the held-out check.
 #[derive(Clone, Copy, Debug)]
 pub enum Lambda {
+    /// This weight.
     Given(f64),
+    /// The weight the held-out games predict best.
     Auto,
 }
 
@@ -127,114 +135,21 @@ fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> V
 /// The largest PGN file `--pgn` reads, in bytes.
 const MAX_PGN_BYTES: u64 = 1 << 30;
 
+/// Runs `tune`: fits the piece values to games and writes the `[eval]` table.
 pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
     let mut samples: Vec<Sample> = Vec::new();
-    let mut pgn_out = String::new();
     if let Some(path) = &a.pgn {
-        let text = crate::files::read_text_file(path, MAX_PGN_BYTES, "a PGN file")?;
-        let games = read_games(&rules, &text);
-        println!("{} games read from {}", games.len(), path.display());
-        // The first plies of a game from the start position are taken as its (random)
-        // opening; a game from a set-up position (a handicap game) counts from its first.
-        for (i, (g, r)) in games.iter().enumerate() {
-            let skip = if g.default_start() { 8 } else { 0 };
-            tune::samples(&rules, g, *r, skip, i as u32, &mut samples);
-        }
+        pgn_samples(&rules, path, &mut samples)?;
     } else {
-        let cfg = PlayConfig {
-            games: a.games,
-            nodes: a.nodes,
-            opening_plies: a.opening_plies,
-            max_plies: a.max_plies,
-            seed: a.seed,
-            jobs: a
-                .jobs
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            adjudicate: a.adjudicate.max(0),
-            handicap: a.handicap,
-        };
-        // A handicap game starts after its opening, from the position less two pieces.
-        let skip = if a.handicap {
-            0
-        } else {
-            a.opening_plies as usize
-        };
-        println!(
-            "{}: {} self-play games at {} nodes per move, {} random opening plies{}, seed {}, \
-             {} at a time, {}",
-            rules.variant.title,
-            a.games,
-            a.nodes,
-            a.opening_plies,
-            if a.handicap {
-                " then a piece off each side"
-            } else {
-                ""
-            },
-            a.seed,
-            cfg.jobs,
-            if cfg.adjudicate > 0 {
-                format!(
-                    "won at {} cp for {} plies",
-                    cfg.adjudicate,
-                    tune::ADJUDICATE_PLIES
-                )
-            } else {
-                "no adjudication".into()
-            }
-        );
-        let mut n = 0;
-        tune::play_games(&rules, &cfg, |g| {
-            n += 1;
-            let r = tune::result_of(g);
-            tune::samples(&rules, g, r, skip, n, &mut samples);
-            if a.save_games.is_some() {
-                pgn_out.push_str(&g.to_pgn());
-                pgn_out.push('\n');
-            }
-            let adjudicated = g.outcome().is_none();
-            println!(
-                "game {n}: {} plies, {}{}",
-                g.moves().len(),
-                match r {
-                    1.0 => "1-0",
-                    0.0 => "0-1",
-                    _ => "1/2-1/2",
-                },
-                if adjudicated { " (adjudicated)" } else { "" }
-            );
-        });
-        if let Some(p) = &a.save_games {
-            std::fs::write(p, &pgn_out).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
-        }
+        self_play_samples(&a, &rules, &mut samples)?;
     }
     if samples.is_empty() {
         return Err(UserError("no quiet positions to fit".into()));
     }
     let theta0 = tune::current_values(&rules);
     let fixed: Vec<bool> = tune::fitted_kinds(&rules).iter().map(|f| !f).collect();
-    let lambda = match a.lambda {
-        Lambda::Given(l) => {
-            let (b, f) = tune::held_out(&samples, &theta0, &fixed, l, a.iterations);
-            println!(
-                "held-out error ({} folds by game), prior {l}: {b:.5} -> {f:.5}",
-                tune::FOLDS
-            );
-            l
-        }
-        Lambda::Auto => {
-            let (l, rows) = tune::choose_lambda(&samples, &theta0, &fixed, a.iterations);
-            println!("held-out error ({} folds by game):", tune::FOLDS);
-            for (w, b, f) in rows {
-                println!(
-                    "  prior {w:<7} {b:.5} -> {f:.5}{}",
-                    if w == l { "  (chosen)" } else { "" }
-                );
-            }
-            l
-        }
-    };
+    let lambda = choose_prior(&a, &samples, &theta0, &fixed);
     let k = tune::fit_scale(&samples, &theta0);
     let before = tune::loss(&samples, &theta0, &theta0, k);
     let theta = tune::fit(&samples, &theta0, &fixed, k, lambda, a.iterations);
@@ -253,6 +168,136 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
             );
         }
     }
+    write_table(&a, &rules, samples.len(), (before, after), &table)
+}
+
+/// The samples of the games of a PGN file.
+fn pgn_samples(
+    rules: &Arc<Ruleset>,
+    path: &Path,
+    samples: &mut Vec<Sample>,
+) -> Result<(), UserError> {
+    let text = crate::files::read_text_file(path, MAX_PGN_BYTES, "a PGN file")?;
+    let games = read_games(rules, &text);
+    println!("{} games read from {}", games.len(), path.display());
+    // The first plies of a game from the start position are taken as its (random)
+    // opening; a game from a set-up position (a handicap game) counts from its first.
+    for (i, (g, r)) in games.iter().enumerate() {
+        let skip = if g.default_start() { 8 } else { 0 };
+        tune::samples(rules, g, *r, skip, i as u32, samples);
+    }
+    Ok(())
+}
+
+/// The samples of self-play games (saved as PGN with `--save-games`).
+fn self_play_samples(
+    a: &TuneArgs,
+    rules: &Arc<Ruleset>,
+    samples: &mut Vec<Sample>,
+) -> Result<(), UserError> {
+    let mut pgn_out = String::new();
+    let cfg = PlayConfig {
+        games: a.games,
+        nodes: a.nodes,
+        opening_plies: a.opening_plies,
+        max_plies: a.max_plies,
+        seed: a.seed,
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        adjudicate: a.adjudicate.max(0),
+        handicap: a.handicap,
+    };
+    // A handicap game starts after its opening, from the position less two pieces.
+    let skip = if a.handicap {
+        0
+    } else {
+        a.opening_plies as usize
+    };
+    println!(
+        "{}: {} self-play games at {} nodes per move, {} random opening plies{}, seed {}, \
+         {} at a time, {}",
+        rules.variant.title,
+        a.games,
+        a.nodes,
+        a.opening_plies,
+        if a.handicap {
+            " then a piece off each side"
+        } else {
+            ""
+        },
+        a.seed,
+        cfg.jobs,
+        if cfg.adjudicate > 0 {
+            format!(
+                "won at {} cp for {} plies",
+                cfg.adjudicate,
+                tune::ADJUDICATE_PLIES
+            )
+        } else {
+            "no adjudication".into()
+        }
+    );
+    let mut n = 0;
+    tune::play_games(rules, &cfg, |g| {
+        n += 1;
+        let r = tune::result_of(g);
+        tune::samples(rules, g, r, skip, n, samples);
+        if a.save_games.is_some() {
+            pgn_out.push_str(&g.to_pgn());
+            pgn_out.push('\n');
+        }
+        let adjudicated = g.outcome().is_none();
+        println!(
+            "game {n}: {} plies, {}{}",
+            g.moves().len(),
+            match r {
+                1.0 => "1-0",
+                0.0 => "0-1",
+                _ => "1/2-1/2",
+            },
+            if adjudicated { " (adjudicated)" } else { "" }
+        );
+    });
+    if let Some(p) = &a.save_games {
+        std::fs::write(p, &pgn_out).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
+    }
+    Ok(())
+}
+
+/// The prior's weight: `--lambda`, or the one the held-out check chooses; prints the check.
+fn choose_prior(a: &TuneArgs, samples: &[Sample], theta0: &[(f64, f64)], fixed: &[bool]) -> f64 {
+    match a.lambda {
+        Lambda::Given(l) => {
+            let (b, f) = tune::held_out(samples, theta0, fixed, l, a.iterations);
+            println!(
+                "held-out error ({} folds by game), prior {l}: {b:.5} -> {f:.5}",
+                tune::FOLDS
+            );
+            l
+        }
+        Lambda::Auto => {
+            let (l, rows) = tune::choose_lambda(samples, theta0, fixed, a.iterations);
+            println!("held-out error ({} folds by game):", tune::FOLDS);
+            for (w, b, f) in rows {
+                println!(
+                    "  prior {w:<7} {b:.5} -> {f:.5}{}",
+                    if w == l { "  (chosen)" } else { "" }
+                );
+            }
+            l
+        }
+    }
+}
+
+/// Writes the fitted table (`--out`, or VARIANT.eval.toml) with a comment on how it was made.
+fn write_table(
+    a: &TuneArgs,
+    rules: &Ruleset,
+    positions: usize,
+    (before, after): (f64, f64),
+    table: &EvalTable,
+) -> Result<(), UserError> {
     let out = a
         .out
         .clone()
@@ -262,7 +307,7 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
          (error {before:.5} -> {after:.5}).\n# Include it from the variant file: \
          [eval] include = \"{}\"\n{}",
         rules.variant.title,
-        samples.len(),
+        positions,
         out.file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default(),

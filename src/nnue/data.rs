@@ -28,15 +28,21 @@ pub const VERSION: u16 = 1;
 /// What a data file is for and how it was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The variant's `id`.
     pub variant: String,
+    /// The fingerprint of its board and pieces (`nnue::fingerprint`).
     pub fingerprint: u64,
+    /// Seed of the openings.
     pub seed: u64,
     /// Games in the whole run (all shards).
     pub games: u32,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Random plies that open each game.
     pub opening_plies: u16,
     /// This file's shard: `index` of `count` (0 of 1: every game).
     pub shard_index: u32,
+    /// Shards in the whole run.
     pub shard_count: u32,
 }
 
@@ -54,21 +60,27 @@ pub struct Record {
 /// One game's positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameBlock {
+    /// The game's number in the whole run.
     pub game: u32,
     /// White's result: 0 loss, 1 draw, 2 win.
     pub result: u8,
+    /// Its positions, in the order played.
     pub records: Vec<Record>,
 }
 
 /// A problem reading a data file.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
+    /// The file cannot be read or written (path, cause).
     #[error("{0}: {1}")]
     Io(String, std::io::Error),
+    /// The file does not start with the data files' magic bytes (path).
     #[error("{0}: not a Polymachy training data file")]
     Magic(String),
+    /// The file is in another format version (path, version).
     #[error("{0}: data format {1}; this engine reads format {VERSION}")]
     Version(String, u16),
+    /// The file is damaged (path, what is wrong).
     #[error("{0}: {1}")]
     Bad(String, String),
 }
@@ -199,8 +211,11 @@ fn read_block(c: &mut Cursor) -> Option<GameBlock> {
 /// A data file read: its header, its whole games, and the length of the part that holds them
 /// (a file cut off mid-game is longer).
 pub struct DataFile {
+    /// The header.
     pub header: Header,
+    /// The whole games, in file order.
     pub games: Vec<GameBlock>,
+    /// Bytes up to the end of the last whole game.
     pub whole_len: usize,
 }
 

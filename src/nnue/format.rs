@@ -31,22 +31,34 @@ pub fn max_output_weight(hidden: usize) -> i32 {
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
+    /// The file does not start with `PMNN`.
     #[error("not a Polymachy network file (it does not start with `PMNN`)")]
     Magic,
+    /// The file is in another format version.
     #[error("network file format {0}; this engine reads format {VERSION}")]
     Version(u16),
+    /// The file ends early, at this byte.
     #[error("the network file ends early (truncated at byte {0})")]
     Truncated(usize),
+    /// Bytes after the network's end.
     #[error("the network file has {0} bytes after its end")]
     Trailing(usize),
+    /// The checksum does not match.
     #[error("the network file is damaged (its checksum does not match)")]
     Checksum,
+    /// A field out of range (the rest of the sentence).
     #[error("the network file's {0}")]
     Bad(String),
+    /// The network was trained for another board or other pieces.
     #[error(
         "the network was trained for `{net}`, whose board or pieces differ from `{variant}`'s (a network is tied to the board size, holes and every piece's movement)"
     )]
-    WrongVariant { net: String, variant: String },
+    WrongVariant {
+        /// The variant the network names.
+        net: String,
+        /// The variant it was loaded for.
+        variant: String,
+    },
 }
 
 struct Reader<'a> {

@@ -21,7 +21,7 @@
 //! weights). AVX2 is used where the processor has it; the portable loop gives the same numbers
 //! (integer sums in another order).
 //!
-//! The file format is in [`format`]; training data in [`data`]; training in [`train`].
+//! The file format is in [`mod@format`]; training data in [`data`]; training in [`train`].
 
 pub mod data;
 pub mod format;
@@ -88,8 +88,11 @@ impl Fnv {
 /// Where each (viewer, piece, square) falls among the inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Files of the board.
     pub files: u8,
+    /// Ranks of the board.
     pub ranks: u8,
+    /// Piece kinds of the variant.
     pub kinds: usize,
 }
 
@@ -143,8 +146,11 @@ pub struct Network {
     pub variant: String,
     /// The fingerprint of that variant's board and pieces ([`fingerprint`]).
     pub fingerprint: u64,
+    /// Where each (viewer, piece, square) falls among the inputs.
     pub layout: Layout,
+    /// Hidden units per side.
     pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces on the board.
     pub buckets: usize,
     /// The piece count that maps to the last output bucket (the start position's count).
     pub max_pieces: u16,
@@ -312,8 +318,11 @@ impl Network {
 /// One square whose contents a move changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Change {
+    /// The square.
     pub square: Square,
+    /// Its piece code before the move (0: empty).
     pub before: Code,
+    /// Its piece code after the move.
     pub after: Code,
 }
 

@@ -31,16 +31,23 @@ const L1_CLIP: f32 = 1.98;
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Hidden units per side (a multiple of 16).
     pub hidden: usize,
+    /// Output buckets by the number of pieces on the board.
     pub buckets: usize,
+    /// Passes over the training data.
     pub epochs: usize,
+    /// Positions per batch.
     pub batch: usize,
+    /// The learning rate (Adam).
     pub lr: f32,
     /// The learning rate is multiplied by this after each epoch.
     pub lr_decay: f32,
     /// The weight of the game result in the target (0: the score alone).
     pub wdl: f32,
+    /// Threads that share each batch.
     pub threads: usize,
+    /// Seed of the initial weights and of the order of the positions.
     pub seed: u64,
 }
 
@@ -65,9 +72,11 @@ struct Item {
 }
 
 impl Positions {
+    /// The number of positions.
     pub fn len(&self) -> usize {
         self.items.len()
     }
+    /// Whether there is no position.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
@@ -150,12 +159,16 @@ pub fn positions(
 /// Float weights.
 #[derive(Clone)]
 pub struct Weights {
+    /// Hidden units per side.
     pub hidden: usize,
+    /// Output buckets.
     pub buckets: usize,
+    /// Input features (without the factorised rows).
     pub inputs: usize,
     /// Squares per (kind, relative colour) block of inputs; the factorised rows follow the
     /// `inputs` real ones, one per block.
     size: usize,
+    /// The piece count that maps to the last output bucket.
     pub max_pieces: u16,
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -439,10 +452,15 @@ fn adam_step(w: &mut f32, m: &mut f32, v: &mut f32, g: f32, lr: f32, clip: f32) 
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug)]
 pub struct EpochReport {
+    /// The epoch, from 1.
     pub epoch: usize,
+    /// Mean loss over the training positions.
     pub train_loss: f64,
+    /// Mean loss over the held-out positions.
     pub valid_loss: f64,
+    /// Training speed.
     pub positions_per_second: f64,
+    /// The learning rate the epoch used.
     pub lr: f32,
 }
 
@@ -465,6 +483,7 @@ pub fn mean_loss(w: &Weights, p: &Positions, threads: usize) -> f64 {
 
 /// Trains `w` on `train` for `cfg.epochs` epochs; `on_epoch` sees each epoch's figures and
 /// the weights (to keep a checkpoint).
+// long: the training loop: epochs, shuffled batches, the threads' gradients and Adam.
 pub fn train(
     w: &mut Weights,
     train: &Positions,

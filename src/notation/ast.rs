@@ -149,6 +149,7 @@ pub struct Mods {
 pub struct Leg {
     /// Direction letters (a subset of `fblrvsh`), as written. Empty = the default set.
     pub dirs: String,
+    /// Its modifiers (move or capture only, hop, ...).
     pub mods: Mods,
 }
 
@@ -157,12 +158,15 @@ pub struct Leg {
 pub struct Component {
     /// At least one leg; `legs[0]` is the first.
     pub legs: Vec<Leg>,
+    /// The atom: the basic step or leap (`W`, `N`, `(3,2)`...).
     pub atom: Atom,
+    /// How far it repeats.
     pub range: Range,
 }
 
 /// A whole movement description: the union of its components.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Betza {
+    /// The components, in the order written.
     pub components: Vec<Component>,
 }

@@ -47,16 +47,19 @@ impl EpSquares {
         true
     }
 
+    /// The squares, in order.
     #[inline]
     pub fn as_slice(&self) -> &[Square] {
         &self.squares[..self.len as usize]
     }
 
+    /// Whether `sq` is one of them.
     #[inline]
     pub fn contains(&self, sq: Square) -> bool {
         self.as_slice().contains(&sq)
     }
 
+    /// Whether there is none.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0

@@ -40,6 +40,7 @@ pub use crate::variant::{Params, Placement, RuleSpec, Val, Variant};
 /// The result of a stalemate for the side that cannot move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stalemate {
+    /// A stalemate is a draw.
     Draw,
     /// The stalemated side wins.
     Win,
@@ -50,6 +51,7 @@ pub enum Stalemate {
 /// Draw settings of a variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Draws {
+    /// What a stalemate gives the side that cannot move.
     pub stalemate: Stalemate,
     /// Occurrences of one position that draw (0 = never).
     pub repetition: u32,
@@ -72,8 +74,11 @@ impl Default for Draws {
 /// [`Builder::special`] returned; it never captures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecialMove {
+    /// The side whose move it is.
     pub color: Color,
+    /// The moving piece's origin.
     pub from: Square,
+    /// Its destination.
     pub to: Square,
     /// The second piece's move: (from, to).
     pub also: (Square, Square),

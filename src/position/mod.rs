@@ -60,7 +60,12 @@ pub enum Problem {
     /// A rights letter that no rule of the variant owns.
     UnknownRight(char),
     /// A rights letter whose pieces are not where the right needs them.
-    RightWithoutPieces { letter: char, why: String },
+    RightWithoutPieces {
+        /// The rights letter.
+        letter: char,
+        /// What is missing, as the rest of a sentence.
+        why: String,
+    },
     /// The en-passant field is not a square of the board.
     EpNotASquare(String),
     /// No step of the side that just moved can have passed over the en-passant squares.
@@ -80,7 +85,12 @@ pub enum Problem {
     /// More than six fields.
     TooManyFields(usize),
     /// The board has the wrong number of squares for the variant.
-    BoardSize { found: usize, expected: usize },
+    BoardSize {
+        /// Squares the FEN gives.
+        found: usize,
+        /// Squares the variant's board has.
+        expected: usize,
+    },
     /// A side has no royal piece in a variant that has royal pieces.
     NoRoyal(Color),
     /// The side that just moved is in check.
@@ -143,6 +153,7 @@ impl fmt::Display for Problem {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid FEN: {}", messages(problems))]
 pub struct FenError {
+    /// Every problem, in the order found.
     pub problems: Vec<Problem>,
 }
 
@@ -166,13 +177,16 @@ impl FenError {
 pub struct Setup {
     /// Piece codes, rank 1 first (`board[rank * files + file]`), one per square.
     pub board: Vec<Code>,
+    /// The side to move.
     pub side: Color,
     /// Rights bits, as the variant's hooks hand them out.
     pub rights: u16,
     /// The en-passant squares (every square the last step passed over, or, as Fairy-Stockfish
     /// writes them, only those a capture can land on), if any.
     pub ep: EpSquares,
+    /// Moves since the last capture or irreversible move, in plies.
     pub halfmove: u32,
+    /// The move number, from 1, increased after Black's move.
     pub fullmove: u32,
 }
 
@@ -460,17 +474,21 @@ impl Position {
         c.hash
     }
 
+    /// The rules this position is played by.
     pub fn rules(&self) -> &Arc<Ruleset> {
         &self.rules
     }
+    /// The side to move.
     #[inline]
     pub fn side(&self) -> Color {
         self.side
     }
+    /// The piece code on `sq` (0: empty).
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Code {
         self.board[sq as usize]
     }
+    /// Every square's piece code, by square index.
     #[inline]
     pub fn board(&self) -> &[Code; 256] {
         &self.board
@@ -485,6 +503,7 @@ impl Position {
     pub fn occupied(&self, color: Color) -> &crate::moves::SquareSet {
         &self.occupied[color.index()]
     }
+    /// The rights bits still held.
     #[inline]
     pub fn rights(&self) -> u16 {
         self.rights
@@ -500,14 +519,17 @@ impl Position {
     pub fn ep_squares(&self) -> &EpSquares {
         &self.ep
     }
+    /// The Zobrist hash of the position.
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// Plies since the last capture or irreversible move.
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
+    /// The move number, from 1.
     #[inline]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove

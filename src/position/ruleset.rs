@@ -11,8 +11,11 @@ use crate::variant::{RuleSpec, Variant};
 /// The variant with its tables, ready for positions to share.
 #[derive(Debug)]
 pub struct Ruleset {
+    /// The checked variant.
     pub variant: Variant,
+    /// The board: size and holes.
     pub geometry: Geometry,
+    /// The pieces' movement, compiled.
     pub tables: Tables,
     /// The start position after the setup choice, rank 1 first.
     pub start: Vec<Code>,
@@ -35,6 +38,7 @@ pub struct Ruleset {
     /// What a piece may become on arriving by a promoting move, by `tables.slot(kind, colour,
     /// square)`: an index in `arrivals` (0: it stays what it is).
     pub arrival_index: Vec<u16>,
+    /// The arrivals `arrival_index` points to.
     pub arrivals: Vec<Arrival>,
     /// Per colour: the squares where some arrival is not the default (a quick test before
     /// the table is read).
@@ -51,11 +55,15 @@ pub struct Ruleset {
     pub check_needs_every_royal: bool,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
     pub irreversible: Vec<bool>,
+    /// When a game is drawn.
     pub draws: Draws,
     /// Zobrist keys: pieces by `code * 256 + square`, then side, rights bits, e.p. squares.
     pub z_piece: Vec<u64>,
+    /// Zobrist key of Black to move.
     pub z_side: u64,
+    /// Zobrist keys of the rights bits.
     pub z_rights: [u64; 16],
+    /// Zobrist keys of the en-passant squares.
     pub z_ep: Vec<u64>,
     /// The network the variant names, checked against its board and pieces (`None`: the
     /// evaluation is the one built from the pieces' data).
@@ -68,11 +76,24 @@ pub enum CompileProblem {
     /// The setup choice asked for does not exist or does not fit.
     Setup(String),
     /// A piece's notation cannot be compiled for this board.
-    Piece { kind: usize, message: String },
+    Piece {
+        /// The piece's kind.
+        kind: usize,
+        /// What is wrong with its notation.
+        message: String,
+    },
     /// A rule cannot be set up on this board.
-    Rule { rule: &'static str, message: String },
+    Rule {
+        /// The rule's name.
+        rule: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// The start position is not a legal position.
-    Start { problems: Vec<super::Problem> },
+    Start {
+        /// Every problem of the position.
+        problems: Vec<super::Problem>,
+    },
     /// The network file the variant names cannot be used.
     Network(String),
 }
@@ -82,6 +103,7 @@ pub enum CompileProblem {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{prefix}{message}")]
 pub struct CompileError {
+    /// What is wrong.
     pub problem: CompileProblem,
     /// Where in the file (`None`: the problem is not in the file, e.g. a setup choice).
     pub at: Option<crate::variant::Loc>,
@@ -152,6 +174,7 @@ impl Ruleset {
     /// tables, claiming rights, registering moves), then the attack probes from the edited
     /// tables, and last the start position checked like any FEN. `Ruleset::new` (in
     /// `compile`) passes the rules the engine knows.
+    // long: the compilation's steps in their order (above), each using what the last built.
     pub fn assemble(
         variant: &Variant,
         setup: Option<&str>,

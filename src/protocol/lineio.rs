@@ -14,6 +14,7 @@ pub struct LossyLines<R> {
 }
 
 impl<R: BufRead> LossyLines<R> {
+    /// The lines of `reader`.
     pub fn new(reader: R) -> LossyLines<R> {
         LossyLines {
             reader,

@@ -29,6 +29,7 @@ pub use crate::search::tt::DEFAULT_HASH_MB;
 pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Out {
+    /// An output writing to `w`.
     pub fn new(w: Box<dyn Write + Send>) -> Out {
         Out(Arc::new(Mutex::new(w)))
     }
@@ -44,9 +45,13 @@ impl Out {
 
 /// The game state of a protocol session and its searcher (away on a thread while searching).
 pub struct Engine {
+    /// The current variant.
     pub variant: Variant,
+    /// Its compiled rules.
     pub rules: Arc<Ruleset>,
+    /// The position the GUI set up.
     pub pos: Position,
+    /// Hash table size in megabytes.
     pub hash_mb: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,

@@ -34,115 +34,13 @@ pub fn run(
         let Some(cmd) = words.next() else { continue };
         let rest: Vec<&str> = words.collect();
         match cmd {
-            "uci" => {
-                out.line(&format!("id name Polymachy {}", env!("CARGO_PKG_VERSION")));
-                out.line("id author the Polymachy developers");
-                let vars: Vec<String> = BUILTIN.iter().map(|(n, _)| format!("var {n}")).collect();
-                out.line(&format!(
-                    "option name UCI_Variant type combo default {variant_name} {}",
-                    vars.join(" ")
-                ));
-                out.line("option name VariantPath type string default <empty>");
-                out.line("option name Setup type string default <empty>");
-                out.line(&format!(
-                    "option name Hash type spin default {DEFAULT_HASH_MB} min {} max {}",
-                    crate::search::tt::MIN_HASH_MB,
-                    crate::search::tt::MAX_HASH_MB
-                ));
-                out.line(&format!(
-                    "option name Threads type spin default 1 min 1 max {}",
-                    crate::search::MAX_THREADS
-                ));
-                out.line("option name ContHistory type check default false");
-                out.line("option name UseNetwork type check default true");
-                out.line(&format!(
-                    "option name Move Overhead type spin default {} min 0 max {}",
-                    crate::search::DEFAULT_MOVE_OVERHEAD_MS,
-                    crate::search::time::MAX_MOVE_OVERHEAD_MS
-                ));
-                out.line("uciok");
-            }
+            "uci" => identify(&out, &variant_name),
             "isready" => out.line("readyok"),
             "debug" | "register" | "ponderhit" => {}
             "ucinewgame" => eng.new_game(),
             "setoption" => {
                 eng.stop();
-                let (name, value) = parse_setoption(&rest);
-                let result = if rest.first() != Some(&"name") || name.is_empty() {
-                    Err("expected `setoption name NAME [value VALUE]`".to_string())
-                } else {
-                    match name.to_ascii_lowercase().as_str() {
-                        "uci_variant" => {
-                            variant_name = value.clone();
-                            switch(
-                                &mut eng,
-                                Variant::load(&value).map_err(|e| e.to_string()),
-                                setup_choice.as_deref(),
-                            )
-                        }
-                        "variantpath" => {
-                            if value.is_empty() || value == "<empty>" {
-                                Ok(())
-                            } else {
-                                let r = switch(
-                                    &mut eng,
-                                    Variant::load(&value).map_err(|e| e.to_string()),
-                                    setup_choice.as_deref(),
-                                );
-                                if r.is_ok() {
-                                    variant_name = eng.variant.id.clone();
-                                }
-                                r
-                            }
-                        }
-                        "setup" => {
-                            setup_choice = if value.is_empty() || value == "<empty>" {
-                                None
-                            } else {
-                                Some(value.clone())
-                            };
-                            let v = eng.variant.clone();
-                            switch(&mut eng, Ok(v), setup_choice.as_deref())
-                        }
-                        "hash" => match crate::search::tt::parse_hash_mb(&value) {
-                            Ok(mb) => eng.set_hash(mb).map_err(|e| format!("Hash: {e}")),
-                            Err(e) => Err(format!("Hash {e}")),
-                        },
-                        "threads" => match value.parse::<usize>() {
-                            Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => {
-                                eng.set_threads(n);
-                                Ok(())
-                            }
-                            _ => Err(format!(
-                                "Threads must be a number from 1 to {}, got `{value}`",
-                                crate::search::MAX_THREADS
-                            )),
-                        },
-                        "conthistory" => match value.to_ascii_lowercase().as_str() {
-                            "true" | "false" => {
-                                eng.cont_history = value.eq_ignore_ascii_case("true");
-                                Ok(())
-                            }
-                            _ => Err(format!("ContHistory must be true or false, got `{value}`")),
-                        },
-                        "usenetwork" => match value.to_ascii_lowercase().as_str() {
-                            "true" | "false" => {
-                                eng.stop();
-                                eng.use_network = value.eq_ignore_ascii_case("true");
-                                Ok(())
-                            }
-                            _ => Err(format!("UseNetwork must be true or false, got `{value}`")),
-                        },
-                        "move overhead" => match crate::search::time::parse_move_overhead(&value) {
-                            Ok(ms) => {
-                                eng.move_overhead_ms = ms;
-                                Ok(())
-                            }
-                            Err(e) => Err(format!("Move Overhead {e}")),
-                        },
-                        _ => Err(format!("unknown option `{name}`")),
-                    }
-                };
+                let result = set_option(&mut eng, &rest, &mut variant_name, &mut setup_choice);
                 if let Err(e) = result {
                     out.line(&format!("info string error: {}", e.replace('\n', " | ")));
                 }
@@ -154,37 +52,9 @@ pub fn run(
                 }
             }
             "go" => {
-                let limits = match parse_go(&rest, eng.pos.side() == crate::geometry::Color::White)
-                {
-                    Ok(l) => l,
-                    Err(e) => {
-                        out.line(&format!("info string error: {e} (go ignored)"));
-                        continue;
-                    }
-                };
-                unbounded = limits == Limits::default();
-                let o1 = out.clone();
-                let o2 = out.clone();
-                eng.go(
-                    limits,
-                    move |rules, info| {
-                        let pv = super::pv_text(rules, &info.pv);
-                        o1.line(&format!(
-                            "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                            info.depth,
-                            info.seldepth,
-                            info.score.uci(),
-                            info.nodes,
-                            info.nps(),
-                            info.elapsed.as_millis(),
-                            pv
-                        ));
-                    },
-                    move |rules, r| match r.best {
-                        Some(m) => o2.line(&format!("bestmove {}", crate::text::coord(rules, m))),
-                        None => o2.line("bestmove 0000"),
-                    },
-                );
+                if let Some(u) = go(&mut eng, &rest, &out) {
+                    unbounded = u;
+                }
             }
             "stop" => eng.stop(),
             "quit" => {
@@ -207,6 +77,156 @@ pub fn run(
         eng.wait();
     }
     Ok(())
+}
+
+/// The answer to `uci`: the engine's name and options, then `uciok`.
+fn identify(out: &Out, variant_name: &str) {
+    out.line(&format!("id name Polymachy {}", env!("CARGO_PKG_VERSION")));
+    out.line("id author the Polymachy developers");
+    let vars: Vec<String> = BUILTIN.iter().map(|(n, _)| format!("var {n}")).collect();
+    out.line(&format!(
+        "option name UCI_Variant type combo default {variant_name} {}",
+        vars.join(" ")
+    ));
+    out.line("option name VariantPath type string default <empty>");
+    out.line("option name Setup type string default <empty>");
+    out.line(&format!(
+        "option name Hash type spin default {DEFAULT_HASH_MB} min {} max {}",
+        crate::search::tt::MIN_HASH_MB,
+        crate::search::tt::MAX_HASH_MB
+    ));
+    out.line(&format!(
+        "option name Threads type spin default 1 min 1 max {}",
+        crate::search::MAX_THREADS
+    ));
+    out.line("option name ContHistory type check default false");
+    out.line("option name UseNetwork type check default true");
+    out.line(&format!(
+        "option name Move Overhead type spin default {} min 0 max {}",
+        crate::search::DEFAULT_MOVE_OVERHEAD_MS,
+        crate::search::time::MAX_MOVE_OVERHEAD_MS
+    ));
+    out.line("uciok");
+}
+
+/// `setoption name NAME [value VALUE]` (the words after `setoption`).
+fn set_option(
+    eng: &mut Engine,
+    rest: &[&str],
+    variant_name: &mut String,
+    setup_choice: &mut Option<String>,
+) -> Result<(), String> {
+    let (name, value) = parse_setoption(rest);
+    if rest.first() != Some(&"name") || name.is_empty() {
+        return Err("expected `setoption name NAME [value VALUE]`".to_string());
+    }
+    match name.to_ascii_lowercase().as_str() {
+        "uci_variant" => {
+            *variant_name = value.clone();
+            switch(
+                eng,
+                Variant::load(&value).map_err(|e| e.to_string()),
+                setup_choice.as_deref(),
+            )
+        }
+        "variantpath" => {
+            if value.is_empty() || value == "<empty>" {
+                Ok(())
+            } else {
+                let r = switch(
+                    eng,
+                    Variant::load(&value).map_err(|e| e.to_string()),
+                    setup_choice.as_deref(),
+                );
+                if r.is_ok() {
+                    *variant_name = eng.variant.id.clone();
+                }
+                r
+            }
+        }
+        "setup" => {
+            *setup_choice = if value.is_empty() || value == "<empty>" {
+                None
+            } else {
+                Some(value.clone())
+            };
+            let v = eng.variant.clone();
+            switch(eng, Ok(v), setup_choice.as_deref())
+        }
+        "hash" => match crate::search::tt::parse_hash_mb(&value) {
+            Ok(mb) => eng.set_hash(mb).map_err(|e| format!("Hash: {e}")),
+            Err(e) => Err(format!("Hash {e}")),
+        },
+        "threads" => match value.parse::<usize>() {
+            Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => {
+                eng.set_threads(n);
+                Ok(())
+            }
+            _ => Err(format!(
+                "Threads must be a number from 1 to {}, got `{value}`",
+                crate::search::MAX_THREADS
+            )),
+        },
+        "conthistory" => match value.to_ascii_lowercase().as_str() {
+            "true" | "false" => {
+                eng.cont_history = value.eq_ignore_ascii_case("true");
+                Ok(())
+            }
+            _ => Err(format!("ContHistory must be true or false, got `{value}`")),
+        },
+        "usenetwork" => match value.to_ascii_lowercase().as_str() {
+            "true" | "false" => {
+                eng.stop();
+                eng.use_network = value.eq_ignore_ascii_case("true");
+                Ok(())
+            }
+            _ => Err(format!("UseNetwork must be true or false, got `{value}`")),
+        },
+        "move overhead" => match crate::search::time::parse_move_overhead(&value) {
+            Ok(ms) => {
+                eng.move_overhead_ms = ms;
+                Ok(())
+            }
+            Err(e) => Err(format!("Move Overhead {e}")),
+        },
+        _ => Err(format!("unknown option `{name}`")),
+    }
+}
+
+/// `go ...`: starts a search that reports each iteration and its best move. Returns whether
+/// the search has no limit, or `None` when the command was refused.
+fn go(eng: &mut Engine, rest: &[&str], out: &Out) -> Option<bool> {
+    let limits = match parse_go(rest, eng.pos.side() == crate::geometry::Color::White) {
+        Ok(l) => l,
+        Err(e) => {
+            out.line(&format!("info string error: {e} (go ignored)"));
+            return None;
+        }
+    };
+    let unbounded = limits == Limits::default();
+    let o1 = out.clone();
+    let o2 = out.clone();
+    eng.go(
+        limits,
+        move |rules, info| {
+            let pv = super::pv_text(rules, &info.pv);
+            o1.line(&format!(
+                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                info.depth,
+                info.seldepth,
+                info.score.uci(),
+                info.nodes,
+                info.nps(),
+                info.elapsed.as_millis(),
+                pv
+            ));
+        },
+        move |rules, r| match r.best {
+            Some(m) => o2.line(&format!("bestmove {}", crate::text::coord(rules, m))),
+            None => o2.line("bestmove 0000"),
+        },
+    );
+    Some(unbounded)
 }
 
 fn switch(eng: &mut Engine, v: Result<Variant, String>, setup: Option<&str>) -> Result<(), String> {

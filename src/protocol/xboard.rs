@@ -244,57 +244,33 @@ pub fn run(
             .split_once(' ')
             .map(|(a, b)| (a, b.trim()))
             .unwrap_or((line.as_str(), ""));
+        if cmd == "quit" {
+            s.halt();
+            return Ok(());
+        }
+        s.command(cmd, arg, &line);
+    }
+    // End of input: a move search (bounded) may finish and play; analysis stops.
+    if s.analyzing {
+        s.halt();
+    } else {
+        s.sync();
+    }
+    Ok(())
+}
+
+impl Session {
+    /// One command other than `quit`: `cmd` is its first word, `arg` the rest.
+    fn command(&mut self, cmd: &str, arg: &str, line: &str) {
+        let s = self;
         match cmd {
             "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
             | "name" | "rating" | "ics" | "otim" | "draw" | "bk" | "hint" => {}
             "protover" => s.features(),
             "ping" => s.out.line(&format!("pong {arg}")),
-            // CECP's `cores N` (with feature smp=1) and `memory MB` (feature memory=1).
-            "cores" => match arg.parse::<usize>() {
-                Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => s.eng.set_threads(n),
-                _ => s.out.line(&format!(
-                    "Error (cores must be 1 to {}): {arg}",
-                    crate::search::MAX_THREADS
-                )),
-            },
-            "memory" => match arg.parse::<usize>() {
-                Ok(mb) if mb >= 1 => {
-                    let mb = mb.min(crate::search::tt::MAX_HASH_MB);
-                    if let Err(e) = s.eng.set_hash(mb) {
-                        s.out.line(&format!("Error ({e}): memory {arg}"));
-                    }
-                }
-                _ => s.out.line(&format!(
-                    "Error (memory must be a number of megabytes): {arg}"
-                )),
-            },
-            "new" => {
-                s.halt();
-                // CECP: `new` is the standard game; XBoard sends `variant` after it otherwise.
-                let cached = s.loaded.iter().find(|v| v.id == NORMAL).cloned();
-                match cached.map_or_else(|| Variant::load(NORMAL), Ok) {
-                    Ok(v) => s.switch(v),
-                    Err(e) => s.out.line(&format!("Error (new): {e}")),
-                }
-                s.engine_side = Some(Color::Black);
-                s.analyzing = false;
-                s.limits.depth = None;
-            }
-            "variant" => {
-                s.halt();
-                let id = if arg == "normal" { NORMAL } else { arg };
-                let cached = s.loaded.iter().find(|v| v.id == id).cloned();
-                match cached.map_or_else(|| Variant::load(id), Ok) {
-                    Ok(v) => {
-                        s.switch(v);
-                        s.describe();
-                    }
-                    Err(e) => s.out.line(&format!(
-                        "Error (unknown variant): {arg} {}",
-                        e.lines.first().cloned().unwrap_or_default()
-                    )),
-                }
-            }
+            "cores" | "memory" => s.resources(cmd, arg),
+            "new" => s.new_game(),
+            "variant" => s.select_variant(arg),
             "force" => {
                 s.halt();
                 s.engine_side = None;
@@ -309,19 +285,7 @@ pub fn run(
                 s.engine_side = Some(s.eng.pos.side().flip());
             }
             "usermove" => s.user_move(arg),
-            "setboard" => {
-                s.halt();
-                match setboard_position(&s.eng.rules, arg) {
-                    Ok((p, note)) => {
-                        if let Some(n) = note {
-                            s.out.line(&format!("# {n}"));
-                        }
-                        s.eng.pos = p;
-                        s.restart_analysis();
-                    }
-                    Err(e) => s.out.line(&format!("tellusererror Illegal position: {e}")),
-                }
-            }
+            "setboard" => s.set_board(arg),
             "undo" | "remove" => {
                 s.halt();
                 let n = if cmd == "undo" { 1 } else { 2 };
@@ -331,22 +295,7 @@ pub fn run(
                 s.restart_analysis();
             }
             "level" => s.level(arg),
-            "st" => match arg.parse::<f64>() {
-                Ok(t) if t > 0.0 => {
-                    s.limits = Limits::movetime(Duration::from_secs_f64(t));
-                    s.moves_per_session = None;
-                    s.remaining = None;
-                }
-                _ => s.out.line(&format!("Error (bad argument): st {arg}")),
-            },
-            "sd" => match arg.parse::<u32>() {
-                Ok(d) if d > 0 => s.limits.depth = Some(d),
-                _ => s.out.line(&format!("Error (bad argument): sd {arg}")),
-            },
-            "time" => match arg.parse::<u64>() {
-                Ok(cs) => s.remaining = Some(Duration::from_millis(cs * 10)),
-                _ => s.out.line(&format!("Error (bad argument): time {arg}")),
-            },
+            "st" | "sd" | "time" => s.time_control(cmd, arg),
             "?" => s.eng.stop(),
             "post" => s.post = true,
             "nopost" => s.post = false,
@@ -366,28 +315,112 @@ pub fn run(
                 s.engine_side = None;
             }
             "option" => s.option(arg),
-            "quit" => {
-                s.halt();
-                return Ok(());
-            }
             _ => {
                 // A bare move (when usermove=1 was not accepted).
                 let ranks = s.eng.rules.geometry.ranks;
-                if s.eng.find_move(&xb_ranks(ranks, &line, 1)).is_some() {
-                    s.user_move(&line);
+                if s.eng.find_move(&xb_ranks(ranks, line, 1)).is_some() {
+                    s.user_move(line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
                 }
             }
         }
     }
-    // End of input: a move search (bounded) may finish and play; analysis stops.
-    if s.analyzing {
-        s.halt();
-    } else {
-        s.sync();
+
+    /// CECP's `cores N` (with feature smp=1) and `memory MB` (feature memory=1).
+    fn resources(&mut self, cmd: &str, arg: &str) {
+        if cmd == "cores" {
+            match arg.parse::<usize>() {
+                Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => self.eng.set_threads(n),
+                _ => self.out.line(&format!(
+                    "Error (cores must be 1 to {}): {arg}",
+                    crate::search::MAX_THREADS
+                )),
+            }
+            return;
+        }
+        match arg.parse::<usize>() {
+            Ok(mb) if mb >= 1 => {
+                let mb = mb.min(crate::search::tt::MAX_HASH_MB);
+                if let Err(e) = self.eng.set_hash(mb) {
+                    self.out.line(&format!("Error ({e}): memory {arg}"));
+                }
+            }
+            _ => self.out.line(&format!(
+                "Error (memory must be a number of megabytes): {arg}"
+            )),
+        }
     }
-    Ok(())
+
+    /// `new`: the standard game, the engine playing Black.
+    fn new_game(&mut self) {
+        self.halt();
+        // CECP: `new` is the standard game; XBoard sends `variant` after it otherwise.
+        let cached = self.loaded.iter().find(|v| v.id == NORMAL).cloned();
+        match cached.map_or_else(|| Variant::load(NORMAL), Ok) {
+            Ok(v) => self.switch(v),
+            Err(e) => self.out.line(&format!("Error (new): {e}")),
+        }
+        self.engine_side = Some(Color::Black);
+        self.analyzing = false;
+        self.limits.depth = None;
+    }
+
+    /// `variant NAME`.
+    fn select_variant(&mut self, arg: &str) {
+        self.halt();
+        let id = if arg == "normal" { NORMAL } else { arg };
+        let cached = self.loaded.iter().find(|v| v.id == id).cloned();
+        match cached.map_or_else(|| Variant::load(id), Ok) {
+            Ok(v) => {
+                self.switch(v);
+                self.describe();
+            }
+            Err(e) => self.out.line(&format!(
+                "Error (unknown variant): {arg} {}",
+                e.lines.first().cloned().unwrap_or_default()
+            )),
+        }
+    }
+
+    /// `setboard FEN`.
+    fn set_board(&mut self, arg: &str) {
+        self.halt();
+        match setboard_position(&self.eng.rules, arg) {
+            Ok((p, note)) => {
+                if let Some(n) = note {
+                    self.out.line(&format!("# {n}"));
+                }
+                self.eng.pos = p;
+                self.restart_analysis();
+            }
+            Err(e) => self
+                .out
+                .line(&format!("tellusererror Illegal position: {e}")),
+        }
+    }
+
+    /// `st SECONDS`, `sd DEPTH` and `time CENTISECONDS`.
+    fn time_control(&mut self, cmd: &str, arg: &str) {
+        match cmd {
+            "st" => match arg.parse::<f64>() {
+                Ok(t) if t > 0.0 => {
+                    self.limits = Limits::movetime(Duration::from_secs_f64(t));
+                    self.moves_per_session = None;
+                    self.remaining = None;
+                }
+                _ => self.out.line(&format!("Error (bad argument): st {arg}")),
+            },
+            "sd" => match arg.parse::<u32>() {
+                Ok(d) if d > 0 => self.limits.depth = Some(d),
+                _ => self.out.line(&format!("Error (bad argument): sd {arg}")),
+            },
+            _ => match arg.parse::<u64>() {
+                Ok(cs) => self.remaining = Some(Duration::from_millis(cs * 10)),
+                _ => self.out.line(&format!("Error (bad argument): time {arg}")),
+            },
+        }
+    }
 }
 
 impl Session {

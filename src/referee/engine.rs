@@ -39,7 +39,9 @@ pub static NEVER: AtomicBool = AtomicBool::new(false);
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
+    /// UCI.
     Uci,
+    /// CECP (XBoard/WinBoard).
     Xboard,
 }
 
@@ -96,7 +98,9 @@ impl std::fmt::Display for Failure {
 /// What the engine said when asked for a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
+    /// A move, as the engine wrote it.
     Move(String),
+    /// The engine resigned.
     Resign,
 }
 
@@ -111,6 +115,7 @@ pub struct EngineProc {
     stdin: Option<ChildStdin>,
     rx: Receiver<Result<String, Failure>>,
     interrupt: &'static AtomicBool,
+    /// The protocol it speaks.
     pub protocol: Protocol,
     /// The engine's name (`id name` / `myname`), or its command.
     pub name: String,

@@ -76,8 +76,11 @@ fn tag_value(s: &str, max: usize) -> String {
 pub struct MatchConfig {
     /// The variant as given (a built-in name or a `.toml` path).
     pub variant: String,
+    /// The setup choice, if any.
     pub setup: Option<String>,
+    /// The two engines; the first is the one the score is reported for.
     pub engines: [EngineSpec; 2],
+    /// Games in all.
     pub games: u32,
     /// Base time and increment, in milliseconds.
     pub tc: (u64, u64),
@@ -85,13 +88,19 @@ pub struct MatchConfig {
     pub tc2: Option<(u64, u64)>,
     /// Start positions (FEN); empty: the variant's own, or random plies.
     pub openings: Vec<String>,
+    /// Random plies that open each pair of games when there are no openings.
     pub random_plies: u32,
+    /// Seed of the random openings.
     pub seed: u64,
+    /// Games played at once.
     pub concurrency: u32,
     /// Full moves after which a game is adjudicated a draw.
     pub max_moves: u32,
+    /// Milliseconds an engine may overstep its clock before it loses on time.
     pub time_margin_ms: u64,
+    /// Milliseconds past its deadline before a silent engine is judged hung.
     pub hang_margin_ms: u64,
+    /// SPRT bounds (elo0, elo1): the match stops once a hypothesis is accepted.
     pub sprt: Option<(f64, f64)>,
     /// Set to stop the match (see the module's documentation); [`engine::NEVER`]: never.
     pub interrupt: &'static AtomicBool,
@@ -100,11 +109,15 @@ pub struct MatchConfig {
 /// How a game ended, for the PGN's `Termination` tag and the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
+    /// The game's number, from 1.
     pub number: u32,
     /// Index (0 or 1) of the engine that had White.
     pub white: usize,
+    /// The start position when it is not the variant's own.
     pub start_fen: Option<String>,
+    /// The moves played.
     pub moves: Vec<Move>,
+    /// The result.
     pub result: GameResult,
     /// `normal`, `time forfeit`, `rules infraction`, `adjudication`, ...
     pub termination: &'static str,
@@ -254,6 +267,7 @@ impl Seats {
 
 /// Plays one game. An engine that fails is dropped from `seats` (started again next game).
 /// `None`: the match was interrupted before the game ended.
+// long: one game, start to result; each way it ends is a `break` beside the check that finds it.
 fn play_game(
     seats: &mut Seats,
     cfg: &MatchConfig,
@@ -498,8 +512,11 @@ fn secs(ms: u64) -> String {
 
 /// What a finished match gives back.
 pub struct MatchSummary {
+    /// The first engine's wins, draws and losses.
     pub tally: Tally,
+    /// Every game, in the order they finished.
     pub games: Vec<GameRecord>,
+    /// The games as PGN.
     pub pgn: String,
     /// `Some(true)`: H1 accepted, `Some(false)`: H0 accepted.
     pub sprt: Option<bool>,
@@ -519,7 +536,113 @@ pub fn run_match(
     for f in &cfg.openings {
         Position::from_fen(&rules, f).map_err(|e| format!("opening `{f}`: {e}"))?;
     }
-    // Each engine must start and know the variant before any game is played.
+    let names = engine_names(cfg, &rules)?;
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<Result<Option<GameRecord>, String>>();
+    let logs = Mutex::new(());
+    let log = |s: String| {
+        let _g = logs.lock();
+        out(&format!("# {s}"));
+    };
+    let mut records = Vec::new();
+    let mut tally = Tally::default();
+    let mut verdict = None;
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
+            let tx = tx.clone();
+            let (next, stop, rules, log) = (&next, &stop, &rules, &log);
+            scope.spawn(move || play_games(cfg, rules, next, stop, &tx, log));
+        }
+        drop(tx);
+        for r in rx {
+            let rec = match r {
+                Ok(Some(rec)) => rec,
+                Ok(None) => continue,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            match rec.first_points() {
+                1.0 => tally.wins += 1,
+                0.0 => tally.losses += 1,
+                _ => tally.draws += 1,
+            }
+            if let Some(w) = pgn_out.as_mut() {
+                let text = pgn(cfg, &rules, &names, &rec);
+                if let Err(e) = w.write_all(text.as_bytes()).and_then(|_| w.flush()) {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(format!("writing the PGN: {e}"));
+                }
+            }
+            out(&game_line(cfg, &names, &rec, &tally));
+            if verdict.is_none() {
+                verdict = sprt_verdict(cfg, &tally, out);
+                if verdict.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            records.push(rec);
+        }
+    });
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    records.sort_by_key(|r| r.number);
+    let interrupted = cfg.interrupt.load(Ordering::Relaxed);
+    if interrupted {
+        out(&format!(
+            "match interrupted: {} of {} games finished (every engine ended)",
+            records.len(),
+            cfg.games
+        ));
+    }
+    let pgn_text: String = records
+        .iter()
+        .map(|r| pgn(cfg, &rules, &names, r))
+        .collect();
+    print_summary(cfg, &names, &tally, verdict, out);
+    Ok(MatchSummary {
+        tally,
+        games: records,
+        pgn: pgn_text,
+        sprt: verdict,
+        interrupted,
+    })
+}
+
+/// One of the match's threads: plays the next game not yet taken, each with this thread's
+/// own engine processes, and sends its record, until the games run out, the match stops or
+/// a game fails.
+fn play_games(
+    cfg: &MatchConfig,
+    rules: &Arc<Ruleset>,
+    next: &AtomicU32,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<Result<Option<GameRecord>, String>>,
+    log: &dyn Fn(String),
+) {
+    let mut seats = Seats::new(cfg);
+    while !stop.load(Ordering::Relaxed) && !cfg.interrupt.load(Ordering::Relaxed) {
+        let n = next.fetch_add(1, Ordering::Relaxed);
+        if n >= cfg.games {
+            break;
+        }
+        let r = play_game(&mut seats, cfg, rules, n, log);
+        let failed = r.is_err();
+        if tx.send(r).is_err() || failed {
+            break;
+        }
+    }
+    seats.quit();
+}
+
+/// The engines' names (numbered when they are the same), once each engine has started and
+/// said it knows the variant, before any game is played.
+fn engine_names(cfg: &MatchConfig, rules: &Ruleset) -> Result<[String; 2], String> {
     let mut names = [String::new(), String::new()];
     for (i, name) in names.iter_mut().enumerate() {
         let mut seats = Seats::new(cfg);
@@ -546,110 +669,52 @@ pub fn run_match(
         names[0].push_str(" (1)");
         names[1].push_str(" (2)");
     }
-    let next = AtomicU32::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<Result<Option<GameRecord>, String>>();
-    let logs = Mutex::new(());
-    let log = |s: String| {
-        let _g = logs.lock();
-        out(&format!("# {s}"));
-    };
-    let mut records = Vec::new();
-    let mut tally = Tally::default();
-    let mut verdict = None;
-    let mut first_error = None;
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
-            let tx = tx.clone();
-            let (next, stop, rules, log) = (&next, &stop, &rules, &log);
-            scope.spawn(move || {
-                let mut seats = Seats::new(cfg);
-                while !stop.load(Ordering::Relaxed) && !cfg.interrupt.load(Ordering::Relaxed) {
-                    let n = next.fetch_add(1, Ordering::Relaxed);
-                    if n >= cfg.games {
-                        break;
-                    }
-                    let r = play_game(&mut seats, cfg, rules, n, log);
-                    let failed = r.is_err();
-                    if tx.send(r).is_err() || failed {
-                        break;
-                    }
-                }
-                seats.quit();
-            });
-        }
-        drop(tx);
-        for r in rx {
-            let rec = match r {
-                Ok(Some(rec)) => rec,
-                Ok(None) => continue,
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                    continue;
-                }
-            };
-            match rec.first_points() {
-                1.0 => tally.wins += 1,
-                0.0 => tally.losses += 1,
-                _ => tally.draws += 1,
-            }
-            if let Some(w) = pgn_out.as_mut() {
-                let text = pgn(cfg, &rules, &names, &rec);
-                if let Err(e) = w.write_all(text.as_bytes()).and_then(|_| w.flush()) {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(format!("writing the PGN: {e}"));
-                }
-            }
-            out(&format!(
-                "game {:>3}/{}: {} - {} {} {{{}}}  score {}-{}-{} ({:.1}/{})",
-                rec.number + 1,
-                cfg.games,
-                names[rec.white],
-                names[1 - rec.white],
-                rec.result.pgn(),
-                clean_text(&rec.reason, MAX_COMMENT),
-                tally.wins,
-                tally.draws,
-                tally.losses,
-                tally.points(),
-                tally.games()
-            ));
-            if let Some((e0, e1)) = cfg.sprt
-                && verdict.is_none()
-            {
-                let (lo, hi) = stats::sprt_bounds();
-                if let Some(llr) = tally.llr(e0, e1)
-                    && (llr >= hi || llr <= lo)
-                {
-                    verdict = Some(llr >= hi);
-                    stop.store(true, Ordering::Relaxed);
-                    out(&format!(
-                        "SPRT: LLR {llr:.2} crosses {:.2}: {} accepted, the match stops",
-                        if llr >= hi { hi } else { lo },
-                        if llr >= hi { "H1" } else { "H0" }
-                    ));
-                }
-            }
-            records.push(rec);
-        }
-    });
-    if let Some(e) = first_error {
-        return Err(e);
+    Ok(names)
+}
+
+/// The line that reports a finished game and the score so far.
+fn game_line(cfg: &MatchConfig, names: &[String; 2], rec: &GameRecord, tally: &Tally) -> String {
+    format!(
+        "game {:>3}/{}: {} - {} {} {{{}}}  score {}-{}-{} ({:.1}/{})",
+        rec.number + 1,
+        cfg.games,
+        names[rec.white],
+        names[1 - rec.white],
+        rec.result.pgn(),
+        clean_text(&rec.reason, MAX_COMMENT),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.points(),
+        tally.games()
+    )
+}
+
+/// With `--sprt`, whether the tally so far accepts H1 (`Some(true)`) or H0 (`Some(false)`),
+/// said on `out`; `None` while neither is.
+fn sprt_verdict(cfg: &MatchConfig, tally: &Tally, out: &(dyn Fn(&str) + Sync)) -> Option<bool> {
+    let (e0, e1) = cfg.sprt?;
+    let (lo, hi) = stats::sprt_bounds();
+    let llr = tally.llr(e0, e1)?;
+    if llr < hi && llr > lo {
+        return None;
     }
-    records.sort_by_key(|r| r.number);
-    let interrupted = cfg.interrupt.load(Ordering::Relaxed);
-    if interrupted {
-        out(&format!(
-            "match interrupted: {} of {} games finished (every engine ended)",
-            records.len(),
-            cfg.games
-        ));
-    }
-    let pgn_text: String = records
-        .iter()
-        .map(|r| pgn(cfg, &rules, &names, r))
-        .collect();
+    out(&format!(
+        "SPRT: LLR {llr:.2} crosses {:.2}: {} accepted, the match stops",
+        if llr >= hi { hi } else { lo },
+        if llr >= hi { "H1" } else { "H0" }
+    ));
+    Some(llr >= hi)
+}
+
+/// The match's last lines: the score, the Elo difference and the SPRT's state.
+fn print_summary(
+    cfg: &MatchConfig,
+    names: &[String; 2],
+    tally: &Tally,
+    verdict: Option<bool>,
+    out: &(dyn Fn(&str) + Sync),
+) {
     out(&format!(
         "{} vs {}: {} games, +{} ={} -{}, score {:.1}/{} ({:.1}%)",
         names[0],
@@ -689,13 +754,6 @@ pub fn run_match(
             }
         ));
     }
-    Ok(MatchSummary {
-        tally,
-        games: records,
-        pgn: pgn_text,
-        sprt: verdict,
-        interrupted,
-    })
 }
 
 /// Parses `--tc BASE+INC` (seconds, decimals allowed; `+INC` optional) into milliseconds.

@@ -15,12 +15,16 @@
 /// Wins, draws and losses of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
 }
 
 impl Tally {
+    /// Games in all.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

@@ -165,32 +165,37 @@ fn read_distances(p: &mut Params<'_, '_>) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The wings and the squares whose moves end a right are fixed when the rules are compiled,
+/// so a setup choice may not move the King or its partner: a FEN from any setup then holds
+/// its rights on the same squares.
+fn same_squares_in_every_setup(rs: &Ruleset, partner: usize) -> Result<(), String> {
+    let v = &rs.variant;
+    for h in &v.rules {
+        for (sq, pieces) in h.arranged(v) {
+            let moves = pieces.iter().any(|&(k, _)| rs.royal[k] || k == partner);
+            if moves && pieces.len() > 1 {
+                let names: Vec<&str> = pieces
+                    .iter()
+                    .map(|&(k, _)| v.pieces[k].name.as_str())
+                    .collect();
+                return Err(format!(
+                    "castling needs the royal piece and its partner on the same squares in every setup, but `{}` may put any of {} on {}",
+                    h.name(),
+                    names.join(", "),
+                    rs.geometry.name(sq)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Castling {
     fn compile(spec: &CastlingSpec, b: &mut Builder<'_>) -> Result<Castling, String> {
         let rs = b.rules();
         let g = rs.geometry;
         let partner = spec.partner;
-        // The wings and the squares whose moves end a right are fixed when the rules are
-        // compiled, so a setup choice may not move the King or its partner: a FEN from any
-        // setup then holds its rights on the same squares.
-        let v = &rs.variant;
-        for h in &v.rules {
-            for (sq, pieces) in h.arranged(v) {
-                let moves = pieces.iter().any(|&(k, _)| rs.royal[k] || k == partner);
-                if moves && pieces.len() > 1 {
-                    let names: Vec<&str> = pieces
-                        .iter()
-                        .map(|&(k, _)| v.pieces[k].name.as_str())
-                        .collect();
-                    return Err(format!(
-                        "castling needs the royal piece and its partner on the same squares in every setup, but `{}` may put any of {} on {}",
-                        h.name(),
-                        names.join(", "),
-                        g.name(sq)
-                    ));
-                }
-            }
-        }
+        same_squares_in_every_setup(rs, partner)?;
         let first = b.claim_rights(4)?;
         let mut wings = Vec::new();
         for color in [Color::White, Color::Black] {

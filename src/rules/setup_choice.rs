@@ -67,6 +67,38 @@ fn sorted(s: &str) -> Vec<char> {
     v
 }
 
+/// `chooser`: the side that chooses the setup (White when it is not given).
+fn read_chooser(p: &mut Params<'_, '_>) -> Color {
+    match p.string("chooser") {
+        None => Color::White,
+        Some((c, _)) if c == "white" => Color::White,
+        Some((c, _)) if c == "black" => Color::Black,
+        Some((c, span)) => {
+            p.error(
+                span,
+                format!("`rules.setup-choice.chooser` is \"{c}\""),
+                Some("use \"white\" or \"black\"".into()),
+            );
+            Color::White
+        }
+    }
+}
+
+/// `royal-files`: the files a royal piece may be set up on (none: any).
+fn read_royal_files(p: &mut Params<'_, '_>, v: &Variant) -> Vec<u8> {
+    let mut royal_files = Vec::new();
+    for (f, span) in p.strings("royal-files").unwrap_or_default() {
+        let mut cs = f.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c @ 'a'..='p'), None) if (c as u8 - b'a') < v.files => {
+                royal_files.push(c as u8 - b'a')
+            }
+            _ => p.error(span, format!("`{f}` is not a file of this board"), None),
+        }
+    }
+    royal_files
+}
+
 impl SetupChoiceSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<SetupChoiceSpec> {
         let g = Geometry::new(v.files, v.ranks);
@@ -87,29 +119,8 @@ impl SetupChoiceSpec {
             return None;
         };
         let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
-        let chooser = match p.string("chooser") {
-            None => Color::White,
-            Some((c, _)) if c == "white" => Color::White,
-            Some((c, _)) if c == "black" => Color::Black,
-            Some((c, span)) => {
-                p.error(
-                    span,
-                    format!("`rules.setup-choice.chooser` is \"{c}\""),
-                    Some("use \"white\" or \"black\"".into()),
-                );
-                Color::White
-            }
-        };
-        let mut royal_files = Vec::new();
-        for (f, span) in p.strings("royal-files").unwrap_or_default() {
-            let mut cs = f.chars();
-            match (cs.next(), cs.next()) {
-                (Some(c @ 'a'..='p'), None) if (c as u8 - b'a') < v.files => {
-                    royal_files.push(c as u8 - b'a')
-                }
-                _ => p.error(span, format!("`{f}` is not a file of this board"), None),
-            }
-        }
+        let chooser = read_chooser(p);
+        let royal_files = read_royal_files(p, v);
         let royals: Vec<(char, String)> = v
             .pieces
             .iter()

@@ -195,6 +195,7 @@ pub struct Evaluator {
 
 impl Evaluator {
     /// Builds the evaluator: values, square tables and weights, all from `rules`.
+    // long: each table is derived from those built before it, all from the rules.
     pub fn new(rules: &Ruleset) -> Evaluator {
         let g = rules.geometry;
         let size = g.size();
@@ -449,6 +450,7 @@ impl Evaluator {
         self.eval_inner(pos, false, None)
     }
 
+    // long: the evaluation's hot path: one pass over the pieces gathers every term.
     fn eval_inner(&self, pos: &Position, full: bool, trace: Option<&mut Trace>) -> i32 {
         let rules = pos.rules();
         let t = &rules.tables;

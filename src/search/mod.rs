@@ -83,6 +83,7 @@ const NO_EVAL: i16 = i16::MIN;
 /// A score as reported: centipawns, or a mate in some moves (negative: being mated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns for the side to move.
     Cp(i32),
     /// Mate in this many moves (of the side to move); negative when it is mated.
     Mate(i32),
@@ -125,11 +126,15 @@ impl fmt::Display for Score {
 /// What a finished iteration found.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's depth, in plies.
     pub depth: u32,
     /// The deepest ply reached.
     pub seldepth: u32,
+    /// The score for the side to move.
     pub score: Score,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
     /// The principal variation, best move first.
     pub pv: Vec<Move>,
@@ -151,12 +156,17 @@ fn nps(nodes: u64, t: Duration) -> u64 {
 pub struct SearchResult {
     /// The move to play; `None` only when the position has no legal move.
     pub best: Option<Move>,
+    /// The score for the side to move.
     pub score: Score,
     /// The last finished iteration (0 when none finished).
     pub depth: u32,
+    /// The deepest ply reached.
     pub seldepth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time the search took.
     pub elapsed: Duration,
+    /// The principal variation, best move first.
     pub pv: Vec<Move>,
 }
 
@@ -596,6 +606,7 @@ impl Searcher {
         self.search_inner(pos, limits, on_iter, true)
     }
 
+    // long: iterative deepening, aspiration windows and time checks sharing one state.
     fn search_inner(
         &mut self,
         pos: &mut Position,
@@ -1029,6 +1040,7 @@ impl Searcher {
         best
     }
 
+    // long: the search's hot path; its pruning steps share the node's locals, in order.
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -1340,6 +1352,7 @@ impl Searcher {
     /// plies the static evaluation is the answer, and so it is once [`QS_BUDGET`] nodes
     /// have been spent below the main-search leaf. (Boards crowded with multi-capture pieces
     /// otherwise make capture trees of unbounded breadth and length.)
+    // long: the quiescence search's hot path; its cut-offs share the node's locals.
     fn qsearch(
         &mut self,
         pos: &mut Position,

@@ -6,8 +6,11 @@ use std::time::Duration;
 /// moves remain until the next time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left on the clock.
     pub remaining: Duration,
+    /// Time added after each move.
     pub increment: Duration,
+    /// Moves until the next time control (`None`: the rest of the game).
     pub moves_to_go: Option<u32>,
 }
 

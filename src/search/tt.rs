@@ -30,6 +30,7 @@ pub fn parse_hash_mb(value: &str) -> Result<usize, String> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u8)]
 pub enum Bound {
+    /// An empty slot.
     #[default]
     None = 0,
     /// The score is exact.
@@ -58,12 +59,19 @@ impl Bound {
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TtEntry {
+    /// The position's hash.
     pub key: u64,
+    /// The best move found (the default move: none).
     pub mv: Move,
+    /// The score, clamped to 16 bits.
     pub score: i16,
+    /// The static evaluation.
     pub eval: i16,
+    /// The depth searched.
     pub depth: i8,
+    /// What the score is: exact, or a bound.
     pub bound: Bound,
+    /// The search generation that stored it (older entries are replaced first).
     pub age: u8,
 }
 

@@ -22,9 +22,13 @@ pub struct Style {
 
 /// 256-colour palette indices used by the board, with their sRGB values for the contrast test.
 pub const LIGHT_SQUARE: (u8, [u8; 3]) = (230, [0xff, 0xff, 0xd7]);
+/// Palette index and colour of the dark squares.
 pub const DARK_SQUARE: (u8, [u8; 3]) = (180, [0xd7, 0xaf, 0x87]);
+/// Of the squares of the last move.
 pub const LAST_MOVE: (u8, [u8; 3]) = (186, [0xd7, 0xd7, 0x87]);
+/// Of White's pieces.
 pub const WHITE_PIECE: (u8, [u8; 3]) = (18, [0x00, 0x00, 0x87]);
+/// Of Black's pieces.
 pub const BLACK_PIECE: (u8, [u8; 3]) = (88, [0x87, 0x00, 0x00]);
 /// The dot of an empty square.
 pub const EMPTY_DOT: (u8, [u8; 3]) = (101, [0x87, 0x87, 0x5f]);

@@ -164,7 +164,9 @@ pub enum San {
     /// `O-O` (toward the higher files) or `O-O-O`, with the king's distance when written
     /// (`O-O/3`).
     Castle {
+        /// `O-O`: toward the higher files.
         king_side: bool,
+        /// The king's distance, when written.
         distance: Option<u8>,
     },
     /// Any other move.
@@ -178,6 +180,7 @@ pub struct SanMove {
     pub piece: Option<usize>,
     /// The origin file and rank, when written.
     pub origin_file: Option<u8>,
+    /// See `origin_file`.
     pub origin_rank: Option<u8>,
     /// The destination.
     pub to: Square,
@@ -203,6 +206,7 @@ pub enum Resolved {
 impl San {
     /// Reads a written move: its form only, and that its squares are on the board and its
     /// letters name pieces of the variant.
+    // long: the written form read left to right (castling, letter, promotion, squares).
     pub fn parse(rules: &Ruleset, text: &str) -> Result<San, MoveError> {
         let g = rules.geometry;
         let shown = text.trim();
@@ -422,6 +426,7 @@ impl San {
 
     /// Why this written move (`shown`, as the user wrote it) is no legal move of `pos`, or
     /// which moves it could be when it is ambiguous.
+    // long: the reasons a written move fails, tried in turn from the most specific.
     pub fn explain(&self, pos: &mut Position, shown: &str) -> MoveError {
         let shown = shown.trim();
         let rules = pos.rules().clone();

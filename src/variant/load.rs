@@ -1,6 +1,6 @@
 //! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
 
-use super::params::{Diag, Params, SVal, Span, Val, letter_hint};
+use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint};
 use super::{Loc, Locations, PieceDef, SpecCatalog, Variant};
 use crate::geometry::{Color, MAX_SIDE};
 use crate::moves::MAX_KINDS;
@@ -398,34 +398,9 @@ fn read_variant(
     diags: &mut Vec<Diag>,
     catalog: &dyn SpecCatalog,
 ) -> Option<Variant> {
-    let (title, id, description, files_v, ranks_v, start, pieces_v, rules_v, eval_v) = {
-        let mut top = Params::new("variant", 0..0, entries, diags);
-        let title = top.string("name").map(|s| s.0);
-        let id = top.string("id").map(|s| s.0).unwrap_or_default();
-        let description = top.string("description").map(|s| s.0).unwrap_or_default();
-        let _ = top.string("inventor");
-        let files_v = top.get("files").cloned();
-        let ranks_v = top.get("ranks").cloned();
-        let start = top.string("start");
-        let pieces_v = top.get("piece").cloned();
-        let rules_v = top.table("rules");
-        let eval_v = top.table("eval");
-        top.finish();
-        (
-            title,
-            id,
-            description,
-            files_v,
-            ranks_v,
-            start,
-            pieces_v,
-            rules_v,
-            eval_v,
-        )
-    };
-
+    let top = read_top(entries, diags);
     let mut ok = true;
-    if title.is_none() {
+    if top.title.is_none() {
         diags.push(Diag {
             span: 0..0,
             message: "missing `name`".into(),
@@ -433,206 +408,22 @@ fn read_variant(
         });
         ok = false;
     }
-    let side = |v: Option<SVal>, key: &str, diags: &mut Vec<Diag>| -> Option<u8> {
-        match v {
-            None => {
-                diags.push(Diag {
-                    span: 0..0,
-                    message: format!("missing `{key}`"),
-                    hint: Some(format!("add `{key} = 8` (1 to {MAX_SIDE})")),
-                });
-                None
-            }
-            Some(SVal {
-                val: Val::Int(n),
-                span,
-            }) => {
-                if (1..=MAX_SIDE as i64).contains(&n) {
-                    Some(n as u8)
-                } else {
-                    diags.push(Diag {
-                        span,
-                        message: format!("`{key}` is {n}: the board is too large or too small"),
-                        hint: Some(format!("boards have 1 to {MAX_SIDE} files and ranks")),
-                    });
-                    None
-                }
-            }
-            Some(v) => {
-                diags.push(Diag {
-                    span: v.span,
-                    message: format!("`{key}` must be an integer, found {}", v.val.type_name()),
-                    hint: None,
-                });
-                None
-            }
-        }
-    };
-    let files = side(files_v, "files", diags);
-    let ranks = side(ranks_v, "ranks", diags);
-
-    // Pieces.
-    let mut pieces: Vec<PieceDef> = Vec::new();
-    let mut piece_spans: Vec<Span> = Vec::new();
-    let mut promo_raw: Vec<Option<(String, Span)>> = Vec::new();
-    // A piece without a valid letter of its own makes the start position and the rules' letter
-    // lists fail on every square and key that uses its letter, for that reason alone: those
-    // consequences are not reported (a promotion list is short, and is still checked).
-    let mut letters_broken = false;
-    match &pieces_v {
-        None => {
-            // A misspelled `[[pieces]]` is already reported as an unknown key: say nothing more.
-            let misspelled = entries
-                .iter()
-                .any(|(k, _, _)| k != "piece" && k.to_ascii_lowercase().starts_with("piece"));
-            if !misspelled {
-                diags.push(Diag {
-                    span: 0..0,
-                    message: "no pieces: the file has no `[[piece]]` table".into(),
-                    hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
-                });
-            }
-            letters_broken = true;
-            ok = false;
-        }
-        Some(SVal {
-            val: Val::Array(items),
-            ..
-        }) => {
-            for (i, it) in items.iter().enumerate() {
-                let Val::Table(t) = &it.val else {
-                    letters_broken = true;
-                    diags.push(Diag {
-                        span: it.span.clone(),
-                        message: "each `[[piece]]` must be a table".into(),
-                        hint: None,
-                    });
-                    continue;
-                };
-                let mut p = Params::new(&format!("piece[{}]", i + 1), it.span.clone(), t, diags);
-                let name = p.string("name");
-                let letter = p.string("letter");
-                let betza = p.string("betza");
-                let value = p.int("value", -100_000, 100_000);
-                let royal = p.boolean("royal").unwrap_or(false);
-                let promo = p.string("promotes-to");
-                p.finish();
-                let name = match name {
-                    Some(n) => n.0,
-                    None => {
-                        letters_broken = true;
-                        diags.push(Diag {
-                            span: it.span.clone(),
-                            message: format!("piece {} has no `name`", i + 1),
-                            hint: None,
-                        });
-                        continue;
-                    }
-                };
-                let letter = match letter {
-                    Some((l, span)) => {
-                        let mut cs = l.chars();
-                        match (cs.next(), cs.next()) {
-                            (Some(c), None) if c.is_ascii_uppercase() => {
-                                if let Some(prev) = pieces.iter().find(|q| q.letter == c) {
-                                    letters_broken = true;
-                                    diags.push(Diag {
-                                        span,
-                                        message: format!(
-                                            "letter '{c}' is used twice: by {} and by {name}",
-                                            prev.name
-                                        ),
-                                        hint: Some("every piece needs its own letter".into()),
-                                    });
-                                }
-                                c
-                            }
-                            _ => {
-                                letters_broken = true;
-                                diags.push(Diag { span, message: format!("letter of {name} must be one upper-case letter A-Z, found \"{l}\""), hint: None });
-                                '?'
-                            }
-                        }
-                    }
-                    None => {
-                        letters_broken = true;
-                        diags.push(Diag {
-                            span: it.span.clone(),
-                            message: format!("piece {name} has no `letter`"),
-                            hint: Some("add `letter = \"X\"`".into()),
-                        });
-                        '?'
-                    }
-                };
-                let (betza_text, parsed) = match betza {
-                    Some((b, span)) => match notation::parse(&b) {
-                        Ok(ast) => (b, ast),
-                        Err(e) => {
-                            let at = offset_in_string(text, &span, e.column);
-                            diags.push(Diag {
-                                span: at..at + 1,
-                                message: format!("bad notation for {name}: {}", e.message),
-                                hint: e.hint.clone(),
-                            });
-                            (b, Default::default())
-                        }
-                    },
-                    None => {
-                        diags.push(Diag {
-                            span: it.span.clone(),
-                            message: format!("piece {name} has no `betza`"),
-                            hint: Some("add its movement in XBetza, e.g. betza = \"N\"".into()),
-                        });
-                        (String::new(), Default::default())
-                    }
-                };
-                pieces.push(PieceDef {
-                    name,
-                    letter,
-                    betza_text,
-                    betza: parsed,
-                    value: value.map(|v| v as i32),
-                    royal,
-                    promotes_to: vec![],
-                });
-                piece_spans.push(it.span.clone());
-                promo_raw.push(promo);
-            }
-        }
-        Some(v) => {
-            letters_broken = true;
-            diags.push(Diag {
-                span: v.span.clone(),
-                message: "`piece` must be an array of tables (`[[piece]]`)".into(),
-                hint: None,
-            });
-        }
-    }
-    if pieces.len() > MAX_KINDS {
-        diags.push(Diag {
-            span: 0..0,
-            message: format!(
-                "{} piece types: at most {MAX_KINDS} are supported",
-                pieces.len()
-            ),
-            hint: None,
-        });
-        ok = false;
-    }
-    if !pieces.is_empty() && !pieces.iter().any(|p| p.royal) {
-        diags.push(Diag {
-            span: piece_spans[0].clone(),
-            message: "no royal piece: checkmate needs one".into(),
-            hint: Some("mark the king with `royal = true`".into()),
-        });
-    }
+    let files = read_side(top.files, "files", diags);
+    let ranks = read_side(top.ranks, "ranks", diags);
+    let pieces = read_pieces(text, entries, &top.pieces, diags, &mut ok);
+    let PieceTables {
+        defs,
+        spans: piece_spans,
+        promotes,
+        letters_broken,
+    } = pieces;
     let mut variant = Variant {
-        id,
-        title: title.unwrap_or_default(),
-        description,
+        id: top.id,
+        title: top.title.unwrap_or_default(),
+        description: top.description,
         files: files.unwrap_or(8),
         ranks: ranks.unwrap_or(8),
-        pieces,
+        pieces: defs,
         placement: vec![],
         holes: vec![],
         rules: vec![],
@@ -641,118 +432,29 @@ fn read_variant(
         eval: None,
         network: None,
     };
-    // Promotion targets.
-    let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
-    let start_uses = |c: char| start_text.chars().any(|x| x.eq_ignore_ascii_case(&c));
-    for (i, raw) in promo_raw.into_iter().enumerate() {
-        if let Some((s, span)) = raw {
-            let mut kinds = Vec::new();
-            for (j, c) in s.chars().enumerate() {
-                match variant.kind_by_letter(c) {
-                    Some(k) if c.is_ascii_uppercase() => kinds.push(k),
-                    // The start position uses this letter too: most likely the letter of the
-                    // piece whose own letter is broken, already reported.
-                    None if letters_broken && start_uses(c) => {}
-                    _ => {
-                        let at = offset_in_string(text, &span, j + 1);
-                        diags.push(Diag {
-                            span: at..at + 1,
-                            message: format!(
-                                "{} promotes to '{c}', but no piece has that letter",
-                                variant.pieces[i].name
-                            ),
-                            hint: Some(letter_hint(&variant)),
-                        });
-                    }
-                }
-            }
-            variant.pieces[i].promotes_to = kinds;
-        }
-    }
-    // Start position. The letters it uses that no piece has are reported here, once each;
-    // a rule's letter list naming the same letter says nothing more.
-    let mut start_unknown: Vec<char> = Vec::new();
+    let start = top.start;
+    read_promotions(text, &mut variant, promotes, &start, letters_broken, diags);
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
-    match (start, files, ranks) {
-        (Some((s, span)), Some(f), Some(r)) => match parse_placement(&variant, &s, f, r) {
-            Ok((p, holes)) => {
-                variant.placement = p;
-                variant.holes = holes;
-            }
-            Err(errs) => {
-                for (col, msg, hint, unknown) in errs {
-                    if let Some(c) = unknown {
-                        start_unknown.push(c.to_ascii_uppercase());
-                        if letters_broken {
-                            continue;
-                        }
-                    }
-                    let at = offset_in_string(text, &span, col);
-                    diags.push(Diag {
-                        span: at..at + 1,
-                        message: format!("start position: {msg}"),
-                        hint,
-                    });
-                }
-            }
-        },
-        (None, _, _) => {
-            diags.push(Diag { span: 0..0, message: "missing `start`".into(), hint: Some("add the start position as FEN placement, e.g. start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"".into()) });
-        }
-        _ => {}
-    }
-    // Rules, with the span of each table's name for problems found when compiling.
-    let mut rule_spans: Vec<(String, Span)> = Vec::new();
-    if let Some((rules, _)) = rules_v {
-        for (name, kspan, v) in rules {
-            let Val::Table(t) = &v.val else {
-                diags.push(Diag {
-                    span: v.span.clone(),
-                    message: format!("`rules.{name}` must be a table"),
-                    hint: Some(format!("write `[rules.{name}]` on a line of its own")),
-                });
-                continue;
-            };
-            let known = catalog.rule_names();
-            if !known.iter().any(|(n, _)| n == name) {
-                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
-                diags.push(Diag {
-                    span: kspan.clone(),
-                    message: format!("unknown rule `{name}`"),
-                    hint: Some(format!("the rules are {}", names.join(", "))),
-                });
-                continue;
-            }
-            let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
-            p.quiet_letters = letters_broken;
-            p.quiet_unknown = start_unknown.clone();
-            let built = catalog.parse(name, &mut p, &variant);
-            p.finish();
-            if let Some(r) = built {
-                variant.rules.push(r);
-                rule_spans.push((name.clone(), kspan.clone()));
-            }
-        }
-    }
-    variant.eval = eval_v.map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
-    // A promotion list needs the promotion rule, which says where pieces promote.
-    if !variant.rules.iter().any(|r| r.name() == "promotion") {
-        for (i, p) in variant.pieces.iter().enumerate() {
-            if !p.promotes_to.is_empty() {
-                diags.push(Diag {
-                    span: piece_spans[i].clone(),
-                    message: format!(
-                        "{} has `promotes-to`, but the variant has no promotion rule",
-                        p.name
-                    ),
-                    hint: Some(
-                        "add a `[rules.promotion]` table (zone = 1 promotes on the last rank)"
-                            .into(),
-                    ),
-                });
-            }
-        }
-    }
+    let start_unknown = read_start(
+        text,
+        &mut variant,
+        start,
+        files.zip(ranks),
+        letters_broken,
+        diags,
+    );
+    let rule_spans = read_rules(
+        &mut variant,
+        top.rules,
+        catalog,
+        letters_broken,
+        &start_unknown,
+        diags,
+    );
+    variant.eval = top
+        .eval
+        .map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
+    check_promotion_rule(&variant, &piece_spans, diags);
     if !ok || !diags.is_empty() {
         return None;
     }
@@ -777,6 +479,440 @@ fn read_variant(
     Some(variant)
 }
 
+/// The top-level keys of a variant file (an unknown key is reported as such).
+struct TopKeys<'a> {
+    title: Option<String>,
+    id: String,
+    description: String,
+    files: Option<SVal>,
+    ranks: Option<SVal>,
+    start: Option<(String, Span)>,
+    pieces: Option<SVal>,
+    rules: Option<(&'a Entries, Span)>,
+    eval: Option<(&'a Entries, Span)>,
+}
+
+fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> TopKeys<'a> {
+    let mut top = Params::new("variant", 0..0, entries, diags);
+    let title = top.string("name").map(|s| s.0);
+    let id = top.string("id").map(|s| s.0).unwrap_or_default();
+    let description = top.string("description").map(|s| s.0).unwrap_or_default();
+    let _ = top.string("inventor");
+    let files = top.get("files").cloned();
+    let ranks = top.get("ranks").cloned();
+    let start = top.string("start");
+    let pieces = top.get("piece").cloned();
+    let rules = top.table("rules");
+    let eval = top.table("eval");
+    top.finish();
+    TopKeys {
+        title,
+        id,
+        description,
+        files,
+        ranks,
+        start,
+        pieces,
+        rules,
+        eval,
+    }
+}
+
+/// `files` or `ranks`: an integer from 1 to [`MAX_SIDE`].
+fn read_side(v: Option<SVal>, key: &str, diags: &mut Vec<Diag>) -> Option<u8> {
+    match v {
+        None => {
+            diags.push(Diag {
+                span: 0..0,
+                message: format!("missing `{key}`"),
+                hint: Some(format!("add `{key} = 8` (1 to {MAX_SIDE})")),
+            });
+            None
+        }
+        Some(SVal {
+            val: Val::Int(n),
+            span,
+        }) => {
+            if (1..=MAX_SIDE as i64).contains(&n) {
+                Some(n as u8)
+            } else {
+                diags.push(Diag {
+                    span,
+                    message: format!("`{key}` is {n}: the board is too large or too small"),
+                    hint: Some(format!("boards have 1 to {MAX_SIDE} files and ranks")),
+                });
+                None
+            }
+        }
+        Some(v) => {
+            diags.push(Diag {
+                span: v.span,
+                message: format!("`{key}` must be an integer, found {}", v.val.type_name()),
+                hint: None,
+            });
+            None
+        }
+    }
+}
+
+/// The `[[piece]]` tables as read.
+struct PieceTables {
+    defs: Vec<PieceDef>,
+    /// Where each piece's table is in the file.
+    spans: Vec<Span>,
+    /// Each piece's `promotes-to`, read once every letter is known.
+    promotes: Vec<Option<(String, Span)>>,
+    /// A piece without a valid letter of its own makes the start position and the rules'
+    /// letter lists fail on every square and key that uses its letter, for that reason alone:
+    /// those consequences are not reported (a promotion list is short, and is still checked).
+    letters_broken: bool,
+}
+
+/// The pieces; `ok` is cleared when the file has none or too many kinds.
+fn read_pieces(
+    text: &str,
+    entries: &[(String, Span, SVal)],
+    pieces_v: &Option<SVal>,
+    diags: &mut Vec<Diag>,
+    ok: &mut bool,
+) -> PieceTables {
+    let mut tables = PieceTables {
+        defs: Vec::new(),
+        spans: Vec::new(),
+        promotes: Vec::new(),
+        letters_broken: false,
+    };
+    match pieces_v {
+        None => {
+            // A misspelled `[[pieces]]` is already reported as an unknown key: say nothing more.
+            let misspelled = entries
+                .iter()
+                .any(|(k, _, _)| k != "piece" && k.to_ascii_lowercase().starts_with("piece"));
+            if !misspelled {
+                diags.push(Diag {
+                    span: 0..0,
+                    message: "no pieces: the file has no `[[piece]]` table".into(),
+                    hint: Some("add `[[piece]]` tables with name, letter and betza".into()),
+                });
+            }
+            tables.letters_broken = true;
+            *ok = false;
+        }
+        Some(SVal {
+            val: Val::Array(items),
+            ..
+        }) => {
+            for (i, it) in items.iter().enumerate() {
+                read_piece(text, i, it, &mut tables, diags);
+            }
+        }
+        Some(v) => {
+            tables.letters_broken = true;
+            diags.push(Diag {
+                span: v.span.clone(),
+                message: "`piece` must be an array of tables (`[[piece]]`)".into(),
+                hint: None,
+            });
+        }
+    }
+    let pieces = &tables.defs;
+    if pieces.len() > MAX_KINDS {
+        diags.push(Diag {
+            span: 0..0,
+            message: format!(
+                "{} piece types: at most {MAX_KINDS} are supported",
+                pieces.len()
+            ),
+            hint: None,
+        });
+        *ok = false;
+    }
+    if !pieces.is_empty() && !pieces.iter().any(|p| p.royal) {
+        diags.push(Diag {
+            span: tables.spans[0].clone(),
+            message: "no royal piece: checkmate needs one".into(),
+            hint: Some("mark the king with `royal = true`".into()),
+        });
+    }
+    tables
+}
+
+/// Piece `i` (0-based), added to `tables` unless it has no name.
+fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: &mut Vec<Diag>) {
+    let Val::Table(t) = &it.val else {
+        tables.letters_broken = true;
+        diags.push(Diag {
+            span: it.span.clone(),
+            message: "each `[[piece]]` must be a table".into(),
+            hint: None,
+        });
+        return;
+    };
+    let mut p = Params::new(&format!("piece[{}]", i + 1), it.span.clone(), t, diags);
+    let name = p.string("name");
+    let letter = p.string("letter");
+    let betza = p.string("betza");
+    let value = p.int("value", -100_000, 100_000);
+    let royal = p.boolean("royal").unwrap_or(false);
+    let promo = p.string("promotes-to");
+    p.finish();
+    let name = match name {
+        Some(n) => n.0,
+        None => {
+            tables.letters_broken = true;
+            diags.push(Diag {
+                span: it.span.clone(),
+                message: format!("piece {} has no `name`", i + 1),
+                hint: None,
+            });
+            return;
+        }
+    };
+    let letter = piece_letter(letter, &name, it, tables, diags);
+    let (betza_text, parsed) = piece_betza(text, betza, &name, it, diags);
+    tables.defs.push(PieceDef {
+        name,
+        letter,
+        betza_text,
+        betza: parsed,
+        value: value.map(|v| v as i32),
+        royal,
+        promotes_to: vec![],
+    });
+    tables.spans.push(it.span.clone());
+    tables.promotes.push(promo);
+}
+
+/// A piece's letter: one upper-case letter no other piece has; '?' when it has none.
+fn piece_letter(
+    letter: Option<(String, Span)>,
+    name: &str,
+    it: &SVal,
+    tables: &mut PieceTables,
+    diags: &mut Vec<Diag>,
+) -> char {
+    match letter {
+        Some((l, span)) => {
+            let mut cs = l.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) if c.is_ascii_uppercase() => {
+                    if let Some(prev) = tables.defs.iter().find(|q| q.letter == c) {
+                        tables.letters_broken = true;
+                        diags.push(Diag {
+                            span,
+                            message: format!(
+                                "letter '{c}' is used twice: by {} and by {name}",
+                                prev.name
+                            ),
+                            hint: Some("every piece needs its own letter".into()),
+                        });
+                    }
+                    c
+                }
+                _ => {
+                    tables.letters_broken = true;
+                    diags.push(Diag {
+                        span,
+                        message: format!(
+                            "letter of {name} must be one upper-case letter A-Z, found \"{l}\""
+                        ),
+                        hint: None,
+                    });
+                    '?'
+                }
+            }
+        }
+        None => {
+            tables.letters_broken = true;
+            diags.push(Diag {
+                span: it.span.clone(),
+                message: format!("piece {name} has no `letter`"),
+                hint: Some("add `letter = \"X\"`".into()),
+            });
+            '?'
+        }
+    }
+}
+
+/// A piece's movement: its XBetza text and the parsed notation (empty when it is missing or
+/// does not parse).
+fn piece_betza(
+    text: &str,
+    betza: Option<(String, Span)>,
+    name: &str,
+    it: &SVal,
+    diags: &mut Vec<Diag>,
+) -> (String, notation::Betza) {
+    match betza {
+        Some((b, span)) => match notation::parse(&b) {
+            Ok(ast) => (b, ast),
+            Err(e) => {
+                let at = offset_in_string(text, &span, e.column);
+                diags.push(Diag {
+                    span: at..at + 1,
+                    message: format!("bad notation for {name}: {}", e.message),
+                    hint: e.hint.clone(),
+                });
+                (b, Default::default())
+            }
+        },
+        None => {
+            diags.push(Diag {
+                span: it.span.clone(),
+                message: format!("piece {name} has no `betza`"),
+                hint: Some("add its movement in XBetza, e.g. betza = \"N\"".into()),
+            });
+            (String::new(), Default::default())
+        }
+    }
+}
+
+/// Each piece's promotion targets, by letter.
+fn read_promotions(
+    text: &str,
+    variant: &mut Variant,
+    promotes: Vec<Option<(String, Span)>>,
+    start: &Option<(String, Span)>,
+    letters_broken: bool,
+    diags: &mut Vec<Diag>,
+) {
+    let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
+    let start_uses = |c: char| start_text.chars().any(|x| x.eq_ignore_ascii_case(&c));
+    for (i, raw) in promotes.into_iter().enumerate() {
+        if let Some((s, span)) = raw {
+            let mut kinds = Vec::new();
+            for (j, c) in s.chars().enumerate() {
+                match variant.kind_by_letter(c) {
+                    Some(k) if c.is_ascii_uppercase() => kinds.push(k),
+                    // The start position uses this letter too: most likely the letter of the
+                    // piece whose own letter is broken, already reported.
+                    None if letters_broken && start_uses(c) => {}
+                    _ => {
+                        let at = offset_in_string(text, &span, j + 1);
+                        diags.push(Diag {
+                            span: at..at + 1,
+                            message: format!(
+                                "{} promotes to '{c}', but no piece has that letter",
+                                variant.pieces[i].name
+                            ),
+                            hint: Some(letter_hint(variant)),
+                        });
+                    }
+                }
+            }
+            variant.pieces[i].promotes_to = kinds;
+        }
+    }
+}
+
+/// The start position. The letters it uses that no piece has are reported here, once each,
+/// and returned (upper case): a rule's letter list naming the same letter says nothing more.
+fn read_start(
+    text: &str,
+    variant: &mut Variant,
+    start: Option<(String, Span)>,
+    size: Option<(u8, u8)>,
+    letters_broken: bool,
+    diags: &mut Vec<Diag>,
+) -> Vec<char> {
+    let mut start_unknown: Vec<char> = Vec::new();
+    match (start, size) {
+        (Some((s, span)), Some((f, r))) => match parse_placement(variant, &s, f, r) {
+            Ok((p, holes)) => {
+                variant.placement = p;
+                variant.holes = holes;
+            }
+            Err(errs) => {
+                for (col, msg, hint, unknown) in errs {
+                    if let Some(c) = unknown {
+                        start_unknown.push(c.to_ascii_uppercase());
+                        if letters_broken {
+                            continue;
+                        }
+                    }
+                    let at = offset_in_string(text, &span, col);
+                    diags.push(Diag {
+                        span: at..at + 1,
+                        message: format!("start position: {msg}"),
+                        hint,
+                    });
+                }
+            }
+        },
+        (None, _) => {
+            diags.push(Diag { span: 0..0, message: "missing `start`".into(), hint: Some("add the start position as FEN placement, e.g. start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"".into()) });
+        }
+        _ => {}
+    }
+    start_unknown
+}
+
+/// The `[rules.*]` tables, each parsed by the catalog; returns the span of each rule's name
+/// for problems found when compiling.
+fn read_rules(
+    variant: &mut Variant,
+    rules_v: Option<(&Entries, Span)>,
+    catalog: &dyn SpecCatalog,
+    letters_broken: bool,
+    start_unknown: &[char],
+    diags: &mut Vec<Diag>,
+) -> Vec<(String, Span)> {
+    let mut rule_spans: Vec<(String, Span)> = Vec::new();
+    if let Some((rules, _)) = rules_v {
+        for (name, kspan, v) in rules {
+            let Val::Table(t) = &v.val else {
+                diags.push(Diag {
+                    span: v.span.clone(),
+                    message: format!("`rules.{name}` must be a table"),
+                    hint: Some(format!("write `[rules.{name}]` on a line of its own")),
+                });
+                continue;
+            };
+            let known = catalog.rule_names();
+            if !known.iter().any(|(n, _)| n == name) {
+                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+                diags.push(Diag {
+                    span: kspan.clone(),
+                    message: format!("unknown rule `{name}`"),
+                    hint: Some(format!("the rules are {}", names.join(", "))),
+                });
+                continue;
+            }
+            let mut p = Params::new(&format!("rules.{name}"), v.span.clone(), t, diags);
+            p.quiet_letters = letters_broken;
+            p.quiet_unknown = start_unknown.to_vec();
+            let built = catalog.parse(name, &mut p, variant);
+            p.finish();
+            if let Some(r) = built {
+                variant.rules.push(r);
+                rule_spans.push((name.clone(), kspan.clone()));
+            }
+        }
+    }
+    rule_spans
+}
+
+/// A promotion list needs the promotion rule, which says where pieces promote.
+fn check_promotion_rule(variant: &Variant, piece_spans: &[Span], diags: &mut Vec<Diag>) {
+    if variant.rules.iter().any(|r| r.name() == "promotion") {
+        return;
+    }
+    for (i, p) in variant.pieces.iter().enumerate() {
+        if !p.promotes_to.is_empty() {
+            diags.push(Diag {
+                span: piece_spans[i].clone(),
+                message: format!(
+                    "{} has `promotes-to`, but the variant has no promotion rule",
+                    p.name
+                ),
+                hint: Some(
+                    "add a `[rules.promotion]` table (zone = 1 promotes on the last rank)".into(),
+                ),
+            });
+        }
+    }
+}
+
 /// The start of the message for a placement letter that no piece has.
 const UNKNOWN_LETTER: &str = "no piece has the letter";
 
@@ -790,6 +926,7 @@ pub type PlacementError = (usize, String, Option<String>, Option<char>);
 /// Parses a FEN placement against a variant's letters.
 /// Parses a FEN placement against a variant's letters; `*` marks a hole (a square that does
 /// not exist). Returns the pieces and the holes (square indices).
+// long: one scan, character by character; its cases share the file and column counters.
 pub fn parse_placement(
     v: &Variant,
     s: &str,

@@ -40,7 +40,9 @@ pub struct PieceDef {
 /// A place in a variant file (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Loc {
+    /// The line, from 1.
     pub line: usize,
+    /// The column, from 1.
     pub col: usize,
 }
 
@@ -79,8 +81,11 @@ pub struct Variant {
     pub title: String,
     /// One line about the game.
     pub description: String,
+    /// Files of the board (1 to 16).
     pub files: u8,
+    /// Ranks of the board (1 to 16).
     pub ranks: u8,
+    /// The pieces; a piece's kind is its index here.
     pub pieces: Vec<PieceDef>,
     /// The start position, rank 1 first: `placement[rank * files + file]`.
     pub placement: Vec<Option<(usize, Color)>>,

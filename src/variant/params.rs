@@ -12,20 +12,28 @@ pub type Entries = [(String, Span, SVal)];
 /// A TOML value with its span.
 #[derive(Clone, Debug)]
 pub struct SVal {
+    /// The value.
     pub val: Val,
+    /// Where it is in the file.
     pub span: Span,
 }
 
 /// A TOML value.
 #[derive(Clone, Debug)]
 pub enum Val {
+    /// A string.
     Str(String),
+    /// An integer.
     Int(i64),
+    /// A float.
     Float(f64),
+    /// A boolean.
     Bool(bool),
+    /// An array.
     Array(Vec<SVal>),
     /// Keys with their spans, in file order.
     Table(Vec<(String, Span, SVal)>),
+    /// A date or time (no key takes one).
     Datetime,
 }
 
@@ -47,8 +55,11 @@ impl Val {
 /// One problem found in a variant file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diag {
+    /// Where in the file.
     pub span: Span,
+    /// What is wrong.
     pub message: String,
+    /// How to put it right, when there is a clear way.
     pub hint: Option<String>,
 }
 
@@ -56,10 +67,12 @@ pub struct Diag {
 pub struct Params<'a, 'd> {
     /// Dotted name of the table, for messages (`rules.castling`).
     pub path: String,
+    /// The span of the table, for problems about it as a whole.
     pub span: Span,
     entries: &'a [(String, Span, SVal)],
     used: Vec<bool>,
     known: Vec<&'static str>,
+    /// Where problems are recorded.
     pub diags: &'d mut Vec<Diag>,
     /// The pieces' letters are already known to be broken (a piece without a valid letter of
     /// its own): a letter no piece has is a consequence of that, and is not reported again.
@@ -71,6 +84,7 @@ pub struct Params<'a, 'd> {
 }
 
 impl<'a, 'd> Params<'a, 'd> {
+    /// Reads the table `entries` named `path` at `span`, recording problems in `diags`.
     pub fn new(
         path: &str,
         span: Span,
