@@ -4,7 +4,8 @@
 //! *walk*: some squares whose state is fixed ([`Cond`]: must be empty, must be occupied), then
 //! either a single destination (a leap) or a ray of destinations (a slide, a hop over one screen,
 //! a grasshopper jump). Multi-leg moves (`FyafsF`, `NmpafsyafW`) become conditions on their bend
-//! squares followed by a ray. The move generator reads only these tables.
+//! squares followed by a ray. The generic move generator reads only these tables; rules add
+//! moves of their own through their hooks.
 //!
 //! For attack tests the same walks are turned round into [`Probe`]s: from a target square, which
 //! squares could hold an attacker of which kinds, and what must lie between.

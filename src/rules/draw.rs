@@ -2,7 +2,7 @@
 //!
 //! ```toml
 //! [rules.draw]
-//! stalemate = "draw"   # "draw" (default), "win" (for the stalemated side's opponent) or "loss"
+//! stalemate = "draw"   # "draw" (default), "win" (the stalemated side wins) or "loss" (it loses)
 //! repetition = 3       # integer, default 3: the same position this many times draws; 0 = off
 //! move-limit = 50      # integer, default 50: moves by each side without capture or
 //!                      # irreversible move (a piece that only moves forward) draw; 0 = off

@@ -1,6 +1,6 @@
 //! Positions and moves as text, below the game record, the protocols and the command line:
-//! coordinate notation, what counts as a capture, board drawings, FEN reading and writing
-//! ([`fen`]). SAN-like reading and writing live in the game record (`game.rs`).
+//! coordinate notation, what counts as a capture, board drawings ([`board`]), FEN reading and
+//! writing ([`fen`]), and the SAN-like form ([`san`], which the game record re-exports).
 //!
 //! **Every legal move has its own name.** A move is written `from` `to` and, for a promotion,
 //! the promoted piece's letter in lower case (`e2e4`, `a10a12`, `e11e12q`). When an
@@ -8,7 +8,7 @@
 //! Terachess I Corporal steps diagonally forward and also captures en passant diagonally
 //! forward, so both land on the en-passant square), the capture takes the suffix
 //! [`EP_SUFFIX`]: `d9e10` is the step and `d9e10ep` the capture, in coordinate notation, UCI
-//! and CECP alike, and `Cxe10ep` in the SAN-like form. An en-passant capture with no such twin
+//! and CECP alike, and `Oxe10ep` in the SAN-like form. An en-passant capture with no such twin
 //! (a chess pawn's `e5d6`) is written without it, and reading accepts the suffix on any
 //! en-passant capture. In the same way a special move (castling) whose piece has an ordinary
 //! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
