@@ -805,11 +805,18 @@ fn head_answers_like_get_without_a_body() {
     let (_, _, html) = raw(&s, "GET", "/", b"");
     let resp = exchange(
         &s,
-        &format!("HEAD / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", s.addr),
+        &format!(
+            "HEAD / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.addr
+        ),
     );
     assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
     let (head, body) = resp.split_once("\r\n\r\n").unwrap();
-    assert!(head.to_ascii_lowercase().contains("content-type: text/html"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: text/html"),
+        "{head}"
+    );
     assert!(
         head.to_ascii_lowercase()
             .contains(&format!("content-length: {}", html.len())),
@@ -819,7 +826,10 @@ fn head_answers_like_get_without_a_body() {
     // HEAD of an API page too.
     let resp = exchange(
         &s,
-        &format!("HEAD /api/variants HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", s.addr),
+        &format!(
+            "HEAD /api/variants HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.addr
+        ),
     );
     assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
     assert!(resp.ends_with("\r\n\r\n"), "{resp}");
@@ -857,10 +867,16 @@ fn the_host_must_be_this_server() {
     assert!(r.starts_with("HTTP/1.1 403"), "{r}");
     assert!(!r.contains("fen"), "nothing of the game is shown: {r}");
     // No Host, with or without a foreign Origin.
-    let r = post(None, "Origin: http://evil.example\r\nContent-Type: application/json\r\n");
+    let r = post(
+        None,
+        "Origin: http://evil.example\r\nContent-Type: application/json\r\n",
+    );
     assert!(r.starts_with("HTTP/1.1 400"), "{r}");
     let r = exchange(&s, "GET /api/variants HTTP/1.0\r\n\r\n");
-    assert!(r.starts_with("HTTP/1.0 400") || r.starts_with("HTTP/1.1 400"), "{r}");
+    assert!(
+        r.starts_with("HTTP/1.0 400") || r.starts_with("HTTP/1.1 400"),
+        "{r}"
+    );
     // The right name with another port, and a port that is no number.
     for host in [
         "127.0.0.1:1".to_string(),
@@ -892,7 +908,9 @@ fn the_host_must_be_this_server() {
     ] {
         let r = exchange(
             &s,
-            &format!("GET /api/variants HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nConnection: close\r\n\r\n"),
+            &format!(
+                "GET /api/variants HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nConnection: close\r\n\r\n"
+            ),
         );
         assert!(r.starts_with("HTTP/1.1 200"), "{host}: {r}");
     }
@@ -907,11 +925,9 @@ fn the_host_must_be_this_server() {
 fn an_uploaded_variant_reads_no_file_of_the_server() {
     let s = start(&[]);
     let (sid, _) = new_game(&s, json!({}));
-    let chess = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/variants/chess.toml"
-    ))
-    .unwrap();
+    let chess =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml"))
+            .unwrap();
     // A valid evaluation table on the server's disk, beside where an upload would be.
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-upload");
     std::fs::create_dir_all(&dir).unwrap();
@@ -921,7 +937,12 @@ fn an_uploaded_variant_reads_no_file_of_the_server() {
         .into_iter()
         .find(|p| std::path::Path::new(p).exists())
         .unwrap_or("/etc/passwd");
-    for name in [system_file, table.to_str().unwrap(), "../../../etc/passwd", "Cargo.toml"] {
+    for name in [
+        system_file,
+        table.to_str().unwrap(),
+        "../../../etc/passwd",
+        "Cargo.toml",
+    ] {
         let text = chess.replacen(
             "include = \"chess.eval.toml\"",
             &format!("include = {name:?}"),
@@ -932,11 +953,17 @@ fn an_uploaded_variant_reads_no_file_of_the_server() {
         assert_eq!(st, 422, "{name}: {v}");
         let msg = v["error"].as_str().unwrap();
         assert!(msg.contains("only built-in"), "{name}: {msg}");
-        assert!(!msg.contains("root:") && !msg.contains("not valid TOML"), "{name}: {msg}");
+        assert!(
+            !msg.contains("root:") && !msg.contains("not valid TOML"),
+            "{name}: {msg}"
+        );
         let net = chess.replacen("[eval]\n", &format!("[eval]\nnetwork = {name:?}\n"), 1);
         let (st, v) = call(&s, "POST", "/api/new", Some(json!({"toml": net})));
         assert_eq!(st, 422, "{name}: {v}");
-        assert!(v["error"].as_str().unwrap().contains("only built-in"), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("only built-in"),
+            "{v}"
+        );
     }
     // The built-in table of that name is what an upload may include.
     let (st, v) = call(&s, "POST", "/api/new", Some(json!({"toml": chess})));

@@ -10,8 +10,8 @@
 //! connection is closed after as long) and a body within [`BODY_TIMEOUT`]. A body whose
 //! announced length is over [`MAX_BODY`](super::MAX_BODY) is refused with 413 before any of it
 //! is read; a body without a length is cut off there. At most [`MAX_CONNECTIONS`] connections
-//! are kept (fewer where the descriptor limit is lower): a new one makes the oldest close,
-//! once its answer in progress is sent. A failure to accept (out of descriptors, out of
+//! are kept (fewer where the descriptor limit is lower): a new one makes the oldest idle one close
+//! (or, where none is idle, the oldest, once its answer in progress is sent). A failure to accept (out of descriptors, out of
 //! memory) is waited out; the server goes on accepting.
 //!
 //! **Who may ask.** The `Host` must be one this server answers to: `localhost`, `127.0.0.1`,
@@ -27,6 +27,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::Duration;
@@ -60,6 +61,13 @@ const MAX_HEAD: usize = 64 * 1024;
 
 type Body = Full<Bytes>;
 
+/// An open connection, as the accept loop sees it.
+struct Conn {
+    close: Arc<Notify>,
+    /// Set from a request's head to its answer.
+    busy: Arc<AtomicBool>,
+}
+
 struct Shared {
     server: Arc<Server>,
     port: u16,
@@ -67,8 +75,8 @@ struct Shared {
     /// connection came in on.
     names: Vec<String>,
     costly: Semaphore,
-    /// Open connections by age: each one's signal to close.
-    conns: Mutex<BTreeMap<u64, Arc<Notify>>>,
+    /// Open connections by age: each one's signal to close, and whether it is answering.
+    conns: Mutex<BTreeMap<u64, Conn>>,
     cap: usize,
 }
 
@@ -82,14 +90,6 @@ pub fn serve(
 ) -> Result<(), String> {
     let descriptors = raise_descriptor_limit();
     tune_allocator();
-    let listener = std::net::TcpListener::bind((host, port))
-        .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("the server has no address: {e}"))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -110,6 +110,11 @@ pub fn serve(
     if !names.contains(&host_name) {
         names.push(host_name);
     }
+    let _guard = runtime.enter();
+    let listener = listen(host, port)?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("the server has no address: {e}"))?;
     let shared = Arc::new(Shared {
         server: Arc::new(server),
         port: addr.port(),
@@ -117,16 +122,42 @@ pub fn serve(
         costly: Semaphore::new(COSTLY),
         conns: Mutex::new(BTreeMap::new()),
         // Room is left for the descriptors the server needs besides connections.
-        cap: MAX_CONNECTIONS.min(descriptors.saturating_sub(32) as usize).max(4),
+        cap: MAX_CONNECTIONS
+            .min(descriptors.saturating_sub(32) as usize)
+            .max(4),
     });
     on_ready(addr);
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener)
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         tokio::spawn(sweeper(shared.server.clone()));
         accept_loop(listener, shared).await;
-        Ok(())
-    })
+    });
+    Ok(())
+}
+
+/// Listens on the first address `host` names, with a queue as long as the connections kept
+/// (the system's default of 128 makes a burst of clients wait a second to try again).
+fn listen(host: &str, port: u16) -> Result<tokio::net::TcpListener, String> {
+    use std::net::ToSocketAddrs;
+    let fail = |e: std::io::Error| format!("cannot listen on {host}:{port}: {e}");
+    let mut last = None;
+    for addr in (host, port).to_socket_addrs().map_err(fail)? {
+        let socket = match addr {
+            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+        };
+        let bound = socket.and_then(|s| {
+            s.set_reuseaddr(true)?;
+            s.bind(addr)?;
+            s.listen(MAX_CONNECTIONS as u32)
+        });
+        match bound {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(fail(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::NotFound, "no address")
+    })))
 }
 
 /// Raises the soft limit on open descriptors to the hard one (at most 65,536) and returns the
@@ -150,11 +181,11 @@ fn raise_descriptor_limit() -> u64 {
                     rlim_max: l.rlim_max,
                 };
                 if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                    return want as u64;
+                    return want;
                 }
             }
         }
-        l.rlim_cur as u64
+        l.rlim_cur
     }
     #[cfg(not(unix))]
     {
@@ -173,12 +204,31 @@ fn tune_allocator() {
     }
 }
 
-/// Puts unused games to sleep, once a second.
+/// Puts unused games to sleep, once a second; after memory was freed (then and a second
+/// later, when the engine threads told to stop have ended), gives the allocator's free pages
+/// back to the system.
 async fn sweeper(server: Arc<Server>) {
     let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut before = false;
     loop {
         tick.tick().await;
         server.sweep();
+        let now = server.take_freed();
+        if now || before {
+            // Off this thread: with much memory it may take a while.
+            drop(tokio::task::spawn_blocking(release_free_memory));
+        }
+        before = now;
+    }
+}
+
+/// Gives the allocator's free pages back to the system (glibc keeps them otherwise, scattered
+/// among the memory still used).
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator to the system.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -198,12 +248,21 @@ fn out_of_resources(e: &std::io::Error) -> bool {
     }
 }
 
-/// Tells the oldest connections to close until fewer than `keep` are left.
+/// Tells connections to close until fewer than `keep` are left: the oldest idle ones first
+/// (waiting for a request), then the oldest.
 fn close_oldest(shared: &Shared, keep: usize) {
     let mut conns = lock(&shared.conns);
     while conns.len() >= keep {
-        match conns.pop_first() {
-            Some((_, close)) => close.notify_one(),
+        let idle = conns
+            .iter()
+            .find(|(_, c)| !c.busy.load(Ordering::Relaxed))
+            .map(|(&id, _)| id);
+        let gone = match idle {
+            Some(id) => conns.remove(&id),
+            None => conns.pop_first().map(|(_, c)| c),
+        };
+        match gone {
+            Some(c) => c.close.notify_one(),
             None => break,
         }
     }
@@ -229,9 +288,23 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
         let local = stream.local_addr().ok().map(|a| a.ip().to_canonical());
         let _ = stream.set_nodelay(true);
         let close = Arc::new(Notify::new());
+        let busy = Arc::new(AtomicBool::new(false));
         close_oldest(&shared, shared.cap);
-        lock(&shared.conns).insert(next_id, close.clone());
-        tokio::spawn(connection(shared.clone(), stream, local, next_id, close));
+        lock(&shared.conns).insert(
+            next_id,
+            Conn {
+                close: close.clone(),
+                busy: busy.clone(),
+            },
+        );
+        tokio::spawn(connection(
+            shared.clone(),
+            stream,
+            local,
+            next_id,
+            close,
+            busy,
+        ));
     }
 }
 
@@ -241,11 +314,18 @@ async fn connection(
     local: Option<IpAddr>,
     id: u64,
     close: Arc<Notify>,
+    busy: Arc<AtomicBool>,
 ) {
     let sh = shared.clone();
     let service = hyper::service::service_fn(move |req| {
         let sh = sh.clone();
-        async move { Ok::<_, Infallible>(answer(&sh, local, req).await) }
+        let busy = busy.clone();
+        busy.store(true, Ordering::Relaxed);
+        async move {
+            let r = answer(&sh, local, req).await;
+            busy.store(false, Ordering::Relaxed);
+            Ok::<_, Infallible>(r)
+        }
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
@@ -269,6 +349,7 @@ async fn connection(
         let _ = tokio::time::timeout(GRACE, conn).await;
     }
     lock(&shared.conns).remove(&id);
+    shared.server.note_freed();
 }
 
 const JSON: &str = "application/json; charset=utf-8";
@@ -301,7 +382,7 @@ fn error_closing(status: u16, message: impl Into<String>) -> Response<Body> {
     r
 }
 
-fn header_text<'a>(h: &'a HeaderMap, name: header::HeaderName) -> Option<&'a str> {
+fn header_text(h: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     h.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"))
 }
 
@@ -350,33 +431,36 @@ async fn answer(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> R
     r
 }
 
-/// Checks who asks; `Err` is the refusal.
+/// Checks who asks: the refusal, if any.
 fn check_caller(
     sh: &Shared,
     local: Option<IpAddr>,
     req: &Request<Incoming>,
-) -> Result<(), Response<Body>> {
+) -> Option<Response<Body>> {
     let h = req.headers();
     let Some(host) = header_text(h, header::HOST) else {
-        return Err(error(400, "the request names no Host"));
+        return Some(error(400, "the request names no Host"));
     };
     if let Some(a) = req.uri().authority()
         && !a.as_str().eq_ignore_ascii_case(host)
     {
-        return Err(error(400, "the request's address and its Host differ"));
+        return Some(error(400, "the request's address and its Host differ"));
     }
     if !sh.host_allowed(host, local) {
-        return Err(error(403, format!("this server does not answer to `{host}`")));
+        return Some(error(
+            403,
+            format!("this server does not answer to `{host}`"),
+        ));
     }
     if let Some(origin) = header_text(h, header::ORIGIN)
         && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
     {
-        return Err(error(403, format!("requests from {origin} are not served")));
+        return Some(error(403, format!("requests from {origin} are not served")));
     }
     if let Some(site) = h.get("sec-fetch-site")
         && !matches!(site.as_bytes(), b"same-origin" | b"none")
     {
-        return Err(error(403, "requests from other sites are not served"));
+        return Some(error(403, "requests from other sites are not served"));
     }
     if req.method() == Method::POST && !h.contains_key(header::ORIGIN) {
         let json = header_text(h, header::CONTENT_TYPE).is_some_and(|t| {
@@ -385,13 +469,13 @@ fn check_caller(
                 .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
         });
         if !json {
-            return Err(error(
+            return Some(error(
                 403,
                 "a POST without an Origin must have Content-Type: application/json",
             ));
         }
     }
-    Ok(())
+    None
 }
 
 fn too_large() -> Response<Body> {
@@ -402,7 +486,7 @@ fn too_large() -> Response<Body> {
 }
 
 async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Response<Body> {
-    if let Err(refusal) = check_caller(sh, local, &req) {
+    if let Some(refusal) = check_caller(sh, local, &req) {
         return refusal;
     }
     let method = match *req.method() {
@@ -468,7 +552,11 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
     let work = tokio::task::spawn_blocking(move || {
         if method == "GET" && path == "/api/pgn" {
             return match server.pgn(&query) {
-                Ok(t) => reply(200, "application/x-chess-pgn; charset=utf-8", Bytes::from(t)),
+                Ok(t) => reply(
+                    200,
+                    "application/x-chess-pgn; charset=utf-8",
+                    Bytes::from(t),
+                ),
                 Err(e) => error(e.status, e.message),
             };
         }

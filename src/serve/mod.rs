@@ -7,8 +7,9 @@
 //!
 //! **Sessions.** Each browser tab starts its own game with `POST /api/new` and gets a session
 //! id that it sends with every later request; games never mix between tabs. At most
-//! [`MAX_SESSIONS`] games are kept (the least recently used goes first: its engine stops and
-//! its thread is waited for). A game unused for a while sleeps: its engine stops and frees its
+//! [`MAX_SESSIONS`] games are kept: the least recently used goes first (its engine stops and
+//! its thread is waited for), but never one used in the last [`IN_PLAY`]; where every game is
+//! in play, a new game is refused (503) until one is not. A game unused for a while sleeps: its engine stops and frees its
 //! memory, and the next request for the game wakes it. An uploaded variant file may include
 //! only the built-in evaluation tables and networks; the server's own files are never read
 //! for a page.
@@ -61,12 +62,14 @@ use crate::variant::Variant;
 pub mod glyph;
 mod http;
 
-pub use http::{HEADER_TIMEOUT, BODY_TIMEOUT, MAX_CONNECTIONS, WORKERS, serve};
+pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WORKERS, serve};
 
 /// The largest request body accepted (a variant file or a PGN), in bytes.
 pub const MAX_BODY: usize = 256 * 1024;
 /// The most games kept at once.
 pub const MAX_SESSIONS: usize = 32;
+/// A game used this recently is in play: a new game never pushes it out.
+pub const IN_PLAY: Duration = Duration::from_secs(10);
 /// How long a game may go unused before it sleeps (see [`Server::sweep`]).
 pub const DEFAULT_SLEEP_AFTER: Duration = Duration::from_secs(60);
 /// Hash table of each session's engine, in megabytes.
@@ -185,7 +188,16 @@ pub struct Server {
     default_setup: Option<String>,
     /// A game unused this long sleeps: its engine stops and frees its memory.
     sleep_after: Duration,
+    /// Set when memory was freed (a game evicted or asleep, a connection closed).
+    freed: AtomicBool,
+    /// The compiled rules of named variants, by name and setup.
+    compiled: Mutex<HashMap<(String, Option<String>), Compiled>>,
 }
+
+/// A variant and its compiled rules.
+type Compiled = (Arc<Variant>, Arc<Ruleset>);
+/// The most compiled variants kept.
+const MAX_COMPILED: usize = 32;
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -290,7 +302,7 @@ fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; on Linux, `who = 0` is the calling thread.
     unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
     }
 }
 
@@ -729,10 +741,12 @@ fn load_variant(
     fallback: &str,
 ) -> Result<Variant, ApiError> {
     match (name, toml) {
-        (_, Some(text)) => Variant::from_untrusted_toml(text, "uploaded file").map_err(|e| ApiError {
-            status: 422,
-            message: e.to_string(),
-        }),
+        (_, Some(text)) => {
+            Variant::from_untrusted_toml(text, "uploaded file").map_err(|e| ApiError {
+                status: 422,
+                message: e.to_string(),
+            })
+        }
         (Some(n), None) => {
             // Only built-in names: a page must not make the server read files.
             if !crate::variant::BUILTIN.iter().any(|(b, _)| *b == n) {
@@ -772,6 +786,8 @@ impl Server {
             default_variant: variant.to_string(),
             default_setup: setup.map(str::to_string),
             sleep_after: DEFAULT_SLEEP_AFTER,
+            freed: AtomicBool::new(false),
+            compiled: Mutex::new(HashMap::new()),
         })
     }
 
@@ -785,6 +801,7 @@ impl Server {
     /// its next look at the stop flag) and the engine's memory goes. The next request for the
     /// game wakes it, and the engine resumes if it is to move.
     pub fn sweep(&self) {
+        let mut slept = false;
         let sessions: Vec<Arc<Mutex<Session>>> = lock(&self.sessions).values().cloned().collect();
         for arc in sessions {
             let mut s = lock(&arc);
@@ -797,8 +814,22 @@ impl Server {
                 let freed = s.searcher.take();
                 drop(s);
                 drop(freed);
+                slept = true;
             }
         }
+        if slept {
+            self.note_freed();
+        }
+    }
+
+    /// Notes that memory was freed (see [`Server::take_freed`]).
+    pub fn note_freed(&self) {
+        self.freed.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether memory was freed since the last call.
+    pub fn take_freed(&self) -> bool {
+        self.freed.swap(false, Ordering::Relaxed)
     }
 
     /// The number of games kept.
@@ -840,18 +871,38 @@ impl Server {
     fn new_game(&self, body: &Value) -> Result<Value, ApiError> {
         let name = opt_str(body, "variant")?;
         let toml = opt_str(body, "toml")?;
-        let variant = if name.is_none() && toml.is_none() {
-            load_variant(None, None, &self.default_variant)?
-        } else {
-            load_variant(name, toml, &self.default_variant)?
-        };
         let setup = match opt_str(body, "setup")? {
             Some(s) if !s.is_empty() => Some(s.to_string()),
             Some(_) => None,
             None if name.is_none() && toml.is_none() => self.default_setup.clone(),
             None => None,
         };
-        let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
+        // Games of a named variant share its compiled rules; an uploaded file is compiled anew.
+        let key = (toml.is_none()).then(|| {
+            (
+                name.unwrap_or(&self.default_variant).to_string(),
+                setup.clone(),
+            )
+        });
+        let cached = key
+            .as_ref()
+            .and_then(|k| lock(&self.compiled).get(k).cloned());
+        let (variant, rules) = match cached {
+            Some(c) => c,
+            None => {
+                let variant = load_variant(name, toml, &self.default_variant)?;
+                let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
+                let made = (Arc::new(variant), rules);
+                if let Some(k) = key {
+                    let mut cache = lock(&self.compiled);
+                    if cache.len() >= MAX_COMPILED {
+                        cache.clear();
+                    }
+                    cache.insert(k, made.clone());
+                }
+                made
+            }
+        };
         let pos = match opt_str(body, "fen")? {
             Some(f) if !f.trim().is_empty() => {
                 Position::from_fen(&rules, f).map_err(|e| bad(e.to_string()))?
@@ -861,7 +912,7 @@ impl Server {
         let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
         let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
         let (mt, depth) = engine_settings(body)?;
-        let mut sess = Session::new(Game::from_position(pos), Arc::new(variant));
+        let mut sess = Session::new(Game::from_position(pos), variant);
         if let Some(p) = white {
             sess.players[0] = p;
         }
@@ -880,19 +931,26 @@ impl Server {
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
         let mut evicted = Vec::new();
+        let full;
         {
             let mut map = lock(&self.sessions);
             while map.len() >= MAX_SESSIONS {
+                // A game in play is never pushed out by new ones: only those unused a while.
                 let oldest = map
                     .iter()
-                    .min_by_key(|(_, s)| lock(s).last_use)
-                    .map(|(k, _)| k.clone());
+                    .map(|(k, s)| (lock(s).last_use, k))
+                    .filter(|(used, _)| used.elapsed() >= IN_PLAY)
+                    .min()
+                    .map(|(_, k)| k.clone());
                 match oldest.and_then(|k| map.remove(&k)) {
                     Some(s) => evicted.push(s),
                     None => break,
                 }
             }
-            map.insert(sid.clone(), arc.clone());
+            full = map.len() >= MAX_SESSIONS;
+            if !full {
+                map.insert(sid.clone(), arc.clone());
+            }
         }
         // An evicted game's engine stops, and its thread is waited for: the engines never
         // outnumber the games kept.
@@ -901,6 +959,15 @@ impl Server {
             if let Some(t) = thread {
                 let _ = t.join();
             }
+            self.note_freed();
+        }
+        if full {
+            return Err(ApiError {
+                status: 503,
+                message: format!(
+                    "{MAX_SESSIONS} games are in play, the most kept at once; try again in a few seconds"
+                ),
+            });
         }
         maybe_start_engine(&arc, false);
         let mut s = lock(&arc);

@@ -318,7 +318,12 @@ fn builtin_hint<'a>(names: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// Reads an included evaluation table's `text` (named `shown` in errors) into the variant's.
-fn merge_included(v: &mut Variant, name: &str, text: &str, shown: String) -> Result<(), VariantError> {
+fn merge_included(
+    v: &mut Variant,
+    name: &str,
+    text: &str,
+    shown: String,
+) -> Result<(), VariantError> {
     let root = toml::de::DeTable::parse(text).map_err(|e| {
         VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
     })?;
