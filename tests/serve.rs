@@ -55,7 +55,7 @@ fn raw(s: &Server, method: &str, path: &str, body: &[u8]) -> (u16, String, Strin
     let mut c = TcpStream::connect(&s.addr).unwrap();
     c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         s.addr,
         body.len()
     );
@@ -787,4 +787,187 @@ fn serve_flags() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error:"));
+}
+
+/// One request written as given (head and body); the whole answer as text.
+fn exchange(s: &Server, request: &str) -> String {
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    c.write_all(request.as_bytes()).unwrap();
+    let mut resp = Vec::new();
+    let _ = c.read_to_end(&mut resp);
+    String::from_utf8_lossy(&resp).into_owned()
+}
+
+#[test]
+fn head_answers_like_get_without_a_body() {
+    let s = start(&[]);
+    let (_, _, html) = raw(&s, "GET", "/", b"");
+    let resp = exchange(
+        &s,
+        &format!(
+            "HEAD / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.addr
+        ),
+    );
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
+    let (head, body) = resp.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: text/html"),
+        "{head}"
+    );
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&format!("content-length: {}", html.len())),
+        "{head}"
+    );
+    assert_eq!(body, "", "HEAD has no body");
+    // HEAD of an API page too.
+    let resp = exchange(
+        &s,
+        &format!(
+            "HEAD /api/variants HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.addr
+        ),
+    );
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
+    assert!(resp.ends_with("\r\n\r\n"), "{resp}");
+}
+
+#[test]
+fn the_host_must_be_this_server() {
+    let s = start(&[]);
+    let port = s.addr.rsplit_once(':').unwrap().1;
+    let (sid, _) = new_game(&s, json!({}));
+    let before = state(&s, &sid);
+    let body = json!({"sid": sid, "move": "f3f5"}).to_string();
+    let post = |host: Option<&str>, extra: &str| {
+        let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+        exchange(
+            &s,
+            &format!(
+                "POST /api/move HTTP/1.1\r\n{host}{extra}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    let evil = format!("evil.example:{port}");
+    // DNS rebinding: another site's name pointed at this address, its page same-origin to it.
+    let r = post(
+        Some(&evil),
+        &format!("Origin: http://{evil}\r\nContent-Type: application/json\r\n"),
+    );
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    assert!(r.contains("does not answer to"), "{r}");
+    let r = exchange(
+        &s,
+        &format!("GET /api/state?sid={sid} HTTP/1.1\r\nHost: {evil}\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    assert!(!r.contains("fen"), "nothing of the game is shown: {r}");
+    // No Host, with or without a foreign Origin.
+    let r = post(
+        None,
+        "Origin: http://evil.example\r\nContent-Type: application/json\r\n",
+    );
+    assert!(r.starts_with("HTTP/1.1 400"), "{r}");
+    let r = exchange(&s, "GET /api/variants HTTP/1.0\r\n\r\n");
+    assert!(
+        r.starts_with("HTTP/1.0 400") || r.starts_with("HTTP/1.1 400"),
+        "{r}"
+    );
+    // The right name with another port, and a port that is no number.
+    for host in [
+        "127.0.0.1:1".to_string(),
+        format!("127.0.0.1:+{port}"),
+        "127.0.0.1".to_string(),
+    ] {
+        let r = post(Some(&host), "Content-Type: application/json\r\n");
+        assert!(r.starts_with("HTTP/1.1 403"), "{host}: {r}");
+    }
+    // A POST without an Origin must say it sends JSON (a form of another site cannot).
+    let r = post(Some(&s.addr), "Content-Type: text/plain\r\n");
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    assert!(r.contains("application/json"), "{r}");
+    let r = post(Some(&s.addr), "");
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    // A browser's own word that the request comes from another site.
+    let r = post(
+        Some(&s.addr),
+        "Sec-Fetch-Site: cross-site\r\nContent-Type: application/json\r\n",
+    );
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    assert_eq!(state(&s, &sid)["fen"], before["fen"], "nothing was played");
+    // Each name of this server is served.
+    for host in [
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        format!("[::1]:{port}"),
+        format!("127.0.0.1:{port}"),
+    ] {
+        let r = exchange(
+            &s,
+            &format!(
+                "GET /api/variants HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nConnection: close\r\n\r\n"
+            ),
+        );
+        assert!(r.starts_with("HTTP/1.1 200"), "{host}: {r}");
+    }
+    let r = post(
+        Some(&format!("localhost:{port}")),
+        &format!("Origin: http://localhost:{port}\r\nContent-Type: text/plain\r\n"),
+    );
+    assert!(r.starts_with("HTTP/1.1 200"), "{r}");
+}
+
+#[test]
+fn an_uploaded_variant_reads_no_file_of_the_server() {
+    let s = start(&[]);
+    let (sid, _) = new_game(&s, json!({}));
+    let chess =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml"))
+            .unwrap();
+    // A valid evaluation table on the server's disk, beside where an upload would be.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-upload");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("mine.eval.toml");
+    std::fs::write(&table, "[eval.values]\nP = 150\n").unwrap();
+    let system_file = ["/etc/passwd", "/etc/hostname", "/proc/self/status"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .unwrap_or("/etc/passwd");
+    for name in [
+        system_file,
+        table.to_str().unwrap(),
+        "../../../etc/passwd",
+        "Cargo.toml",
+    ] {
+        let text = chess.replacen(
+            "include = \"chess.eval.toml\"",
+            &format!("include = {name:?}"),
+            1,
+        );
+        assert_ne!(text, chess);
+        let (st, v) = call(&s, "POST", "/api/new", Some(json!({"toml": text})));
+        assert_eq!(st, 422, "{name}: {v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(msg.contains("only built-in"), "{name}: {msg}");
+        assert!(
+            !msg.contains("root:") && !msg.contains("not valid TOML"),
+            "{name}: {msg}"
+        );
+        let net = chess.replacen("[eval]\n", &format!("[eval]\nnetwork = {name:?}\n"), 1);
+        let (st, v) = call(&s, "POST", "/api/new", Some(json!({"toml": net})));
+        assert_eq!(st, 422, "{name}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("only built-in"),
+            "{v}"
+        );
+    }
+    // The built-in table of that name is what an upload may include.
+    let (st, v) = call(&s, "POST", "/api/new", Some(json!({"toml": chess})));
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["state"]["variant"]["id"], "chess");
+    assert!(state(&s, &sid)["fen"].is_string());
 }

@@ -135,6 +135,10 @@ pub struct ServeArgs {
     /// Open the page in the default browser (xdg-open, open or start)
     #[arg(long)]
     pub open: bool,
+    /// Seconds a game may go unused before its engine stops and frees its memory (the next
+    /// request for the game wakes it)
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub sleep_after: u64,
 }
 
 /// `polymachy match`.
@@ -568,7 +572,9 @@ fn run_variants(toml: bool, variant: Option<String>) -> Result<(), UserError> {
 }
 
 fn run_serve(a: ServeArgs) -> Result<(), UserError> {
-    let server = crate::serve::Server::new(&a.variant, a.setup.as_deref()).map_err(UserError)?;
+    let server = crate::serve::Server::new(&a.variant, a.setup.as_deref())
+        .map_err(UserError)?
+        .with_sleep_after(std::time::Duration::from_secs(a.sleep_after));
     let open = a.open;
     let port = match a.port {
         Some(p) => p,

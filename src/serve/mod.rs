@@ -1,13 +1,18 @@
 //! `polymachy serve`: a local web page for playing every variant in a browser.
 //!
 //! The page (`web/index.html`, `web/app.js`, `web/style.css`) is embedded in the binary, so
-//! nothing is downloaded and nothing is built on the user's side. The server is `tiny_http`
-//! (small, synchronous, no async runtime), with a few worker threads; JSON through
-//! `serde_json`.
+//! nothing is downloaded and nothing is built on the user's side. The HTTP server is hyper on
+//! a single-threaded tokio runtime, with a few worker threads for the API (see the `http`
+//! module for its limits and for who may ask); JSON through `serde_json`.
 //!
 //! **Sessions.** Each browser tab starts its own game with `POST /api/new` and gets a session
 //! id that it sends with every later request; games never mix between tabs. At most
-//! [`MAX_SESSIONS`] games are kept (the least recently used goes first).
+//! [`MAX_SESSIONS`] games are kept: the least recently used goes first (its engine stops and
+//! its thread is waited for), but never one used in the last [`IN_PLAY`]; where every game is
+//! in play, a new game is refused (503) until one is not. A game unused for a while sleeps: its engine stops and frees its
+//! memory, and the next request for the game wakes it. An uploaded variant file may include
+//! only the built-in evaluation tables and networks; the server's own files are never read
+//! for a page.
 //!
 //! **The engine** searches on a thread of its own, never on the request thread. The session
 //! keeps the live search report (depth, score, principal variation), which the page polls.
@@ -39,7 +44,6 @@
 //! | `GET /api/pgn?sid=S` | the game as PGN (text) |
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -56,17 +60,24 @@ use crate::tables::Shape;
 use crate::variant::Variant;
 
 pub mod glyph;
+mod http;
+
+pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WORKERS, serve};
 
 /// The largest request body accepted (a variant file or a PGN), in bytes.
 pub const MAX_BODY: usize = 256 * 1024;
 /// The most games kept at once.
 pub const MAX_SESSIONS: usize = 32;
+/// A game used this recently is in play: a new game never pushes it out.
+pub const IN_PLAY: Duration = Duration::from_secs(10);
+/// How long a game may go unused before it sleeps (see [`Server::sweep`]).
+pub const DEFAULT_SLEEP_AFTER: Duration = Duration::from_secs(60);
 /// Hash table of each session's engine, in megabytes.
 const HASH_MB: usize = 16;
 
-const INDEX_HTML: &str = include_str!("../../web/index.html");
-const APP_JS: &str = include_str!("../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../web/style.css");
+pub(crate) const INDEX_HTML: &str = include_str!("../../web/index.html");
+pub(crate) const APP_JS: &str = include_str!("../../web/app.js");
+pub(crate) const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// Who moves for a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,8 +149,17 @@ struct Session {
     players: [Player; 2],
     movetime: Option<Duration>,
     depth: Option<u32>,
-    /// `None` while a search thread has it.
+    /// The engine, made when it first searches; `None` while a search thread has it, and
+    /// dropped (with its hash table) when the game sleeps or goes.
     searcher: Option<Searcher>,
+    /// Set from the start of a search thread until it hands the searcher back.
+    searching: bool,
+    /// The latest search thread.
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// Evicted: no engine starts again.
+    closed: bool,
+    /// Unused for a while: the engine stopped and its memory went; the next request wakes it.
+    asleep: bool,
     /// Set while the engine searches.
     stop: Option<Arc<AtomicBool>>,
     /// Whether a stopped search's move should be played.
@@ -166,7 +186,18 @@ pub struct Server {
     /// The variant and setup `serve` was started with.
     default_variant: String,
     default_setup: Option<String>,
+    /// A game unused this long sleeps: its engine stops and frees its memory.
+    sleep_after: Duration,
+    /// Set when memory was freed (a game evicted or asleep, a connection closed).
+    freed: AtomicBool,
+    /// The compiled rules of named variants, by name and setup.
+    compiled: Mutex<HashMap<(String, Option<String>), Compiled>>,
 }
+
+/// A variant and its compiled rules.
+type Compiled = (Arc<Variant>, Arc<Ruleset>);
+/// The most compiled variants kept.
+const MAX_COMPILED: usize = 32;
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -185,13 +216,16 @@ fn sq_name(g: Geometry, sq: Square) -> String {
 
 impl Session {
     fn new(game: Game, variant: Arc<Variant>) -> Session {
-        let rules = game.rules().clone();
         Session {
             game,
             players: [Player::Human, Player::Engine],
             movetime: Some(Duration::from_secs(2)),
             depth: None,
-            searcher: Some(Searcher::new(&rules, HASH_MB)),
+            searcher: None,
+            searching: false,
+            thread: None,
+            closed: false,
+            asleep: false,
             stop: None,
             play_when_stopped: false,
             generation: 0,
@@ -207,6 +241,15 @@ impl Session {
 
     fn thinking(&self) -> bool {
         self.stop.is_some()
+    }
+
+    /// Stops the engine for good and frees it; the search thread, if any, is given back to be
+    /// joined (it ends at its next look at the stop flag).
+    fn retire(&mut self) -> Option<std::thread::JoinHandle<()>> {
+        self.closed = true;
+        self.cancel_search();
+        self.searcher = None;
+        self.thread.take()
     }
 
     /// Abandons a running search (its move will not be played).
@@ -240,9 +283,9 @@ impl Session {
     /// A new position or game: everything about the old one goes.
     fn reset_with(&mut self, game: Game) {
         self.cancel_search();
-        let rules = game.rules().clone();
-        if !Arc::ptr_eq(&rules, self.game.rules()) {
-            self.searcher = Some(Searcher::new(&rules, HASH_MB));
+        if !Arc::ptr_eq(game.rules(), self.game.rules()) {
+            // Made anew for the new rules when the engine next searches.
+            self.searcher = None;
         }
         self.game = game;
         self.ending = None;
@@ -253,24 +296,33 @@ impl Session {
     }
 }
 
+/// Lowers the calling thread's scheduling priority, so that searches never slow the answers
+/// to requests.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; on Linux, `who = 0` is the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
 /// Starts the engine when it is to move and idle.
 fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
     let mut s = lock(sess_arc);
-    if s.thinking() || s.over() {
+    if s.closed || s.asleep || s.thinking() || s.over() || s.searching {
         return;
     }
     let side = s.game.position().side();
     if !force && (s.paused || s.players[side.index()] != Player::Engine) {
         return;
     }
-    // The searcher comes back when the last search thread ends; until then wait for it.
-    let Some(mut searcher) = s.searcher.take() else {
-        return;
+    let mut searcher = match s.searcher.take() {
+        Some(x) => x,
+        None => Searcher::new(s.game.rules(), HASH_MB),
     };
     s.paused = false;
     let stop = Arc::new(AtomicBool::new(false));
     searcher.set_stop_flag(stop.clone());
-    s.stop = Some(stop.clone());
     s.play_when_stopped = false;
     s.report = EngineReport {
         searched_for: Some(side),
@@ -280,53 +332,79 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
     let rules_at_start = s.game.rules().clone();
     let limits = s.limits();
     let mut pos = s.game.position().clone();
-    drop(s);
     let arc = sess_arc.clone();
-    std::thread::spawn(move || {
-        let report_pos = pos.clone();
-        let r = searcher.search(&mut pos, &limits, |info| {
+    let thread_stop = stop.clone();
+    // Spawned under the session's lock, so that whoever retires the game finds this thread.
+    let spawned = std::thread::Builder::new()
+        .name("engine".into())
+        .spawn(move || {
+            lower_priority();
+            let stop = thread_stop;
+            let report_pos = pos.clone();
+            let r = searcher.search(&mut pos, &limits, |info| {
+                let mut s = lock(&arc);
+                if s.generation != generation {
+                    return;
+                }
+                s.report.depth = info.depth;
+                s.report.score = Some(info.score);
+                s.report.nodes = info.nodes;
+                s.report.pv = pv_san(&report_pos, &info.pv);
+            });
             let mut s = lock(&arc);
+            s.searching = false;
+            // The searcher goes back unless the game changed to another variant meanwhile (then
+            // the new game makes its own), or went to sleep or away (then it is freed).
+            let keep = s.searcher.is_none()
+                && !s.closed
+                && !s.asleep
+                && Arc::ptr_eq(&rules_at_start, s.game.rules());
+            let spare = if keep {
+                s.searcher = Some(searcher);
+                None
+            } else {
+                Some(searcher)
+            };
             if s.generation != generation {
+                // The game changed meanwhile; perhaps the engine is to move in the new one.
+                drop(s);
+                drop(spare);
+                maybe_start_engine(&arc, false);
                 return;
             }
-            s.report.depth = info.depth;
-            s.report.score = Some(info.score);
-            s.report.nodes = info.nodes;
-            s.report.pv = pv_san(&report_pos, &info.pv);
-        });
-        let mut s = lock(&arc);
-        // The searcher goes back unless the game changed to another variant meanwhile (then
-        // the new game has its own searcher).
-        if s.searcher.is_none() && Arc::ptr_eq(&rules_at_start, s.game.rules()) {
-            s.searcher = Some(searcher);
-        }
-        if s.generation != generation {
-            // The game changed meanwhile; perhaps the engine is to move in the new one.
-            drop(s);
-            maybe_start_engine(&arc, false);
-            return;
-        }
-        let stopped = stop.load(Ordering::Relaxed);
-        s.stop = None;
-        if stopped && !s.play_when_stopped {
-            s.paused = true;
-            return;
-        }
-        s.report.nodes = r.nodes;
-        if r.depth > 0 {
-            s.report.depth = r.depth;
-            s.report.score = Some(r.score);
-            s.report.pv = pv_san(&report_pos, &r.pv);
-        }
-        if let Some(mv) = r.best {
-            s.charge_clock();
-            if s.game.play(mv).is_ok() {
-                s.generation += 1;
+            let stopped = stop.load(Ordering::Relaxed);
+            s.stop = None;
+            if stopped && !s.play_when_stopped {
+                s.paused = true;
+                return;
             }
+            s.report.nodes = r.nodes;
+            if r.depth > 0 {
+                s.report.depth = r.depth;
+                s.report.score = Some(r.score);
+                s.report.pv = pv_san(&report_pos, &r.pv);
+            }
+            if let Some(mv) = r.best {
+                s.charge_clock();
+                if s.game.play(mv).is_ok() {
+                    s.generation += 1;
+                }
+            }
+            drop(s);
+            drop(spare);
+            maybe_start_engine(&arc, false);
+        });
+    match spawned {
+        Ok(handle) => {
+            s.stop = Some(stop);
+            s.searching = true;
+            // The previous thread, if any, has handed its searcher back and is ending.
+            s.thread = Some(handle);
         }
-        drop(s);
-        maybe_start_engine(&arc, false);
-    });
+        // No thread to be had: the engine waits for `go` (the searcher was moved into the
+        // closure that failed to start, so a new one is made next time).
+        Err(_) => s.paused = true,
+    }
 }
 
 /// The principal variation as SAN, cut where a move is not legal.
@@ -663,10 +741,12 @@ fn load_variant(
     fallback: &str,
 ) -> Result<Variant, ApiError> {
     match (name, toml) {
-        (_, Some(text)) => Variant::from_toml(text, "uploaded file").map_err(|e| ApiError {
-            status: 422,
-            message: e.to_string(),
-        }),
+        (_, Some(text)) => {
+            Variant::from_untrusted_toml(text, "uploaded file").map_err(|e| ApiError {
+                status: 422,
+                message: e.to_string(),
+            })
+        }
         (Some(n), None) => {
             // Only built-in names: a page must not make the server read files.
             if !crate::variant::BUILTIN.iter().any(|(b, _)| *b == n) {
@@ -705,7 +785,56 @@ impl Server {
             seed,
             default_variant: variant.to_string(),
             default_setup: setup.map(str::to_string),
+            sleep_after: DEFAULT_SLEEP_AFTER,
+            freed: AtomicBool::new(false),
+            compiled: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Games unused for `d` sleep (see [`Server::sweep`]).
+    pub fn with_sleep_after(mut self, d: Duration) -> Server {
+        self.sleep_after = d;
+        self
+    }
+
+    /// Puts the games unused for the sleep time to sleep: a search stops (its thread ends at
+    /// its next look at the stop flag) and the engine's memory goes. The next request for the
+    /// game wakes it, and the engine resumes if it is to move.
+    pub fn sweep(&self) {
+        let mut slept = false;
+        let sessions: Vec<Arc<Mutex<Session>>> = lock(&self.sessions).values().cloned().collect();
+        for arc in sessions {
+            let mut s = lock(&arc);
+            if s.asleep || s.last_use.elapsed() < self.sleep_after {
+                continue;
+            }
+            if s.thinking() || s.searcher.is_some() || s.searching {
+                s.asleep = true;
+                s.cancel_search();
+                let freed = s.searcher.take();
+                drop(s);
+                drop(freed);
+                slept = true;
+            }
+        }
+        if slept {
+            self.note_freed();
+        }
+    }
+
+    /// Notes that memory was freed (see [`Server::take_freed`]).
+    pub fn note_freed(&self) {
+        self.freed.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether memory was freed since the last call.
+    pub fn take_freed(&self) -> bool {
+        self.freed.swap(false, Ordering::Relaxed)
+    }
+
+    /// The number of games kept.
+    pub fn games(&self) -> usize {
+        lock(&self.sessions).len()
     }
 
     fn new_sid(&self) -> String {
@@ -722,7 +851,14 @@ impl Server {
             message: format!("no game `{sid}` (start one with /api/new)"),
         })?;
         drop(map);
-        lock(&s).last_use = Instant::now();
+        let wake = {
+            let mut g = lock(&s);
+            g.last_use = Instant::now();
+            std::mem::take(&mut g.asleep)
+        };
+        if wake {
+            maybe_start_engine(&s, false);
+        }
         Ok(s)
     }
 
@@ -735,18 +871,38 @@ impl Server {
     fn new_game(&self, body: &Value) -> Result<Value, ApiError> {
         let name = opt_str(body, "variant")?;
         let toml = opt_str(body, "toml")?;
-        let variant = if name.is_none() && toml.is_none() {
-            load_variant(None, None, &self.default_variant)?
-        } else {
-            load_variant(name, toml, &self.default_variant)?
-        };
         let setup = match opt_str(body, "setup")? {
             Some(s) if !s.is_empty() => Some(s.to_string()),
             Some(_) => None,
             None if name.is_none() && toml.is_none() => self.default_setup.clone(),
             None => None,
         };
-        let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
+        // Games of a named variant share its compiled rules; an uploaded file is compiled anew.
+        let key = (toml.is_none()).then(|| {
+            (
+                name.unwrap_or(&self.default_variant).to_string(),
+                setup.clone(),
+            )
+        });
+        let cached = key
+            .as_ref()
+            .and_then(|k| lock(&self.compiled).get(k).cloned());
+        let (variant, rules) = match cached {
+            Some(c) => c,
+            None => {
+                let variant = load_variant(name, toml, &self.default_variant)?;
+                let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
+                let made = (Arc::new(variant), rules);
+                if let Some(k) = key {
+                    let mut cache = lock(&self.compiled);
+                    if cache.len() >= MAX_COMPILED {
+                        cache.clear();
+                    }
+                    cache.insert(k, made.clone());
+                }
+                made
+            }
+        };
         let pos = match opt_str(body, "fen")? {
             Some(f) if !f.trim().is_empty() => {
                 Position::from_fen(&rules, f).map_err(|e| bad(e.to_string()))?
@@ -756,7 +912,7 @@ impl Server {
         let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
         let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
         let (mt, depth) = engine_settings(body)?;
-        let mut sess = Session::new(Game::from_position(pos), Arc::new(variant));
+        let mut sess = Session::new(Game::from_position(pos), variant);
         if let Some(p) = white {
             sess.players[0] = p;
         }
@@ -774,23 +930,44 @@ impl Server {
         }
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
+        let mut evicted = Vec::new();
+        let full;
         {
             let mut map = lock(&self.sessions);
             while map.len() >= MAX_SESSIONS {
+                // A game in play is never pushed out by new ones: only those unused a while.
                 let oldest = map
                     .iter()
-                    .min_by_key(|(_, s)| lock(s).last_use)
-                    .map(|(k, _)| k.clone());
-                match oldest {
-                    Some(k) => {
-                        if let Some(s) = map.remove(&k) {
-                            lock(&s).cancel_search();
-                        }
-                    }
+                    .map(|(k, s)| (lock(s).last_use, k))
+                    .filter(|(used, _)| used.elapsed() >= IN_PLAY)
+                    .min()
+                    .map(|(_, k)| k.clone());
+                match oldest.and_then(|k| map.remove(&k)) {
+                    Some(s) => evicted.push(s),
                     None => break,
                 }
             }
-            map.insert(sid.clone(), arc.clone());
+            full = map.len() >= MAX_SESSIONS;
+            if !full {
+                map.insert(sid.clone(), arc.clone());
+            }
+        }
+        // An evicted game's engine stops, and its thread is waited for: the engines never
+        // outnumber the games kept.
+        for s in evicted {
+            let thread = lock(&s).retire();
+            if let Some(t) = thread {
+                let _ = t.join();
+            }
+            self.note_freed();
+        }
+        if full {
+            return Err(ApiError {
+                status: 503,
+                message: format!(
+                    "{MAX_SESSIONS} games are in play, the most kept at once; try again in a few seconds"
+                ),
+            });
         }
         maybe_start_engine(&arc, false);
         let mut s = lock(&arc);
@@ -1095,127 +1272,4 @@ fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<(Variant, Arc<Rul
     };
     let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
     Ok((variant, rules))
-}
-
-fn respond(req: tiny_http::Request, status: u16, ctype: &str, body: String) {
-    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], ctype.as_bytes())
-        .expect("a valid header");
-    let nocache = tiny_http::Header::from_bytes(&b"Cache-Control"[..], &b"no-store"[..])
-        .expect("a valid header");
-    let resp = tiny_http::Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header)
-        .with_header(nocache);
-    let _ = req.respond(resp);
-}
-
-fn handle(server: &Server, mut req: tiny_http::Request) {
-    let method = req.method().as_str().to_ascii_uppercase();
-    let url = req.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let path = path.to_string();
-    let query = query.to_string();
-    let json_type = "application/json; charset=utf-8";
-    // Another web site open in the same browser must not play here: a request that names its
-    // origin must come from this server's own page.
-    let header = |name: &str| {
-        req.headers()
-            .iter()
-            .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-            .map(|h| h.value.as_str().to_string())
-    };
-    if let (Some(origin), Some(host)) = (header("Origin"), header("Host"))
-        && origin != format!("http://{host}")
-    {
-        let e = json!({"error": format!("requests from {origin} are not served")});
-        return respond(req, 403, json_type, e.to_string());
-    }
-    match (method.as_str(), path.as_str()) {
-        ("GET", "/") | ("GET", "/index.html") => {
-            return respond(req, 200, "text/html; charset=utf-8", INDEX_HTML.into());
-        }
-        ("GET", "/app.js") => {
-            return respond(req, 200, "text/javascript; charset=utf-8", APP_JS.into());
-        }
-        ("GET", "/style.css") => {
-            return respond(req, 200, "text/css; charset=utf-8", STYLE_CSS.into());
-        }
-        ("GET", "/api/pgn") => {
-            return match server.pgn(&query) {
-                Ok(t) => respond(req, 200, "application/x-chess-pgn; charset=utf-8", t),
-                Err(e) => respond(
-                    req,
-                    e.status,
-                    json_type,
-                    json!({"error": e.message}).to_string(),
-                ),
-            };
-        }
-        _ => {}
-    }
-    if req.body_length().is_some_and(|n| n > MAX_BODY) {
-        let e =
-            json!({"error": format!("the request is too large (at most {} KiB)", MAX_BODY / 1024)});
-        return respond(req, 413, json_type, e.to_string());
-    }
-    let mut body = Vec::new();
-    let read = req
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body);
-    if read.is_err() {
-        return respond(
-            req,
-            400,
-            json_type,
-            json!({"error": "cannot read the request"}).to_string(),
-        );
-    }
-    if body.len() > MAX_BODY {
-        let e =
-            json!({"error": format!("the request is too large (at most {} KiB)", MAX_BODY / 1024)});
-        return respond(req, 413, json_type, e.to_string());
-    }
-    match server.api(&method, &path, &query, &body) {
-        Ok(v) => respond(req, 200, json_type, v.to_string()),
-        Err(e) => respond(
-            req,
-            e.status,
-            json_type,
-            json!({"error": e.message}).to_string(),
-        ),
-    }
-}
-
-/// Serves until the process ends. `on_ready` gets the address actually bound (port 0 picks a
-/// free port).
-pub fn serve(
-    server: Server,
-    host: &str,
-    port: u16,
-    on_ready: impl FnOnce(std::net::SocketAddr),
-) -> Result<(), String> {
-    let http = tiny_http::Server::http((host, port))
-        .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-    let addr = http
-        .server_addr()
-        .to_ip()
-        .ok_or("the server has no IP address")?;
-    on_ready(addr);
-    let http = Arc::new(http);
-    let server = Arc::new(server);
-    let mut workers = Vec::new();
-    for _ in 0..4 {
-        let http = http.clone();
-        let server = server.clone();
-        workers.push(std::thread::spawn(move || {
-            while let Ok(req) = http.recv() {
-                handle(&server, req);
-            }
-        }));
-    }
-    for w in workers {
-        let _ = w.join();
-    }
-    Ok(())
 }

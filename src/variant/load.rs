@@ -32,6 +32,16 @@ pub const BUILTIN: &[(&str, &str)] = &[
 /// `built-in variants/chess.toml:12:3: ...`. An origin that starts so is a built-in variant.
 pub const BUILTIN_ORIGIN: &str = "built-in variants/";
 
+/// Which files a variant's `[eval]` table may read with `include` and `network`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Files {
+    /// Files beside the variant file (or, where there is none, the built-in one of that name).
+    Disk,
+    /// Only the built-in tables and networks, by name; the disk is never read. For text that
+    /// came from elsewhere (a file uploaded to `serve`), which must not read the server's files.
+    BuiltinOnly,
+}
+
 /// Everything wrong with a variant file, each line `file:line:column: message`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", lines.join("\n"))]
@@ -50,7 +60,7 @@ pub(super) fn load(name_or_path: &str, catalog: &dyn SpecCatalog) -> Result<Vari
     if name_or_path.ends_with(".toml") || name_or_path.contains('/') || name_or_path.contains('\\')
     {
         let text = read_file(name_or_path)?;
-        let mut v = from_toml(&text, name_or_path, catalog)?;
+        let mut v = from_toml(&text, name_or_path, catalog, Files::Disk)?;
         if v.id.is_empty() {
             v.id = std::path::Path::new(name_or_path)
                 .file_stem()
@@ -62,7 +72,12 @@ pub(super) fn load(name_or_path: &str, catalog: &dyn SpecCatalog) -> Result<Vari
     let key = name_or_path.to_ascii_lowercase();
     match BUILTIN.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => {
-            let mut v = from_toml(text, &format!("{BUILTIN_ORIGIN}{n}.toml"), catalog)?;
+            let mut v = from_toml(
+                text,
+                &format!("{BUILTIN_ORIGIN}{n}.toml"),
+                catalog,
+                Files::BuiltinOnly,
+            )?;
             v.id = n.to_string();
             v.source = "built-in".into();
             Ok(v)
@@ -107,12 +122,34 @@ pub const BUILTIN_NETS: &[(&str, &[u8])] = &[(
 /// Reads the network file the `[eval]` table names: for a built-in variant the built-in network
 /// of that name; for a variant file the file beside it or, where there is none, the built-in
 /// network of that name. Its contents are checked when the variant is compiled.
-fn load_network(v: &mut Variant, origin: &str, source: &str) -> Result<(), VariantError> {
+fn load_network(
+    v: &mut Variant,
+    origin: &str,
+    source: &str,
+    files: Files,
+) -> Result<(), VariantError> {
     let Some((name, at)) = v.eval.as_ref().and_then(|e| e.network.clone()) else {
         return Ok(());
     };
     let (line, col) = line_col(source, at.start);
     v.locations.network = Some(Loc { line, col });
+    if files == Files::BuiltinOnly {
+        let Some((_, b)) = BUILTIN_NETS.iter().find(|(n, _)| *n == name) else {
+            return Err(render(
+                source,
+                origin,
+                vec![Diag {
+                    span: at,
+                    message: format!(
+                        "no built-in network is called `{name}` (this file may name only built-in networks)"
+                    ),
+                    hint: Some(builtin_hint(BUILTIN_NETS.iter().map(|(n, _)| *n))),
+                }],
+            ));
+        };
+        v.network = Some((name, (*b).into()));
+        return Ok(());
+    }
     let path = std::path::Path::new(origin)
         .parent()
         .unwrap_or(std::path::Path::new(""))
@@ -214,10 +251,31 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
 /// file beside it, or, where there is none, the built-in table of that name (so a copy of a
 /// shipped game plays as the game does). A table that cannot be read is reported at the
 /// `include` key of the variant file.
-fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), VariantError> {
+fn include_eval(
+    v: &mut Variant,
+    origin: &str,
+    source: &str,
+    files: Files,
+) -> Result<(), VariantError> {
     let Some((name, at)) = v.eval.as_ref().and_then(|e| e.include.clone()) else {
         return Ok(());
     };
+    if files == Files::BuiltinOnly {
+        let Some((_, t)) = BUILTIN_EVAL.iter().find(|(n, _)| *n == name) else {
+            return Err(render(
+                source,
+                origin,
+                vec![Diag {
+                    span: at,
+                    message: format!(
+                        "no built-in evaluation table is called `{name}` (this file may include only built-in tables)"
+                    ),
+                    hint: Some(builtin_hint(BUILTIN_EVAL.iter().map(|(n, _)| *n))),
+                }],
+            ));
+        };
+        return merge_included(v, &name, t, format!("{BUILTIN_ORIGIN}{name}"));
+    }
     let path = std::path::Path::new(origin)
         .parent()
         .unwrap_or(std::path::Path::new(""))
@@ -249,13 +307,33 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
             shown,
         ),
     };
-    let root = toml::de::DeTable::parse(&text).map_err(|e| {
+    merge_included(v, &name, &text, shown)
+}
+
+/// The names a file limited to built-in tables may use, as a hint.
+fn builtin_hint<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let list: Vec<&str> = names.collect();
+    if list.is_empty() {
+        "there are none".into()
+    } else {
+        format!("the built-in ones: {}", list.join(", "))
+    }
+}
+
+/// Reads an included evaluation table's `text` (named `shown` in errors) into the variant's.
+fn merge_included(
+    v: &mut Variant,
+    name: &str,
+    text: &str,
+    shown: String,
+) -> Result<(), VariantError> {
+    let root = toml::de::DeTable::parse(text).map_err(|e| {
         VariantError::one(format!("{shown}: not valid TOML: {}", e.message().trim()))
     })?;
     let entries = convert_table(root.get_ref());
     let mut diags = Vec::new();
     let mut inc = super::eval_table::EvalTable::default();
-    let mut top = Params::new(&name, 0..0, &entries, &mut diags);
+    let mut top = Params::new(name, 0..0, &entries, &mut diags);
     let eval = top.table("eval");
     top.finish();
     if let Some((t, span)) = eval {
@@ -274,7 +352,7 @@ fn include_eval(v: &mut Variant, origin: &str, source: &str) -> Result<(), Varia
         });
     }
     if !diags.is_empty() {
-        return Err(render(&text, &shown, diags));
+        return Err(render(text, &shown, diags));
     }
     if let Some(e) = v.eval.as_mut() {
         e.merge_under(&inc);
@@ -363,6 +441,7 @@ pub(super) fn from_toml(
     text: &str,
     origin: &str,
     catalog: &dyn SpecCatalog,
+    files: Files,
 ) -> Result<Variant, VariantError> {
     let root = match toml::de::DeTable::parse(text) {
         Ok(t) => t,
@@ -387,8 +466,8 @@ pub(super) fn from_toml(
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
-            include_eval(&mut v, origin, text)?;
-            load_network(&mut v, origin, text)?;
+            include_eval(&mut v, origin, text, files)?;
+            load_network(&mut v, origin, text, files)?;
             Ok(v)
         }
         _ => Err(render(text, origin, diags)),

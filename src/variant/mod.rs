@@ -11,7 +11,7 @@ mod spec;
 
 pub use eval_table::EvalTable;
 pub use load::Placement;
-pub use load::{BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, MAX_NETWORK_BYTES, VariantError};
+pub use load::{BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, Files, MAX_NETWORK_BYTES, VariantError};
 pub use params::{Diag, Params, SVal, Span, Val};
 pub use spec::{RuleSpec, SpecCatalog};
 
@@ -128,13 +128,24 @@ impl Variant {
         load::load(name_or_path, catalog)
     }
 
-    /// Reads a variant from TOML text; `origin` names the file in error messages.
+    /// Reads a variant from TOML text; `origin` names the file in error messages, and tables
+    /// it includes are read beside that file.
     pub fn from_toml_with(
         text: &str,
         origin: &str,
         catalog: &dyn SpecCatalog,
     ) -> Result<Variant, VariantError> {
-        load::from_toml(text, origin, catalog)
+        load::from_toml(text, origin, catalog, Files::Disk)
+    }
+
+    /// Reads a variant from TOML text whose `include` and `network` may name `files` only.
+    pub fn from_toml_limited(
+        text: &str,
+        origin: &str,
+        catalog: &dyn SpecCatalog,
+        files: Files,
+    ) -> Result<Variant, VariantError> {
+        load::from_toml(text, origin, catalog, files)
     }
 
     /// The placement part of a FEN for the default start position.
