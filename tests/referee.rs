@@ -676,3 +676,47 @@ fn sigint_ends_the_match_with_every_finished_game_and_no_engine_left() {
     assert!(v.status.success(), "{said}\n{text}");
     assert_eq!(said.matches("every move legal").count(), finished, "{said}");
 }
+
+/// A variant file whose id is a built-in game's goes to the engines by its path: here chess
+/// with Knights that step like Wazirs. Engines given the built-in chess instead would leap
+/// with their Knights, an illegal move in this file, and lose by it.
+#[test]
+fn a_variant_file_reaches_the_engines_by_its_path_even_when_a_built_in_game_has_its_name() {
+    let dir = common::TempDir::new("referee-file");
+    let chess = polymachy::variant::BUILTIN
+        .iter()
+        .find(|(n, _)| *n == "chess")
+        .unwrap()
+        .1;
+    let text = chess.replacen("betza = \"N\"", "betza = \"W\"", 1);
+    assert_ne!(text, chess);
+    let file = dir.join("chess.toml");
+    std::fs::write(&file, text).unwrap();
+    std::fs::copy(
+        engines_dir().join("../../variants/chess.eval.toml"),
+        dir.join("chess.eval.toml"),
+    )
+    .unwrap();
+    let pgn = dir.join("w.pgn");
+    let me = format!("{BIN} uci");
+    let r = run_match(&[
+        "-v",
+        file.to_str().unwrap(),
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--games",
+        "2",
+        "--tc",
+        "1+0.02",
+        "--max-moves",
+        "40",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!games.to_lowercase().contains("illegal"), "{games}");
+    assert_eq!(games.matches("[Result ").count(), 2, "{games}");
+}

@@ -355,13 +355,16 @@ impl EngineProc {
     pub fn select_variant(&mut self, id: &str, path: Option<&str>) -> Result<(), String> {
         match self.protocol {
             Protocol::Uci => {
-                if self.uci_variants.iter().any(|v| v == id) {
-                    self.send(&format!("setoption name UCI_Variant value {id}"))
-                        .map_err(|e| e.to_string())?;
-                } else if let Some(p) =
+                // A variant file goes by its path where the engine reads files: a built-in game
+                // of the same name may differ from it (another network, other values, a
+                // changed piece).
+                if let Some(p) =
                     path.filter(|_| self.uci_options.iter().any(|o| o == "VariantPath"))
                 {
                     self.send(&format!("setoption name VariantPath value {p}"))
+                        .map_err(|e| e.to_string())?;
+                } else if self.uci_variants.iter().any(|v| v == id) {
+                    self.send(&format!("setoption name UCI_Variant value {id}"))
                         .map_err(|e| e.to_string())?;
                 } else if id != "chess" {
                     return Err(format!("{} does not offer the variant `{id}`", self.name));
