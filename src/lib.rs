@@ -24,8 +24,6 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
-// The web server's documentation comes with its rewrite.
-#[allow(missing_docs)]
 pub mod serve;
 pub mod tables;
 #[cfg(feature = "testing")]

@@ -82,7 +82,9 @@ pub(crate) const STYLE_CSS: &str = include_str!("../../web/style.css");
 /// Who moves for a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
+    /// A person at the page makes the side's moves.
     Human,
+    /// The engine makes them.
     Engine,
 }
 
@@ -107,7 +109,9 @@ impl Player {
 /// A request that cannot be served: status and message.
 #[derive(Debug)]
 pub struct ApiError {
+    /// The HTTP status answered (400, 404, 413, 503…).
     pub status: u16,
+    /// What went wrong, for the page to show.
     pub message: String,
 }
 
@@ -868,6 +872,52 @@ impl Server {
         Ok((sid, s))
     }
 
+    /// Keeps a new game `sid`: games unused for a while make room for it when the most are
+    /// kept (their engines stopped and waited for); with every kept game in play, it is
+    /// refused (503).
+    fn admit(&self, sid: &str, arc: &Arc<Mutex<Session>>) -> Result<(), ApiError> {
+        let mut evicted = Vec::new();
+        let full;
+        {
+            let mut map = lock(&self.sessions);
+            while map.len() >= MAX_SESSIONS {
+                // A game in play is never pushed out by new ones: only those unused a while.
+                let oldest = map
+                    .iter()
+                    .map(|(k, s)| (lock(s).last_use, k))
+                    .filter(|(used, _)| used.elapsed() >= IN_PLAY)
+                    .min()
+                    .map(|(_, k)| k.clone());
+                match oldest.and_then(|k| map.remove(&k)) {
+                    Some(s) => evicted.push(s),
+                    None => break,
+                }
+            }
+            full = map.len() >= MAX_SESSIONS;
+            if !full {
+                map.insert(sid.to_string(), arc.clone());
+            }
+        }
+        // An evicted game's engine stops, and its thread is waited for: the engines never
+        // outnumber the games kept.
+        for s in evicted {
+            let thread = lock(&s).retire();
+            if let Some(t) = thread {
+                let _ = t.join();
+            }
+            self.note_freed();
+        }
+        if full {
+            return Err(ApiError {
+                status: 503,
+                message: format!(
+                    "{MAX_SESSIONS} games are in play, the most kept at once; try again in a few seconds"
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn new_game(&self, body: &Value) -> Result<Value, ApiError> {
         let name = opt_str(body, "variant")?;
         let toml = opt_str(body, "toml")?;
@@ -930,45 +980,7 @@ impl Server {
         }
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
-        let mut evicted = Vec::new();
-        let full;
-        {
-            let mut map = lock(&self.sessions);
-            while map.len() >= MAX_SESSIONS {
-                // A game in play is never pushed out by new ones: only those unused a while.
-                let oldest = map
-                    .iter()
-                    .map(|(k, s)| (lock(s).last_use, k))
-                    .filter(|(used, _)| used.elapsed() >= IN_PLAY)
-                    .min()
-                    .map(|(_, k)| k.clone());
-                match oldest.and_then(|k| map.remove(&k)) {
-                    Some(s) => evicted.push(s),
-                    None => break,
-                }
-            }
-            full = map.len() >= MAX_SESSIONS;
-            if !full {
-                map.insert(sid.clone(), arc.clone());
-            }
-        }
-        // An evicted game's engine stops, and its thread is waited for: the engines never
-        // outnumber the games kept.
-        for s in evicted {
-            let thread = lock(&s).retire();
-            if let Some(t) = thread {
-                let _ = t.join();
-            }
-            self.note_freed();
-        }
-        if full {
-            return Err(ApiError {
-                status: 503,
-                message: format!(
-                    "{MAX_SESSIONS} games are in play, the most kept at once; try again in a few seconds"
-                ),
-            });
-        }
+        self.admit(&sid, &arc)?;
         maybe_start_engine(&arc, false);
         let mut s = lock(&arc);
         Ok(json!({"sid": sid, "state": state_json(&sid, &mut s)}))
@@ -1027,161 +1039,7 @@ impl Server {
             return self.new_game(&body);
         }
         let (sid, arc) = self.session_of(&body)?;
-        let mut restart = false;
-        let mut force = false;
-        {
-            let mut s = lock(&arc);
-            match path {
-                "/api/move" => {
-                    let text = req_str(&body, "move")?;
-                    if s.over() {
-                        return Err(conflict("the game is over"));
-                    }
-                    let side = s.game.position().side();
-                    if s.thinking() || s.players[side.index()] == Player::Engine {
-                        return Err(conflict("it is the engine's turn"));
-                    }
-                    let mv = s.game.parse(text).map_err(|e| ApiError {
-                        status: 422,
-                        message: e.to_string(),
-                    })?;
-                    s.charge_clock();
-                    s.game.play(mv).map_err(|e| bad(e.to_string()))?;
-                    s.generation += 1;
-                    restart = true;
-                }
-                "/api/undo" => {
-                    if s.game.moves().is_empty() {
-                        return Err(conflict("no move to take back"));
-                    }
-                    s.cancel_search();
-                    s.ending = None;
-                    s.game.undo();
-                    let humans = s.players.iter().filter(|&&p| p == Player::Human).count();
-                    while humans == 1 && !s.game.moves().is_empty() {
-                        let side = s.game.position().side();
-                        if s.players[side.index()] == Player::Human {
-                            break;
-                        }
-                        s.game.undo();
-                    }
-                    s.report = EngineReport::default();
-                    s.turn_start = Instant::now();
-                    s.paused = humans == 0;
-                }
-                "/api/options" => {
-                    let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
-                    let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
-                    let (mt, depth) = engine_settings(&body)?;
-                    let new_mt = mt.unwrap_or(s.movetime);
-                    let new_depth = depth.unwrap_or(s.depth);
-                    if new_mt.is_none() && new_depth.is_none() {
-                        return Err(bad("give the engine a time per move or a depth"));
-                    }
-                    s.movetime = new_mt;
-                    s.depth = new_depth;
-                    if let Some(p) = white {
-                        s.players[0] = p;
-                    }
-                    if let Some(p) = black {
-                        s.players[1] = p;
-                    }
-                    let side = s.game.position().side();
-                    if s.thinking() && s.players[side.index()] == Player::Human {
-                        s.cancel_search();
-                    }
-                    s.paused = false;
-                    restart = true;
-                }
-                "/api/go" => {
-                    if s.over() {
-                        return Err(conflict("the game is over"));
-                    }
-                    if s.thinking() {
-                        return Err(conflict("the engine is already thinking"));
-                    }
-                    restart = true;
-                    force = true;
-                }
-                "/api/stop" => {
-                    let play = match body.get("play") {
-                        None | Some(Value::Null) => false,
-                        Some(Value::Bool(b)) => *b,
-                        Some(_) => return Err(bad("`play` must be true or false")),
-                    };
-                    let Some(flag) = s.stop.clone() else {
-                        return Err(conflict("the engine is not thinking"));
-                    };
-                    s.play_when_stopped = play;
-                    flag.store(true, Ordering::Relaxed);
-                }
-                "/api/resign" => {
-                    if s.over() {
-                        return Err(conflict("the game is over"));
-                    }
-                    let side = match opt_str(&body, "side")? {
-                        None => s.game.position().side(),
-                        Some("white") => Color::White,
-                        Some("black") => Color::Black,
-                        Some(o) => {
-                            return Err(bad(format!("`side` must be white or black, not `{o}`")));
-                        }
-                    };
-                    s.cancel_search();
-                    s.ending = Some(Ending {
-                        result: GameResult::win_for(side.flip()),
-                        reason: format!(
-                            "{} resigns: {} wins.",
-                            if side == Color::White {
-                                "White"
-                            } else {
-                                "Black"
-                            },
-                            if side == Color::White {
-                                "Black"
-                            } else {
-                                "White"
-                            }
-                        ),
-                    });
-                }
-                "/api/draw" => {
-                    if s.over() {
-                        return Err(conflict("the game is over"));
-                    }
-                    let reason = draw_claim(&mut s)?;
-                    s.cancel_search();
-                    s.ending = Some(Ending {
-                        result: GameResult::Draw,
-                        reason,
-                    });
-                }
-                "/api/fen" => {
-                    let fen = req_str(&body, "fen")?;
-                    let rules = s.game.rules().clone();
-                    let pos = Position::from_fen(&rules, fen).map_err(|e| bad(e.to_string()))?;
-                    s.reset_with(Game::from_position(pos));
-                    restart = true;
-                }
-                "/api/pgn" => {
-                    let text = req_str(&body, "pgn")?;
-                    let rec = game::parse_pgn(text)
-                        .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
-                    let (variant, rules) = rules_for_pgn(&rec, &s)?;
-                    let g = Game::from_record(&rules, &rec)
-                        .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
-                    s.reset_with(g);
-                    s.variant = Arc::new(variant);
-                    restart = true;
-                }
-                _ => {
-                    return Err(ApiError {
-                        status: 404,
-                        message: format!("no such request: POST {path}"),
-                    });
-                }
-            }
-        }
+        let (restart, force) = post_action(&mut lock(&arc), path, &body)?;
         if restart {
             maybe_start_engine(&arc, force);
         }
@@ -1272,4 +1130,176 @@ fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<(Variant, Arc<Rul
     };
     let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
     Ok((variant, rules))
+}
+
+/// Applies a POST request other than a new game to the session `s`: (whether the engine may
+/// have to start, whether it starts even on a human's turn).
+fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool), ApiError> {
+    let mut restart = false;
+    let mut force = false;
+    match path {
+        "/api/move" => {
+            let text = req_str(&body, "move")?;
+            if s.over() {
+                return Err(conflict("the game is over"));
+            }
+            let side = s.game.position().side();
+            if s.thinking() || s.players[side.index()] == Player::Engine {
+                return Err(conflict("it is the engine's turn"));
+            }
+            let mv = s.game.parse(text).map_err(|e| ApiError {
+                status: 422,
+                message: e.to_string(),
+            })?;
+            s.charge_clock();
+            s.game.play(mv).map_err(|e| bad(e.to_string()))?;
+            s.generation += 1;
+            restart = true;
+        }
+        "/api/undo" => undo(s)?,
+        "/api/options" => {
+            set_options(s, body)?;
+            restart = true;
+        }
+        "/api/go" => {
+            if s.over() {
+                return Err(conflict("the game is over"));
+            }
+            if s.thinking() {
+                return Err(conflict("the engine is already thinking"));
+            }
+            restart = true;
+            force = true;
+        }
+        "/api/stop" => {
+            let play = match body.get("play") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(bad("`play` must be true or false")),
+            };
+            let Some(flag) = s.stop.clone() else {
+                return Err(conflict("the engine is not thinking"));
+            };
+            s.play_when_stopped = play;
+            flag.store(true, Ordering::Relaxed);
+        }
+        "/api/resign" => resign(s, body)?,
+        "/api/draw" => {
+            if s.over() {
+                return Err(conflict("the game is over"));
+            }
+            let reason = draw_claim(s)?;
+            s.cancel_search();
+            s.ending = Some(Ending {
+                result: GameResult::Draw,
+                reason,
+            });
+        }
+        "/api/fen" => {
+            let fen = req_str(&body, "fen")?;
+            let rules = s.game.rules().clone();
+            let pos = Position::from_fen(&rules, fen).map_err(|e| bad(e.to_string()))?;
+            s.reset_with(Game::from_position(pos));
+            restart = true;
+        }
+        "/api/pgn" => {
+            let text = req_str(&body, "pgn")?;
+            let rec = game::parse_pgn(text)
+                .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
+            let (variant, rules) = rules_for_pgn(&rec, &s)?;
+            let g = Game::from_record(&rules, &rec)
+                .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
+            s.reset_with(g);
+            s.variant = Arc::new(variant);
+            restart = true;
+        }
+        _ => {
+            return Err(ApiError {
+                status: 404,
+                message: format!("no such request: POST {path}"),
+            });
+        }
+    }
+    Ok((restart, force))
+}
+
+/// Takes back the last move, and the engine's reply before it when one person plays the engine.
+fn undo(s: &mut Session) -> Result<(), ApiError> {
+    if s.game.moves().is_empty() {
+        return Err(conflict("no move to take back"));
+    }
+    s.cancel_search();
+    s.ending = None;
+    s.game.undo();
+    let humans = s.players.iter().filter(|&&p| p == Player::Human).count();
+    while humans == 1 && !s.game.moves().is_empty() {
+        let side = s.game.position().side();
+        if s.players[side.index()] == Player::Human {
+            break;
+        }
+        s.game.undo();
+    }
+    s.report = EngineReport::default();
+    s.turn_start = Instant::now();
+    s.paused = humans == 0;
+    Ok(())
+}
+
+/// Sets who plays each side and the engine's time or depth (`/api/options`).
+fn set_options(s: &mut Session, body: &Value) -> Result<(), ApiError> {
+    let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
+    let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
+    let (mt, depth) = engine_settings(&body)?;
+    let new_mt = mt.unwrap_or(s.movetime);
+    let new_depth = depth.unwrap_or(s.depth);
+    if new_mt.is_none() && new_depth.is_none() {
+        return Err(bad("give the engine a time per move or a depth"));
+    }
+    s.movetime = new_mt;
+    s.depth = new_depth;
+    if let Some(p) = white {
+        s.players[0] = p;
+    }
+    if let Some(p) = black {
+        s.players[1] = p;
+    }
+    let side = s.game.position().side();
+    if s.thinking() && s.players[side.index()] == Player::Human {
+        s.cancel_search();
+    }
+    s.paused = false;
+    Ok(())
+}
+
+/// Ends the game by the resignation of `side` (default: the side to move).
+fn resign(s: &mut Session, body: &Value) -> Result<(), ApiError> {
+    if s.over() {
+        return Err(conflict("the game is over"));
+    }
+    let side = match opt_str(&body, "side")? {
+        None => s.game.position().side(),
+        Some("white") => Color::White,
+        Some("black") => Color::Black,
+        Some(o) => {
+            return Err(bad(format!("`side` must be white or black, not `{o}`")));
+        }
+    };
+    s.cancel_search();
+    s.ending = Some(Ending {
+        result: GameResult::win_for(side.flip()),
+        reason: format!(
+            "{} resigns: {} wins.",
+            if side == Color::White {
+                "White"
+            } else {
+                "Black"
+            },
+            if side == Color::White {
+                "Black"
+            } else {
+                "White"
+            }
+        ),
+    });
+    Ok(())
 }
