@@ -1139,7 +1139,7 @@ fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool)
     let mut force = false;
     match path {
         "/api/move" => {
-            let text = req_str(&body, "move")?;
+            let text = req_str(body, "move")?;
             if s.over() {
                 return Err(conflict("the game is over"));
             }
@@ -1196,17 +1196,17 @@ fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool)
             });
         }
         "/api/fen" => {
-            let fen = req_str(&body, "fen")?;
+            let fen = req_str(body, "fen")?;
             let rules = s.game.rules().clone();
             let pos = Position::from_fen(&rules, fen).map_err(|e| bad(e.to_string()))?;
             s.reset_with(Game::from_position(pos));
             restart = true;
         }
         "/api/pgn" => {
-            let text = req_str(&body, "pgn")?;
+            let text = req_str(body, "pgn")?;
             let rec = game::parse_pgn(text)
                 .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
-            let (variant, rules) = rules_for_pgn(&rec, &s)?;
+            let (variant, rules) = rules_for_pgn(&rec, s)?;
             let g = Game::from_record(&rules, &rec)
                 .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
             s.reset_with(g);
@@ -1249,7 +1249,7 @@ fn undo(s: &mut Session) -> Result<(), ApiError> {
 fn set_options(s: &mut Session, body: &Value) -> Result<(), ApiError> {
     let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
     let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
-    let (mt, depth) = engine_settings(&body)?;
+    let (mt, depth) = engine_settings(body)?;
     let new_mt = mt.unwrap_or(s.movetime);
     let new_depth = depth.unwrap_or(s.depth);
     if new_mt.is_none() && new_depth.is_none() {
@@ -1276,7 +1276,7 @@ fn resign(s: &mut Session, body: &Value) -> Result<(), ApiError> {
     if s.over() {
         return Err(conflict("the game is over"));
     }
-    let side = match opt_str(&body, "side")? {
+    let side = match opt_str(body, "side")? {
         None => s.game.position().side(),
         Some("white") => Color::White,
         Some("black") => Color::Black,
