@@ -179,6 +179,9 @@ fn training_lowers_the_validation_loss_and_writes_a_network_the_engine_plays_wit
             .unwrap()
     };
     let (before, after) = (loss("epoch 0"), loss("epoch 4/4"));
+    // The bar: the variant's own evaluation on the same validation positions.
+    let bar = loss("the variant's own static evaluation");
+    assert!(bar > 0.0 && bar < 0.25, "{bar}");
     assert!(
         after < before,
         "validation loss {before} -> {after}\n{}",

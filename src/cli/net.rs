@@ -355,6 +355,7 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
             .push(data::read_file(&d.display().to_string()).map_err(|e| UserError(e.to_string()))?);
     }
     let (tr, va) = train::positions(&variant, &files, a.wdl).map_err(UserError)?;
+    let bar = evaluation_loss(&variant, &files, a.wdl)?;
     drop(files);
     if tr.is_empty() {
         return Err(UserError("the data holds no training positions".into()));
@@ -372,6 +373,9 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         w.hidden,
         w.buckets
     );
+    if let Some(l) = bar {
+        println!("the variant's own static evaluation: validation loss {l:.6} (the bar)");
+    }
     println!(
         "epoch 0: validation loss {:.6}",
         train::mean_loss(&w, &va, threads)
@@ -434,4 +438,52 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         net.buckets
     );
     Ok(())
+}
+
+/// The loss of the variant's own static evaluation (without a network) on the validation
+/// positions, against the targets the network is trained to: the bar a network must pass.
+/// `None` when there are no validation positions.
+fn evaluation_loss(
+    variant: &Variant,
+    files: &[data::DataFile],
+    wdl: f32,
+) -> Result<Option<f64>, UserError> {
+    let mut v = variant.clone();
+    v.network = None;
+    let rules = Ruleset::new(&v, None).map_err(|e| UserError(e.to_string()))?;
+    let eval = crate::search::Evaluator::new(&rules);
+    let size = rules.geometry.size();
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let (mut total, mut n) = (0f64, 0usize);
+    for g in files
+        .iter()
+        .flat_map(|f| &f.games)
+        .filter(|g| g.game % 20 == 19)
+    {
+        for r in &g.records {
+            let mut setup = crate::position::Setup::start(&rules);
+            setup.board = vec![crate::moves::EMPTY; size];
+            for &(sq, c) in &r.pieces {
+                if let Some(x) = setup.board.get_mut(sq as usize) {
+                    *x = c;
+                }
+            }
+            setup.side = crate::geometry::Color::from_index(r.side as usize & 1);
+            setup.rights = 0;
+            let Ok(pos) = crate::position::Position::from_setup(&rules, &setup) else {
+                continue;
+            };
+            let result = match (g.result, r.side) {
+                (1, _) => 0.5,
+                (2, 0) | (0, 1) => 1.0,
+                _ => 0.0,
+            };
+            let target = wdl as f64 * result
+                + (1.0 - wdl as f64) * sigmoid(r.score as f64 / crate::nnue::SCALE as f64);
+            let pred = sigmoid(eval.evaluate(&pos) as f64 / crate::nnue::SCALE as f64);
+            total += (pred - target) * (pred - target);
+            n += 1;
+        }
+    }
+    Ok((n > 0).then(|| total / n as f64))
 }
