@@ -22,7 +22,7 @@ pub fn add(acc: &mut [i16], row: &[i16], simd: bool) {
     #[cfg(target_arch = "x86_64")]
     if simd {
         // SAFETY: `simd` is only true when AVX2 was detected.
-        unsafe { avx2::add(acc, row) };
+        unsafe { avx2::add_or_sub::<false>(acc, row) };
         return;
     }
     let _ = simd;
@@ -37,7 +37,7 @@ pub fn sub(acc: &mut [i16], row: &[i16], simd: bool) {
     #[cfg(target_arch = "x86_64")]
     if simd {
         // SAFETY: `simd` is only true when AVX2 was detected.
-        unsafe { avx2::sub(acc, row) };
+        unsafe { avx2::add_or_sub::<true>(acc, row) };
         return;
     }
     let _ = simd;
@@ -71,8 +71,9 @@ mod avx2 {
 
     use super::QA;
 
+    /// `acc += row` (`SUB` false) or `acc -= row` (`SUB` true), wrapping.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add(acc: &mut [i16], row: &[i16]) {
+    pub unsafe fn add_or_sub<const SUB: bool>(acc: &mut [i16], row: &[i16]) {
         let n = acc.len().min(row.len());
         let mut i = 0;
         while i + 16 <= n {
@@ -80,36 +81,21 @@ mod avx2 {
             unsafe {
                 let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
                 let r = _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i);
-                _mm256_storeu_si256(
-                    acc.as_mut_ptr().add(i) as *mut __m256i,
-                    _mm256_add_epi16(a, r),
-                );
+                let v = if SUB {
+                    _mm256_sub_epi16(a, r)
+                } else {
+                    _mm256_add_epi16(a, r)
+                };
+                _mm256_storeu_si256(acc.as_mut_ptr().add(i) as *mut __m256i, v);
             }
             i += 16;
         }
         for j in i..n {
-            acc[j] = acc[j].wrapping_add(row[j]);
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn sub(acc: &mut [i16], row: &[i16]) {
-        let n = acc.len().min(row.len());
-        let mut i = 0;
-        while i + 16 <= n {
-            // SAFETY: as in `add`.
-            unsafe {
-                let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
-                let r = _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i);
-                _mm256_storeu_si256(
-                    acc.as_mut_ptr().add(i) as *mut __m256i,
-                    _mm256_sub_epi16(a, r),
-                );
-            }
-            i += 16;
-        }
-        for j in i..n {
-            acc[j] = acc[j].wrapping_sub(row[j]);
+            acc[j] = if SUB {
+                acc[j].wrapping_sub(row[j])
+            } else {
+                acc[j].wrapping_add(row[j])
+            };
         }
     }
 
