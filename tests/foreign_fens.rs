@@ -8,9 +8,8 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 
 use common::run_binary;
@@ -363,32 +362,16 @@ fn round_trip(variant: &str, fsf_variant: &str, ini: Option<&str>, start: Option
     let ini = ini.map_or("-".to_string(), |i| {
         dir.join(i).to_string_lossy().into_owned()
     });
-    let mut child = Command::new("python3")
-        .arg(dir.join("fsf_fens.py"))
-        .args([fsf_variant, &ini])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut input = start.fen() + "\n";
     for (names, _) in &games {
         input += &names.join(" ");
         input.push('\n');
     }
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut cmd = Command::new("python3");
+    cmd.arg(dir.join("fsf_fens.py")).args([fsf_variant, &ini]);
+    let out = common::run_command(cmd, &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout;
     let mut lines = text.lines();
     // Fairy-Stockfish's start position reads to the one the games start from.
     let fsf_start = lines.next().unwrap();

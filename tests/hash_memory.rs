@@ -28,28 +28,9 @@ fn limited(args: &str, input: &str) -> Option<common::Run> {
 
 /// Runs `sh -c LINE`, feeding `input` on standard input (then closing it).
 fn sh(line: &str, input: &str) -> common::Run {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new("sh")
-        .args(["-c", line])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sh runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", line]).env("NO_COLOR", "1");
+    common::run_command(cmd, input)
 }
 
 const NO_MEMORY: &str = "cannot allocate a hash table of 4096 MB (not enough memory)";

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Runs the binary with `args` and no input; fails the test if it has not ended within 20
 /// seconds (a regression that blocks on a FIFO fails instead of hanging).
@@ -23,18 +23,13 @@ fn run_bounded(args: &[&str]) -> common::Run {
         .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .unwrap();
-    let until = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{args:?} did not end within 20 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = common::wait_polling(
+        &mut child,
+        Duration::from_secs(20),
+        Duration::from_millis(20),
+        &format!("{args:?}"),
+        || {},
+    );
     common::Run {
         code: status.code().unwrap_or(-1),
         stdout: std::fs::read_to_string(&out).unwrap_or_default(),

@@ -402,29 +402,25 @@ fn run_measured(args: &[&str], dir: &common::TempDir, limit: Duration) -> (i32, 
         .spawn()
         .unwrap();
     let status_file = format!("/proc/{}/status", child.id());
-    let until = Instant::now() + limit;
     let mut peak = 0u64;
-    let status = loop {
-        if let Ok(s) = std::fs::read_to_string(&status_file)
-            && let Some(l) = s.lines().find(|l| l.starts_with("VmHWM:"))
-        {
-            let kb: u64 = l
-                .split_whitespace()
-                .nth(1)
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
-            peak = peak.max(kb);
-        }
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the match did not end within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = common::wait_polling(
+        &mut child,
+        limit,
+        Duration::from_millis(5),
+        "the match",
+        || {
+            if let Ok(s) = std::fs::read_to_string(&status_file)
+                && let Some(l) = s.lines().find(|l| l.starts_with("VmHWM:"))
+            {
+                let kb: u64 = l
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                peak = peak.max(kb);
+            }
+        },
+    );
     let text = std::fs::read_to_string(&out).unwrap_or_default();
     (status.code().unwrap_or(-1), peak, text)
 }
@@ -629,18 +625,13 @@ fn sigint_ends_the_match_with_every_finished_game_and_no_engine_left() {
         .status()
         .unwrap();
     assert!(sent.success());
-    let until = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the match did not end within 15 s of SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = common::wait_polling(
+        &mut child,
+        Duration::from_secs(15),
+        Duration::from_millis(20),
+        "the match after SIGINT",
+        || {},
+    );
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     let stdout = std::fs::read_to_string(&out).unwrap();

@@ -4,7 +4,8 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 /// What a run of the binary gave back.
 pub struct Run {
@@ -15,14 +16,20 @@ pub struct Run {
 
 /// Runs the binary with `args`, feeding `input` on standard input (then closing it).
 pub fn run_binary(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(args)
-        .env("NO_COLOR", "1")
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polymachy"));
+    cmd.args(args).env("NO_COLOR", "1");
+    run_command(cmd, input)
+}
+
+/// Runs `cmd`, feeding `input` on standard input (then closing it), with its standard output
+/// and error captured.
+pub fn run_command(mut cmd: Command, input: &str) -> Run {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary runs");
+        .expect("the program runs");
     child
         .stdin
         .take()
@@ -34,6 +41,30 @@ pub fn run_binary(args: &[&str], input: &str) -> Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Waits for `child` to end, calling `each` every `every` meanwhile; past `limit` the child is
+/// killed and the test fails, saying `what` did not end.
+pub fn wait_polling(
+    child: &mut Child,
+    limit: Duration,
+    every: Duration,
+    what: &str,
+    mut each: impl FnMut(),
+) -> ExitStatus {
+    let until = Instant::now() + limit;
+    loop {
+        each();
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within {limit:?}");
+        }
+        std::thread::sleep(every);
     }
 }
 
