@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use crate::game::{GameResult, outcome};
 use crate::geometry::Color;
-use crate::moves::{EMPTY, MoveKind, MoveList, color_of};
+use crate::moves::{EMPTY, MoveList};
 use crate::nnue::data::{GameBlock, Header, Record};
 use crate::position::{Position, Ruleset};
 use crate::search::{Limits, Score, Searcher};
@@ -93,11 +93,7 @@ fn game_rng(seed: u64, game: u32) -> Rng {
 
 /// Whether `mv` takes something or promotes.
 fn tactical(pos: &Position, mv: crate::moves::Move) -> bool {
-    if mv.promo != 0 || mv.kind == MoveKind::EnPassant {
-        return true;
-    }
-    let c = pos.piece_at(mv.to);
-    c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Special
+    mv.promo != 0 || crate::text::is_capture(pos, mv)
 }
 
 /// The record of `pos` scored `score` for the side to move; `None` when it has too many

@@ -51,9 +51,9 @@ fn run_network(a: &BenchArgs) -> Result<(), UserError> {
     for name in names {
         let v = Variant::load(&name)?;
         let rules = Ruleset::new(&v, None).map_err(|e| UserError(e.to_string()))?;
-        let Some(net) = &rules.network else {
+        if rules.network.is_none() {
             return Err(UserError(format!("{name} names no network")));
-        };
+        }
         let size = v.network.as_ref().map_or(0, |(_, b)| b.len());
         // The start position and four positions a few moves in, the same each run.
         let mut positions = vec![Position::start(&rules)];
@@ -84,7 +84,6 @@ fn run_network(a: &BenchArgs) -> Result<(), UserError> {
             }
             speed[i] = nodes as f64 / secs.max(1e-9);
         }
-        let _ = net;
         println!(
             "{:<22} {:>10} {:>14.0} {:>14.0} {:>7.2}",
             name,

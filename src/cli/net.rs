@@ -92,16 +92,16 @@ fn rules_with_network(
 ) -> Result<Arc<Ruleset>, UserError> {
     let mut variant = Variant::load(&v.variant)?;
     if let Some(p) = network {
-        let bytes = read_limited(p, crate::variant::MAX_NETWORK_BYTES)?;
+        let bytes = read_limited(p, crate::variant::MAX_NETWORK_BYTES, "a network file")?;
         variant.network = Some((p.display().to_string(), bytes.into()));
         variant.locations.network = None;
     }
     Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
 }
 
-/// Reads a network file: a regular file of at most `max` bytes.
-fn read_limited(p: &std::path::Path, max: u64) -> Result<Vec<u8>, UserError> {
-    crate::files::read_regular_file(p, max, "a network file").map_err(UserError::from)
+/// Reads a regular file of at most `max` bytes (`what` names its kind in errors).
+fn read_limited(p: &std::path::Path, max: u64, what: &str) -> Result<Vec<u8>, UserError> {
+    crate::files::read_regular_file(p, max, what).map_err(UserError::from)
 }
 
 /// A progress line on standard error when it is a terminal.
@@ -338,7 +338,7 @@ fn check_train_args(a: &TrainArgs) -> Result<(), UserError> {
 fn start_weights(a: &TrainArgs, variant: &Variant) -> Result<Weights, UserError> {
     Ok(match &a.init {
         Some(p) => {
-            let b = read_limited(p, 1 << 30)?;
+            let b = read_limited(p, 1 << 30, "a training checkpoint")?;
             Weights::read(&b, variant).map_err(|e| UserError(format!("{}: {e}", p.display())))?
         }
         None => Weights::new(variant, a.hidden, a.buckets, a.seed),
@@ -384,8 +384,6 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         std::fs::create_dir_all(dir).map_err(|e| UserError(format!("{}: {e}", dir.display())))?;
     }
     let cfg = train::Config {
-        hidden: w.hidden,
-        buckets: w.buckets,
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,
@@ -458,7 +456,7 @@ fn evaluation_loss(
     for g in files
         .iter()
         .flat_map(|f| &f.games)
-        .filter(|g| g.game % 20 == 19)
+        .filter(|g| train::is_validation(g.game))
     {
         for r in &g.records {
             let mut setup = crate::position::Setup::start(&rules);
@@ -473,13 +471,7 @@ fn evaluation_loss(
             let Ok(pos) = crate::position::Position::from_setup(&rules, &setup) else {
                 continue;
             };
-            let result = match (g.result, r.side) {
-                (1, _) => 0.5,
-                (2, 0) | (0, 1) => 1.0,
-                _ => 0.0,
-            };
-            let target = wdl as f64 * result
-                + (1.0 - wdl as f64) * sigmoid(r.score as f64 / crate::nnue::SCALE as f64);
+            let target = train::target(g.result, r, wdl) as f64;
             let pred = sigmoid(eval.evaluate(&pos) as f64 / crate::nnue::SCALE as f64);
             total += (pred - target) * (pred - target);
             n += 1;

@@ -28,7 +28,7 @@ pub mod format;
 mod simd;
 pub mod train;
 
-use crate::geometry::{Color, Geometry, Square};
+use crate::geometry::{Color, Square};
 use crate::moves::{Code, EMPTY, color_of, kind_of};
 use crate::variant::Variant;
 
@@ -132,11 +132,6 @@ impl Layout {
         };
         (kind_of(c) * 2 + rel) * size + sq
     }
-
-    /// The geometry of this layout without holes (for tests and tools).
-    pub fn geometry(&self) -> Geometry {
-        Geometry::new(self.files, self.ranks)
-    }
 }
 
 /// A loaded network, its weights quantised.
@@ -218,31 +213,19 @@ impl Network {
         for (sq, &c) in board.iter().enumerate().take(self.layout.size()) {
             if c != EMPTY {
                 pieces += 1;
-                self.add_piece(acc, c, sq as Square);
+                self.update_piece::<false>(acc, c, sq as Square);
             }
         }
         acc.pieces = pieces;
     }
 
+    /// Adds (`SUB` false) or subtracts piece `c` on `sq` to or from both viewers' units.
     #[inline]
-    fn add_piece(&self, acc: &mut Accumulator, c: Code, sq: Square) {
+    fn update_piece<const SUB: bool>(&self, acc: &mut Accumulator, c: Code, sq: Square) {
         let h = self.hidden;
         for v in [Color::White, Color::Black] {
             let row = self.row(self.layout.feature(v, c, sq));
-            simd::add(
-                &mut acc.v[v.index() * h..(v.index() + 1) * h],
-                row,
-                self.simd,
-            );
-        }
-    }
-
-    #[inline]
-    fn sub_piece(&self, acc: &mut Accumulator, c: Code, sq: Square) {
-        let h = self.hidden;
-        for v in [Color::White, Color::Black] {
-            let row = self.row(self.layout.feature(v, c, sq));
-            simd::sub(
+            simd::add_or_sub::<SUB>(
                 &mut acc.v[v.index() * h..(v.index() + 1) * h],
                 row,
                 self.simd,
@@ -254,11 +237,11 @@ impl Network {
     pub fn apply(&self, acc: &mut Accumulator, changes: &[Change]) {
         for ch in changes {
             if ch.before != EMPTY {
-                self.sub_piece(acc, ch.before, ch.square);
+                self.update_piece::<true>(acc, ch.before, ch.square);
                 acc.pieces -= 1;
             }
             if ch.after != EMPTY {
-                self.add_piece(acc, ch.after, ch.square);
+                self.update_piece::<false>(acc, ch.after, ch.square);
                 acc.pieces += 1;
             }
         }
@@ -335,14 +318,6 @@ pub struct Accumulator {
     pub(crate) v: Vec<i16>,
     /// Pieces on the board (chooses the output bucket).
     pub(crate) pieces: u32,
-}
-
-impl Accumulator {
-    /// The units of `viewer`.
-    pub fn units(&self, viewer: Color) -> &[i16] {
-        let h = self.v.len() / 2;
-        &self.v[viewer.index() * h..(viewer.index() + 1) * h]
-    }
 }
 
 /// Accumulators for a line of play, one per position on it, each tagged with the hash of the

@@ -16,33 +16,22 @@ pub fn available() -> bool {
     }
 }
 
-/// `acc += row`, wrapping.
+/// `acc += row` (`SUB` false) or `acc -= row` (`SUB` true), wrapping.
 #[inline]
-pub fn add(acc: &mut [i16], row: &[i16], simd: bool) {
+pub fn add_or_sub<const SUB: bool>(acc: &mut [i16], row: &[i16], simd: bool) {
     #[cfg(target_arch = "x86_64")]
     if simd {
         // SAFETY: `simd` is only true when AVX2 was detected.
-        unsafe { avx2::add_or_sub::<false>(acc, row) };
+        unsafe { avx2::add_or_sub::<SUB>(acc, row) };
         return;
     }
     let _ = simd;
     for (a, &r) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(r);
-    }
-}
-
-/// `acc -= row`, wrapping.
-#[inline]
-pub fn sub(acc: &mut [i16], row: &[i16], simd: bool) {
-    #[cfg(target_arch = "x86_64")]
-    if simd {
-        // SAFETY: `simd` is only true when AVX2 was detected.
-        unsafe { avx2::add_or_sub::<true>(acc, row) };
-        return;
-    }
-    let _ = simd;
-    for (a, &r) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(r);
+        *a = if SUB {
+            a.wrapping_sub(r)
+        } else {
+            a.wrapping_add(r)
+        };
     }
 }
 

@@ -31,10 +31,6 @@ const L1_CLIP: f32 = 1.98;
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Hidden units per side (a multiple of 16).
-    pub hidden: usize,
-    /// Output buckets by the number of pieces on the board.
-    pub buckets: usize,
     /// Passes over the training data.
     pub epochs: usize,
     /// Positions per batch.
@@ -86,6 +82,24 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// Whether game number `game` is held out for validation (19 modulo 20: a game's positions
+/// are alike, so the split is by game).
+pub fn is_validation(game: u32) -> bool {
+    game % 20 == 19
+}
+
+/// What the network learns to predict for `r`, a position of a game whose result for White
+/// is `result` (0 loss, 1 draw, 2 win): `wdl · result + (1 − wdl) · σ(score / SCALE)`, for the
+/// side to move.
+pub fn target(result: u8, r: &super::data::Record, wdl: f32) -> f32 {
+    let points = match (result, r.side) {
+        (1, _) => 0.5,
+        (2, 0) | (0, 1) => 1.0,
+        _ => 0.0,
+    };
+    wdl * points + (1.0 - wdl) * sigmoid(r.score as f32 / SCALE as f32)
+}
+
 /// Reads data files for `variant`: training positions and validation positions (the games
 /// whose number is 19 modulo 20, so that no game is in both). Refuses data of another
 /// variant.
@@ -112,7 +126,7 @@ pub fn positions(
             ));
         }
         for g in &f.games {
-            let set = if g.game % 20 == 19 {
+            let set = if is_validation(g.game) {
                 &mut valid
             } else {
                 &mut train
@@ -137,12 +151,7 @@ pub fn positions(
                         set.feats.push((inputs + f / size) as u16);
                     }
                 }
-                let result = match (g.result, r.side) {
-                    (1, _) => 0.5,
-                    (2, 0) | (0, 1) => 1.0,
-                    _ => 0.0,
-                };
-                let target = wdl * result + (1.0 - wdl) * sigmoid(r.score as f32 / SCALE as f32);
+                let target = target(g.result, r, wdl);
                 set.items.push(Item {
                     start,
                     n: 2 * r.pieces.len() as u16,
