@@ -120,3 +120,28 @@ fn the_last_royal_piece_never_promotes_away() {
     // Alone, it is the last royal piece: no promotion.
     assert_eq!(promotions(&rs, "3k2/P5/6/6/6/6 w - - 0 1"), 0);
 }
+
+#[test]
+fn stalemate_values_name_the_stalemated_side() {
+    use polymachy::position::hooks::Stalemate;
+    for (value, expected) in [
+        ("stalemated-wins", Stalemate::Win),
+        ("win", Stalemate::Win),
+        ("stalemated-loses", Stalemate::Loss),
+        ("loss", Stalemate::Loss),
+        ("draw", Stalemate::Draw),
+    ] {
+        let t = variant(
+            "4k3/8/8/8/8/8/8/4K3",
+            8,
+            &format!("[rules.draw]\nstalemate = \"{value}\"\n"),
+        );
+        assert_eq!(compiles(&t).draws.stalemate, expected, "{value}");
+    }
+    let e = refusal(&variant(
+        "4k3/8/8/8/8/8/8/4K3",
+        8,
+        "[rules.draw]\nstalemate = \"lose\"\n",
+    ));
+    assert!(e.contains("stalemated-loses"), "{e}");
+}
