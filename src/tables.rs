@@ -187,6 +187,130 @@ struct Walk {
     bend_empty: Option<bool>,
 }
 
+/// One move a walk allows, as offsets from the piece: whether it is an initial move, its
+/// mode flags, the destination, the squares that must be empty and those that must be
+/// occupied, and the en-passant victim's square. Hopping walks keep their raw form (`hop`).
+type Reach = (
+    bool,
+    u16,
+    (i32, i32),
+    Vec<(i32, i32)>,
+    Vec<(i32, i32)>,
+    Option<(i32, i32)>,
+);
+
+/// The flags that say what a move may do where it lands (not how it is stored).
+const MODES: u16 = MOVE | CAPTURE | EP | MAKES_EP | PROMOTES;
+
+/// What a component allows, square by square (rays expanded to 15 squares away, with the squares
+/// passed as conditions), so that notation written two ways compares equal. `None` where it
+/// does not compile or hops (a hopper's meaning is not a list of conditions).
+fn reach_set(c: &Component) -> Option<Vec<Reach>> {
+    let initial = c.legs[0].mods.initial;
+    let mut out = Vec::new();
+    for w in component_walks(c).ok()? {
+        if w.flags & (HOP | GRASS) != 0 {
+            return None;
+        }
+        let mut empty: Vec<(i32, i32)> = Vec::new();
+        let mut occupied: Vec<(i32, i32)> = Vec::new();
+        for &(x, y, occ) in &w.conds {
+            if occ {
+                occupied.push((x, y));
+            } else {
+                empty.push((x, y));
+            }
+        }
+        if w.leap {
+            let (mut e, mut o) = (empty.clone(), occupied.clone());
+            e.sort();
+            o.sort();
+            out.push((initial, w.flags & MODES, w.step, e, o, w.ep));
+            continue;
+        }
+        if w.start != (0, 0) && w.bend_empty == Some(true) {
+            empty.push(w.start);
+        }
+        let mut cur = w.start;
+        for _ in 0..w.range.unwrap_or(u32::MAX) {
+            cur = (cur.0 + w.step.0, cur.1 + w.step.1);
+            if cur.0.abs().max(cur.1.abs()) > 15 {
+                break;
+            }
+            let (mut e, mut o) = (empty.clone(), occupied.clone());
+            e.sort();
+            e.dedup();
+            o.sort();
+            out.push((initial, w.flags & MODES, cur, e, o, w.ep));
+            empty.push(cur);
+        }
+    }
+    // The piece stands on its own square while its moves are found: a move that needs that
+    // square empty, or lands there, never happens.
+    out.retain(|r| r.2 != (0, 0) && !r.3.contains(&(0, 0)));
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+/// Warnings for notation that compiles to something simpler than it is written: a piece
+/// whose moves are exactly a plain atom's written otherwise (`FyafvF` is a Bishop), and a
+/// component that adds no move to the others (`fW` beside `W`).
+pub fn notation_warnings(b: &Betza) -> Vec<String> {
+    const PLAIN: [Atom; 13] = [
+        Atom::W,
+        Atom::F,
+        Atom::D,
+        Atom::N,
+        Atom::A,
+        Atom::H,
+        Atom::C,
+        Atom::Z,
+        Atom::G,
+        Atom::K,
+        Atom::R,
+        Atom::B,
+        Atom::Q,
+    ];
+    let sets: Vec<Option<Vec<Reach>>> = b.components.iter().map(reach_set).collect();
+    let mut out = Vec::new();
+    if sets.iter().any(|s| s.is_none()) || b.components.is_empty() {
+        return out;
+    }
+    let sets: Vec<Vec<Reach>> = sets.into_iter().flatten().collect();
+    let mut all: Vec<Reach> = sets.iter().flatten().cloned().collect();
+    all.sort();
+    all.dedup();
+    let written = b.to_string();
+    for atom in PLAIN {
+        let plain = Component {
+            legs: vec![crate::notation::Leg::default()],
+            atom,
+            range: Range::Default,
+        };
+        let name = plain.to_string();
+        if name != written && reach_set(&plain).as_ref() == Some(&all) {
+            out.push(format!(
+                "`{written}` moves exactly like `{name}`: write `{name}`, or check the notation"
+            ));
+        }
+    }
+    for (i, mine) in sets.iter().enumerate() {
+        let covered = |r: &Reach| {
+            sets.iter()
+                .enumerate()
+                .any(|(j, s)| j != i && s.contains(r))
+        };
+        if sets.len() > 1 && !mine.is_empty() && mine.iter().all(covered) {
+            out.push(format!(
+                "`{}` adds no move to the rest of `{written}`: it can be left out",
+                b.components[i]
+            ));
+        }
+    }
+    out
+}
+
 /// Length multiplier and whether the atom is orthogonal/diagonal (rotatable).
 fn atom_len(atom: Atom) -> Option<i32> {
     match atom {

@@ -145,3 +145,47 @@ fn stalemate_values_name_the_stalemated_side() {
     ));
     assert!(e.contains("stalemated-loses"), "{e}");
 }
+
+/// A variant with one extra piece `X` moving by `betza`; the piece's `betza` is on line 15.
+fn with_piece(betza: &str) -> Variant {
+    let t = format!(
+        "name = \"Warn\"\nfiles = 8\nranks = 8\nstart = \"4k3/8/8/8/8/8/8/3XK3\"\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+         [[piece]]\nname = \"Odd\"\nletter = \"X\"\nbetza = \"{betza}\"\n"
+    );
+    Variant::from_toml(&t, "warn.toml").unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn notation_that_collapses_to_a_simpler_piece_is_warned_of() {
+    let v = with_piece("FyafvF");
+    assert_eq!(
+        v.warnings,
+        vec![
+            "warn.toml:15:9: warning: piece Odd: `FyafvF` moves exactly like `B`: write `B`, or check the notation"
+                .to_string()
+        ]
+    );
+    let v = with_piece("WfW");
+    assert!(
+        v.warnings.iter().any(|w| w.contains("`fW` adds no move")),
+        "{:?}",
+        v.warnings
+    );
+    // Plain and meaningful notation: no warning.
+    for b in ["B", "WfF", "mWcF", "NB", "ifmnD", "fmWfceFifmnD"] {
+        assert!(
+            with_piece(b).warnings.is_empty(),
+            "{b}: {:?}",
+            with_piece(b).warnings
+        );
+    }
+}
+
+#[test]
+fn no_shipped_game_draws_a_warning() {
+    for (name, _) in polymachy::variant::BUILTIN {
+        let v = Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(v.warnings.is_empty(), "{name}: {:?}", v.warnings);
+    }
+}

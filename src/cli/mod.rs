@@ -401,9 +401,12 @@ impl<E: std::fmt::Display> From<E> for UserError {
     }
 }
 
-/// Loads a variant and compiles it with a setup.
+/// Loads a variant and compiles it with a setup; the file's warnings go to standard error.
 pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
     let variant = Variant::load(&v.variant)?;
+    for w in &variant.warnings {
+        eprintln!("{w}");
+    }
     Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
 }
 

@@ -458,11 +458,19 @@ pub(super) fn from_toml(
     };
     let entries = convert_table(root.get_ref());
     let mut diags = Vec::new();
-    let variant = read_variant(text, &entries, &mut diags, catalog);
+    let mut warns = Vec::new();
+    let variant = read_variant(text, &entries, &mut diags, &mut warns, catalog);
     match variant {
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
+            v.warnings = warns
+                .iter()
+                .map(|w| {
+                    let (l, c) = line_col(text, w.span.start);
+                    format!("{origin}:{l}:{c}: warning: {}", w.message)
+                })
+                .collect();
             include_eval(&mut v, origin, text, files)?;
             load_network(&mut v, origin, text, files)?;
             Ok(v)
@@ -475,6 +483,7 @@ fn read_variant(
     text: &str,
     entries: &[(String, Span, SVal)],
     diags: &mut Vec<Diag>,
+    warns: &mut Vec<Diag>,
     catalog: &dyn SpecCatalog,
 ) -> Option<Variant> {
     let top = read_top(entries, diags);
@@ -495,6 +504,7 @@ fn read_variant(
         spans: piece_spans,
         promotes,
         letters_broken,
+        warnings,
     } = pieces;
     let mut variant = Variant {
         id: top.id,
@@ -510,7 +520,9 @@ fn read_variant(
         locations: Locations::default(),
         eval: None,
         network: None,
+        warnings: Vec::new(),
     };
+    warns.extend(warnings);
     let start = top.start;
     read_promotions(text, &mut variant, promotes, &start, letters_broken, diags);
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
@@ -645,6 +657,8 @@ struct PieceTables {
     /// letter lists fail on every square and key that uses its letter, for that reason alone:
     /// those consequences are not reported (a promotion list is short, and is still checked).
     letters_broken: bool,
+    /// Notation that compiles to something simpler than it is written (not errors).
+    warnings: Vec<Diag>,
 }
 
 /// The pieces; `ok` is cleared when the file has none or too many kinds.
@@ -660,6 +674,7 @@ fn read_pieces(
         spans: Vec::new(),
         promotes: Vec::new(),
         letters_broken: false,
+        warnings: Vec::new(),
     };
     match pieces_v {
         None => {
@@ -731,6 +746,7 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let name = p.string("name");
     let letter = p.string("letter");
     let betza = p.string("betza");
+    let betza_span = betza.as_ref().map(|b| b.1.clone());
     let value = p.int("value", -100_000, 100_000);
     let royal = p.boolean("royal").unwrap_or(false);
     let promo = p.string("promotes-to");
@@ -749,6 +765,15 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     };
     let letter = piece_letter(letter, &name, it, tables, diags);
     let (betza_text, parsed) = piece_betza(text, betza, &name, it, diags);
+    if let Some(span) = betza_span {
+        for w in crate::tables::notation_warnings(&parsed) {
+            tables.warnings.push(Diag {
+                span: span.clone(),
+                message: format!("piece {name}: {w}"),
+                hint: None,
+            });
+        }
+    }
     tables.defs.push(PieceDef {
         name,
         letter,

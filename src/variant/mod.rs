@@ -102,6 +102,9 @@ pub struct Variant {
     /// The network file the `[eval]` table names: its name and bytes, read but not yet
     /// checked (the ruleset checks it against the pieces).
     pub network: Option<(String, std::sync::Arc<[u8]>)>,
+    /// What the file says that works but is probably not meant, as `file:line:column:
+    /// warning: ...` lines (notation that compiles to something simpler than it is written).
+    pub warnings: Vec<String>,
 }
 
 impl Variant {
