@@ -11,7 +11,7 @@
 //! squares could hold an attacker of which kinds, and what must lie between.
 
 use crate::geometry::{Color, Geometry, Square};
-use crate::moves::{MAX_KINDS, code};
+use crate::moves::{MAX_KINDS, SquareSet, code};
 use crate::notation::{Atom, Betza, Component, Range, dirs};
 
 /// Entry may go to an empty square.
@@ -168,6 +168,17 @@ const DIR8: [(i32, i32); 8] = {
 
 fn dir_index(dx: i32, dy: i32) -> Option<usize> {
     DIR8.iter().position(|&d| d == (dx.signum(), dy.signum()))
+}
+
+/// How zones change one kind's moves ([`Tables::build_zoned`]): other movements where it
+/// stands in a zone (the first zone that holds it wins), and a zone it never leaves, each as
+/// squares by side ([`Color::index`]).
+#[derive(Clone, Debug, Default)]
+pub struct Zoning {
+    /// (the zone's squares, the movement there).
+    pub alt: Vec<([SquareSet; 2], Betza)>,
+    /// The squares the piece never leaves.
+    pub confine: Option<[SquareSet; 2]>,
 }
 
 /// A walk in board coordinates before it is laid into the tables.
@@ -693,6 +704,19 @@ impl Tables {
         pieces: &[Betza],
         initial_ok: &dyn Fn(usize, usize, Color, Square) -> bool,
     ) -> Result<Tables, (usize, CompileError)> {
+        Tables::build_zoned(geometry, pieces, &[], initial_ok)
+    }
+
+    /// [`Tables::build`] where zones change how pieces move: `zoning[kind]` (absent for a kind
+    /// beyond the slice) gives a kind other movements where it stands in a zone and a zone it
+    /// never leaves. The components of another movement are numbered after the piece's own.
+    // long: walks compiled per kind and movement, then laid square by square in one loop.
+    pub fn build_zoned(
+        geometry: Geometry,
+        pieces: &[Betza],
+        zoning: &[Zoning],
+        initial_ok: &dyn Fn(usize, usize, Color, Square) -> bool,
+    ) -> Result<Tables, (usize, CompileError)> {
         assert!(pieces.len() <= MAX_KINDS);
         let size = geometry.size();
         let mut t = Tables {
@@ -700,37 +724,60 @@ impl Tables {
             ..Default::default()
         };
         t.index = vec![(0, 0); pieces.len() * 2 * size];
-        // Walks per kind and component.
-        let mut walks: Vec<Vec<(usize, bool, Walk)>> = Vec::new();
-        for (kind, b) in pieces.iter().enumerate() {
-            let mut list = Vec::new();
-            for (ci, c) in b.components.iter().enumerate() {
-                let ws = component_walks(c).map_err(|message| {
-                    (
-                        kind,
-                        CompileError {
-                            component: ci,
-                            message,
-                        },
-                    )
-                })?;
-                let initial = c.legs[0].mods.initial;
-                for w in ws {
-                    list.push((ci, initial, w));
+        // Walks per kind and movement (its own first, then one per zone of `betza-in`), and
+        // component.
+        type Walks = Vec<(usize, bool, Walk)>;
+        let compile =
+            |kind: usize, b: &Betza, base: usize| -> Result<Walks, (usize, CompileError)> {
+                let mut list = Vec::new();
+                for (ci, c) in b.components.iter().enumerate() {
+                    let ws = component_walks(c).map_err(|message| {
+                        (
+                            kind,
+                            CompileError {
+                                component: base + ci,
+                                message,
+                            },
+                        )
+                    })?;
+                    let initial = c.legs[0].mods.initial;
+                    for w in ws {
+                        list.push((base + ci, initial, w));
+                    }
                 }
+                Ok(list)
+            };
+        let no_zoning = Zoning::default();
+        let mut walks: Vec<Vec<Walks>> = Vec::new();
+        for (kind, b) in pieces.iter().enumerate() {
+            let z = zoning.get(kind).unwrap_or(&no_zoning);
+            let mut lists = vec![compile(kind, b, 0)?];
+            let mut base = b.components.len();
+            for (_, alt) in &z.alt {
+                lists.push(compile(kind, alt, base)?);
+                base += alt.components.len();
             }
-            walks.push(list);
+            walks.push(lists);
         }
-        for (kind, list) in walks.iter().enumerate() {
+        for (kind, lists) in walks.iter().enumerate() {
+            let z = zoning.get(kind).unwrap_or(&no_zoning);
             for color in [Color::White, Color::Black] {
                 let sgn = if color == Color::White { 1 } else { -1 };
+                let confine = z.confine.map(|c| c[color.index()]);
                 for sq in geometry.squares() {
                     let first = t.entries.len() as u32;
-                    for (ci, initial, w) in list {
+                    let which = z
+                        .alt
+                        .iter()
+                        .position(|(zone, _)| zone[color.index()].contains(sq))
+                        .map_or(0, |i| i + 1);
+                    // A confined piece outside its zone (set there by a FEN) cannot move.
+                    let stranded = confine.is_some_and(|c| !c.contains(sq));
+                    for (ci, initial, w) in lists[which].iter().filter(|_| !stranded) {
                         if *initial && !initial_ok(kind, *ci, color, sq) {
                             continue;
                         }
-                        t.lay(geometry, sq, sgn, *ci, w);
+                        t.lay(geometry, sq, sgn, *ci, w, confine.as_ref());
                     }
                     t.drop_redundant(first as usize);
                     let n = t.entries.len() as u32 - first;
@@ -802,7 +849,16 @@ impl Tables {
     }
 
     /// Lays one walk from `sq` into the tables (if it fits on the board).
-    fn lay(&mut self, g: Geometry, sq: Square, sgn: i32, component: usize, w: &Walk) {
+    fn lay(
+        &mut self,
+        g: Geometry,
+        sq: Square,
+        sgn: i32,
+        component: usize,
+        w: &Walk,
+        confine: Option<&SquareSet>,
+    ) {
+        let inside = |s: Square| confine.is_none_or(|c| c.contains(s));
         let off = |(x, y): (i32, i32)| g.offset(sq, x * sgn, y * sgn);
         let mut conds = Vec::with_capacity(w.conds.len());
         for &(x, y, occ) in &w.conds {
@@ -825,8 +881,8 @@ impl Tables {
         let Some(start) = off(w.start) else { return };
         if w.leap {
             match off(w.step) {
-                Some(s) => dests.push(s),
-                None => return,
+                Some(s) if inside(s) => dests.push(s),
+                _ => return,
             }
         } else {
             let mut cur = start;
@@ -834,11 +890,11 @@ impl Tables {
             let mut k = 0;
             while k < max {
                 match g.offset(cur, w.step.0 * sgn, w.step.1 * sgn) {
-                    Some(s) => {
+                    Some(s) if inside(s) => {
                         dests.push(s);
                         cur = s;
                     }
-                    None => break,
+                    _ => break,
                 }
                 k += 1;
             }

@@ -119,6 +119,8 @@ perft_file!(wildebeest, wildebeest_deep, "wildebeest");
 perft_file!(terachess2, terachess2_deep, "terachess2");
 perft_file!(zanzibar_cut, zanzibar_cut_deep, "zanzibar-cut");
 perft_file!(zanzibar_12x10, zanzibar_12x10_deep, "zanzibar-12x10");
+perft_file!(xiangqi, xiangqi_deep, "xiangqi");
+perft_file!(makruk, makruk_deep, "makruk");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {

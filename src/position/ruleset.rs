@@ -203,7 +203,19 @@ impl Ruleset {
         let betzas: Vec<_> = variant.pieces.iter().map(|p| p.betza.clone()).collect();
         let start_ref = &start;
         // `i` components apply where a rule's spec says, else where the start has the piece.
-        let tables = Tables::build(g, &betzas, &|kind, component, color, sq| {
+        let zoning: Vec<crate::tables::Zoning> = variant
+            .pieces
+            .iter()
+            .map(|p| crate::tables::Zoning {
+                alt: p
+                    .betza_in
+                    .iter()
+                    .map(|z| (variant.zones[z.zone].squares, z.betza.clone()))
+                    .collect(),
+                confine: p.confined.map(|z| variant.zones[z].squares),
+            })
+            .collect();
+        let tables = Tables::build_zoned(g, &betzas, &zoning, &|kind, component, color, sq| {
             variant
                 .rules
                 .iter()

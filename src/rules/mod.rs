@@ -20,6 +20,7 @@
 mod castling;
 mod draw;
 mod en_passant;
+mod flying_general;
 mod initial_ranks;
 mod king_leap;
 mod last_royal;
@@ -55,6 +56,7 @@ pub const REGISTRY: &[Registered] = &[
     setup_choice::REGISTERED,
     draw::REGISTERED,
     last_royal::REGISTERED,
+    flying_general::REGISTERED,
 ];
 
 /// The spec of type `S` behind `spec` (the registry pairs each rule's parser and compiler, so

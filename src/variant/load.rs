@@ -2,7 +2,7 @@
 
 use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint};
 use super::{Loc, Locations, PieceDef, SpecCatalog, Variant};
-use crate::geometry::{Color, MAX_SIDE};
+use crate::geometry::{Color, Geometry, MAX_SIDE};
 use crate::moves::MAX_KINDS;
 use crate::notation;
 
@@ -26,6 +26,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../variants/zanzibar-xxl.toml"),
     ),
     ("wildebeest", include_str!("../../variants/wildebeest.toml")),
+    ("xiangqi", include_str!("../../variants/xiangqi.toml")),
+    ("makruk", include_str!("../../variants/makruk.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
@@ -504,6 +506,7 @@ fn read_variant(
         spans: piece_spans,
         promotes,
         letters_broken,
+        zone_keys,
         warnings,
     } = pieces;
     let mut variant = Variant {
@@ -521,6 +524,7 @@ fn read_variant(
         eval: None,
         network: None,
         warnings: Vec::new(),
+        zones: Vec::new(),
     };
     warns.extend(warnings);
     let start = top.start;
@@ -534,6 +538,11 @@ fn read_variant(
         letters_broken,
         diags,
     );
+    if let (Some((t, _)), Some(f), Some(r)) = (top.zones, files, ranks) {
+        let g = Geometry::with_holes(f, r, &variant.holes);
+        variant.zones = super::zones::read(t, &g, diags);
+    }
+    resolve_zone_keys(text, &mut variant, zone_keys, diags);
     let rule_spans = read_rules(
         &mut variant,
         top.rules,
@@ -581,6 +590,7 @@ struct TopKeys<'a> {
     pieces: Option<SVal>,
     rules: Option<(&'a Entries, Span)>,
     eval: Option<(&'a Entries, Span)>,
+    zones: Option<(&'a Entries, Span)>,
 }
 
 fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> TopKeys<'a> {
@@ -595,6 +605,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
     let pieces = top.get("piece").cloned();
     let rules = top.table("rules");
     let eval = top.table("eval");
+    let zones = top.table("zones");
     top.finish();
     TopKeys {
         title,
@@ -606,6 +617,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
         pieces,
         rules,
         eval,
+        zones,
     }
 }
 
@@ -647,6 +659,14 @@ fn read_side(v: Option<SVal>, key: &str, diags: &mut Vec<Diag>) -> Option<u8> {
 }
 
 /// The `[[piece]]` tables as read.
+/// A piece's zone keys as written: `confined`, and `betza-in` as (zone, its span, movement,
+/// its span).
+#[derive(Default)]
+struct ZoneKeys {
+    confined: Option<(String, Span)>,
+    betza_in: Vec<(String, Span, String, Span)>,
+}
+
 struct PieceTables {
     defs: Vec<PieceDef>,
     /// Where each piece's table is in the file.
@@ -657,6 +677,8 @@ struct PieceTables {
     /// letter lists fail on every square and key that uses its letter, for that reason alone:
     /// those consequences are not reported (a promotion list is short, and is still checked).
     letters_broken: bool,
+    /// Each piece's `confined` and `betza-in`, resolved once the zones are read.
+    zone_keys: Vec<ZoneKeys>,
     /// Notation that compiles to something simpler than it is written (not errors).
     warnings: Vec<Diag>,
 }
@@ -674,6 +696,7 @@ fn read_pieces(
         spans: Vec::new(),
         promotes: Vec::new(),
         letters_broken: false,
+        zone_keys: Vec::new(),
         warnings: Vec::new(),
     };
     match pieces_v {
@@ -750,6 +773,22 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let value = p.int("value", -100_000, 100_000);
     let royal = p.boolean("royal").unwrap_or(false);
     let promo = p.string("promotes-to");
+    let confined = p.string("confined");
+    let mut betza_in = Vec::new();
+    if let Some((t, _)) = p.table("betza-in") {
+        for (zone, zspan, v) in t {
+            match &v.val {
+                Val::Str(b) => {
+                    betza_in.push((zone.clone(), zspan.clone(), b.clone(), v.span.clone()))
+                }
+                _ => p.error(
+                    v.span.clone(),
+                    format!("`betza-in.{zone}` must be a string of XBetza"),
+                    None,
+                ),
+            }
+        }
+    }
     p.finish();
     let name = match name {
         Some(n) => n.0,
@@ -782,7 +821,10 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
         value: value.map(|v| v as i32),
         royal,
         promotes_to: vec![],
+        confined: None,
+        betza_in: Vec::new(),
     });
+    tables.zone_keys.push(ZoneKeys { confined, betza_in });
     tables.spans.push(it.span.clone());
     tables.promotes.push(promo);
 }
@@ -1141,5 +1183,63 @@ pub fn parse_placement(
         Ok((out, holes))
     } else {
         Err(errs)
+    }
+}
+
+/// Resolves each piece's `confined` and `betza-in` against the zones read.
+fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &mut Vec<Diag>) {
+    let names: Vec<String> = v.zones.iter().map(|z| z.name.clone()).collect();
+    let find = |name: &str, span: &Span, diags: &mut Vec<Diag>| -> Option<usize> {
+        let i = names.iter().position(|n| n == name);
+        if i.is_none() {
+            diags.push(Diag {
+                span: span.clone(),
+                message: format!("no zone is named `{name}`"),
+                hint: Some(if names.is_empty() {
+                    "declare it in a `[zones]` table".to_string()
+                } else {
+                    format!("the zones: {}", names.join(", "))
+                }),
+            });
+        }
+        i
+    };
+    for (def, k) in v.pieces.iter_mut().zip(keys) {
+        if let Some((z, span)) = k.confined {
+            def.confined = find(&z, &span, diags);
+        }
+        for (z, zspan, b, bspan) in k.betza_in {
+            let zone = find(&z, &zspan, diags);
+            let parsed = match notation::parse(&b) {
+                Ok(ast) => ast,
+                Err(e) => {
+                    let at = offset_in_string(text, &bspan, e.column);
+                    diags.push(Diag {
+                        span: at..at + 1,
+                        message: format!("bad notation for {} in `{z}`: {}", def.name, e.message),
+                        hint: e.hint.clone(),
+                    });
+                    continue;
+                }
+            };
+            if parsed.components.iter().any(|c| c.legs[0].mods.initial) {
+                diags.push(Diag {
+                    span: bspan.clone(),
+                    message: format!(
+                        "{}: a movement in a zone may not have first-move (`i`) parts",
+                        def.name
+                    ),
+                    hint: Some("put first moves in the piece's `betza`".into()),
+                });
+                continue;
+            }
+            if let Some(zone) = zone {
+                def.betza_in.push(crate::variant::ZonedBetza {
+                    zone,
+                    text: b,
+                    betza: parsed,
+                });
+            }
+        }
     }
 }

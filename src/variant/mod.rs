@@ -8,12 +8,14 @@ mod eval_table;
 mod load;
 mod params;
 mod spec;
+mod zones;
 
 pub use eval_table::EvalTable;
 pub use load::Placement;
 pub use load::{BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, Files, MAX_NETWORK_BYTES, VariantError};
 pub use params::{Diag, Params, SVal, Span, Val};
 pub use spec::{RuleSpec, SpecCatalog};
+pub use zones::Zone;
 
 use crate::geometry::Color;
 use crate::notation::Betza;
@@ -35,6 +37,21 @@ pub struct PieceDef {
     pub royal: bool,
     /// Kinds it may promote to (empty: it does not promote).
     pub promotes_to: Vec<usize>,
+    /// The zone it never leaves (`confined`), an index into [`Variant::zones`].
+    pub confined: Option<usize>,
+    /// Other movements where it stands in a zone (`betza-in`), the first that holds it wins.
+    pub betza_in: Vec<ZonedBetza>,
+}
+
+/// A piece's movement while it stands in a zone.
+#[derive(Clone, Debug)]
+pub struct ZonedBetza {
+    /// The zone, an index into [`Variant::zones`].
+    pub zone: usize,
+    /// The movement as written.
+    pub text: String,
+    /// The movement, parsed.
+    pub betza: Betza,
 }
 
 /// A place in a variant file (1-based line and column).
@@ -105,6 +122,8 @@ pub struct Variant {
     /// What the file says that works but is probably not meant, as `file:line:column:
     /// warning: ...` lines (notation that compiles to something simpler than it is written).
     pub warnings: Vec<String>,
+    /// The named zones of squares (`[zones]`), which pieces and rules use.
+    pub zones: Vec<Zone>,
 }
 
 impl Variant {

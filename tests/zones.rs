@@ -1,0 +1,120 @@
+//! Zones of squares declared in a variant file (`[zones]`): pieces confined to one, moves that
+//! change where a piece stands, the mistakes a designer can make in them, and the rule that
+//! keeps Xiangqi's Kings from facing each other.
+
+use std::sync::Arc;
+
+use polymachy::moves::MoveList;
+use polymachy::position::{Position, Ruleset};
+use polymachy::variant::Variant;
+
+fn rules(name: &str) -> Arc<Ruleset> {
+    let v = Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    Ruleset::new(&v, None).unwrap()
+}
+
+/// The destinations of the legal moves from `from`, sorted.
+fn targets(rs: &Arc<Ruleset>, fen: &str, from: &str) -> Vec<String> {
+    let mut p = Position::from_fen(rs, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    let g = rs.geometry;
+    let from = g.parse_square(from).unwrap();
+    let mut out: Vec<String> = l
+        .iter()
+        .filter(|m| m.from == from)
+        .map(|m| g.name(m.to).to_string())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+// The Advisor on e2 (the palace's centre) reaches the four palace corners; on d1 only e2. The
+// King on e1 steps to d1, f1 and e2 but never out of the palace.
+#[test]
+fn pieces_stay_in_their_zone() {
+    let rs = rules("xiangqi");
+    let fen = "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "e2"), ["d1", "d3", "f1", "f3"]);
+    let fen = "3k5/9/9/9/9/9/9/9/9/3AK4 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "d1"), ["e2"]);
+    let fen = "3k5/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    // d1: e1 and d2 (c1 is outside the palace; the Kings face each other on d, see below).
+    assert!(!targets(&rs, fen, "d1").contains(&"c1".to_string()));
+    // Black's palace is the mirror image: its King on d10 goes to e10 or d9, never c10.
+    let fen = "3k5/9/9/9/9/9/9/9/9/5K3 b - - 0 1";
+    assert_eq!(targets(&rs, fen, "d10"), ["d9", "e10"]);
+    // The Elephant on e5 (the river bank) may not cross: only back to c3 and g3.
+    let fen = "3k5/9/9/9/9/4B4/9/9/9/4K4 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "e5"), ["c3", "g3"]);
+}
+
+// A Soldier on its own side steps forward only; across the river it also steps sideways.
+#[test]
+fn a_zone_changes_how_a_piece_moves() {
+    let rs = rules("xiangqi");
+    let fen = "3k5/9/9/9/9/9/4P4/9/9/5K3 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "e4"), ["e5"]);
+    let fen = "3k5/9/9/9/4P4/9/9/9/9/5K3 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "e6"), ["d6", "e7", "f6"]);
+    // Black's river is mirrored: its Soldier on e5 has crossed.
+    let fen = "3k5/9/9/9/9/4p4/9/9/9/5K3 b - - 0 1";
+    assert_eq!(targets(&rs, fen, "e5"), ["d5", "e4", "f5"]);
+}
+
+// The Kings may not face each other on an open file: the Cannon between them on e5 (with no
+// screen it attacks nothing) is pinned to the file, the Horse there cannot move at all, and
+// the King may not step onto the open file f.
+#[test]
+fn the_kings_never_face_each_other() {
+    let rs = rules("xiangqi");
+    let fen = "4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "e5"), Vec::<String>::new());
+    let fen = "4k4/9/9/9/9/4C4/9/9/9/4K4 w - - 0 1";
+    assert!(
+        targets(&rs, fen, "e5").iter().all(|s| s.starts_with('e')),
+        "{:?}",
+        targets(&rs, fen, "e5")
+    );
+    let fen = "5k3/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "e1"), ["d1", "e2"]);
+}
+
+fn refusal(zones: &str, piece_extra: &str) -> String {
+    let t = format!(
+        "name = \"Z\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K4\"\n\n{zones}\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n{piece_extra}\n"
+    );
+    match Variant::from_toml(&t, "z.toml") {
+        Err(e) => e.lines.join("\n"),
+        Ok(_) => panic!("should be refused:\n{t}"),
+    }
+}
+
+#[test]
+fn zone_mistakes_are_precise_errors() {
+    let e = refusal("", "confined = \"palace\"");
+    assert!(
+        e.contains("z.toml:12:") && e.contains("no zone is named `palace`"),
+        "{e}"
+    );
+    let e = refusal("[zones]\nhome = { ranks = [1] }\n", "confined = \"palace\"");
+    assert!(e.contains("the zones: home"), "{e}");
+    let e = refusal("[zones]\nhome = { squares = [\"a1\", \"z9\"] }\n", "");
+    assert!(e.contains("`z9` is not a square of this board"), "{e}");
+    let e = refusal("[zones]\nhome = { ranks = [0, 6] }\n", "");
+    assert!(e.contains("rank numbers from 1 to 5"), "{e}");
+    let e = refusal("[zones]\nhome = {}\n", "");
+    assert!(e.contains("zone `home` names no squares"), "{e}");
+    let e = refusal(
+        "[zones]\nhome = { ranks = [1] }\n",
+        "betza-in = { home = \"ifmnD\" }",
+    );
+    assert!(e.contains("first-move (`i`) parts"), "{e}");
+    let e = refusal(
+        "[zones]\nhome = { ranks = [1] }\n",
+        "betza-in = { home = \"Wx\" }",
+    );
+    assert!(e.contains("bad notation for King in `home`"), "{e}");
+}
