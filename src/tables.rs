@@ -1386,3 +1386,175 @@ impl Tables {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The table builder on its own: notation in, per-square entries out.
+    use super::*;
+    use crate::notation::parse;
+
+    fn tables(g: Geometry, betza: &[&str], zoning: &[Zoning]) -> Tables {
+        let pieces: Vec<Betza> = betza.iter().map(|b| parse(b).unwrap()).collect();
+        let mut t = Tables::build_zoned(g, &pieces, zoning, &|_, _, _, _| true).unwrap();
+        t.build_probes(g, pieces.len());
+        t
+    }
+
+    /// Every (destination, quiet, capture) a piece of `kind` on `sq` may reach on an empty
+    /// board (a slide's squares in order), sorted by name.
+    fn reach(t: &Tables, g: Geometry, kind: usize, color: Color, sq: &str) -> Vec<String> {
+        let sq = g.parse_square(sq).unwrap();
+        let mut out: Vec<String> = t
+            .entries_at(kind, color, sq)
+            .iter()
+            .flat_map(|e| t.squares_of(e).iter().map(|&s| g.name(s).to_string()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_knight_in_the_corner_has_two_leaps() {
+        let g = Geometry::new(8, 8);
+        let t = tables(g, &["N"], &[]);
+        assert_eq!(reach(&t, g, 0, Color::White, "a1"), ["b3", "c2"]);
+        let es = t.entries_at(0, Color::White, g.parse_square("a1").unwrap());
+        assert!(
+            es.iter()
+                .all(|e| e.shape() == Shape::Leap && e.cond_len == 0)
+        );
+    }
+
+    #[test]
+    fn a_rook_has_one_ordered_ray_per_direction() {
+        let g = Geometry::new(8, 8);
+        let t = tables(g, &["R"], &[]);
+        let d4 = g.parse_square("d4").unwrap();
+        let mut lens: Vec<usize> = t
+            .entries_at(0, Color::White, d4)
+            .iter()
+            .map(|e| t.squares_of(e).len())
+            .collect();
+        lens.sort();
+        assert_eq!(lens, [3, 3, 4, 4]);
+        let up = t
+            .entries_at(0, Color::White, d4)
+            .iter()
+            .find(|e| (e.dx, e.dy) == (0, 1))
+            .unwrap();
+        let names: Vec<String> = t
+            .squares_of(up)
+            .iter()
+            .map(|&s| g.name(s).to_string())
+            .collect();
+        assert_eq!(names, ["d5", "d6", "d7", "d8"]);
+    }
+
+    #[test]
+    fn overlapping_components_list_each_square_once() {
+        let g = Geometry::new(8, 8);
+        let t = tables(g, &["KW"], &[]);
+        let r = reach(&t, g, 0, Color::White, "d4");
+        assert_eq!(r.len(), 8, "{r:?}");
+    }
+
+    #[test]
+    fn black_moves_mirror_whites() {
+        let g = Geometry::new(8, 8);
+        let t = tables(g, &["fW"], &[]);
+        assert_eq!(reach(&t, g, 0, Color::White, "d4"), ["d5"]);
+        assert_eq!(reach(&t, g, 0, Color::Black, "d4"), ["d3"]);
+    }
+
+    #[test]
+    fn a_lame_leap_needs_its_leg_empty() {
+        let g = Geometry::new(9, 10);
+        let t = tables(g, &["nN"], &[]);
+        let e4 = g.parse_square("e4").unwrap();
+        let to_f6 = t
+            .entries_at(0, Color::White, e4)
+            .iter()
+            .find(|e| g.name(t.squares_of(e)[0]).to_string() == "f6")
+            .unwrap();
+        let conds: Vec<(String, bool)> = t
+            .conds_of(to_f6)
+            .iter()
+            .map(|c| (g.name(c.sq).to_string(), c.occupied))
+            .collect();
+        assert_eq!(conds, [("e5".to_string(), false)]);
+    }
+
+    #[test]
+    fn a_ray_stops_before_a_hole() {
+        let g = Geometry::with_holes(8, 8, &[Geometry::new(8, 8).parse_square("d6").unwrap()]);
+        let t = tables(g, &["fR"], &[]);
+        assert_eq!(reach(&t, g, 0, Color::White, "d4"), ["d5"]);
+    }
+
+    /// White's squares `names` and their mirror images for Black, on `g`.
+    fn zone(g: Geometry, names: &[&str]) -> [SquareSet; 2] {
+        let mut z = [SquareSet::default(); 2];
+        for n in names {
+            let s = g.parse_square(n).unwrap();
+            z[0].insert(s);
+            z[1].insert(g.square(g.file(s), g.ranks - 1 - g.rank(s)));
+        }
+        z
+    }
+
+    #[test]
+    fn a_confined_piece_never_leaves_its_zone() {
+        let g = Geometry::new(8, 8);
+        let z = zone(g, &["a1", "b1", "a2", "b2"]);
+        let zoning = [Zoning {
+            alt: vec![],
+            confine: Some(z),
+        }];
+        let t = tables(g, &["K"], &zoning);
+        assert_eq!(reach(&t, g, 0, Color::White, "a1"), ["a2", "b1", "b2"]);
+        assert_eq!(reach(&t, g, 0, Color::Black, "a8"), ["a7", "b7", "b8"]);
+        // A slider stops at the zone's edge.
+        let t = tables(g, &["R"], &zoning);
+        assert_eq!(reach(&t, g, 0, Color::White, "a1"), ["a2", "b1"]);
+        // Outside its zone (a FEN may put it there) it has no move at all.
+        assert!(reach(&t, g, 0, Color::White, "e4").is_empty());
+    }
+
+    #[test]
+    fn a_zone_can_change_the_movement() {
+        let g = Geometry::new(8, 8);
+        let far: Vec<String> = (5..=8)
+            .flat_map(|r| (b'a'..=b'h').map(move |f| format!("{}{r}", f as char)))
+            .collect();
+        let far: Vec<&str> = far.iter().map(|s| s.as_str()).collect();
+        let zoning = [Zoning {
+            alt: vec![(zone(g, &far), parse("fsW").unwrap())],
+            confine: None,
+        }];
+        let t = tables(g, &["fW"], &zoning);
+        assert_eq!(reach(&t, g, 0, Color::White, "d4"), ["d5"]);
+        assert_eq!(reach(&t, g, 0, Color::White, "d5"), ["c5", "d6", "e5"]);
+        // Black's copy of the zone is ranks 1-4.
+        assert_eq!(reach(&t, g, 0, Color::Black, "d5"), ["d4"]);
+        assert_eq!(reach(&t, g, 0, Color::Black, "d4"), ["c4", "d3", "e4"]);
+    }
+
+    #[test]
+    fn initial_moves_are_laid_only_where_allowed() {
+        let g = Geometry::new(8, 8);
+        let pieces = vec![parse("fmWifmnD").unwrap()];
+        let d2 = g.parse_square("d2").unwrap();
+        let t = Tables::build(g, &pieces, &|_, _, _, sq| sq == d2).unwrap();
+        assert_eq!(reach(&t, g, 0, Color::White, "d2"), ["d3", "d4"]);
+        assert_eq!(reach(&t, g, 0, Color::White, "d3"), ["d4"]);
+    }
+
+    #[test]
+    fn notation_warnings_name_what_collapses() {
+        let w = notation_warnings(&parse("FyafvF").unwrap());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("exactly like `B`"));
+        assert!(notation_warnings(&parse("FfrblyaflFflbryafrF").unwrap()).is_empty());
+        assert!(notation_warnings(&parse("mRcpR").unwrap()).is_empty());
+    }
+}
