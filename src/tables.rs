@@ -710,7 +710,6 @@ impl Tables {
     /// [`Tables::build`] where zones change how pieces move: `zoning[kind]` (absent for a kind
     /// beyond the slice) gives a kind other movements where it stands in a zone and a zone it
     /// never leaves. The components of another movement are numbered after the piece's own.
-    // long: walks compiled per kind and movement, then laid square by square in one loop.
     pub fn build_zoned(
         geometry: Geometry,
         pieces: &[Betza],

@@ -26,6 +26,8 @@ fn variants_lists_every_built_in_game() {
         "gigachess2",
         "zanzibar-xxl",
         "wildebeest",
+        "xiangqi",
+        "makruk",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -41,7 +43,8 @@ fn variants_toml_is_machine_readable() {
     assert_eq!(code, 0);
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
-    assert_eq!(list.len(), 12);
+    assert_eq!(list.len(), polymachy::variant::BUILTIN.len());
+    assert_eq!(list.len(), 14);
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))
