@@ -18,6 +18,8 @@ const LAYERS: &[&[&str]] = &[
     &["compile"],
     &["perft", "text"],
     &["game"],
+    // One game as the front-ends play it: moves read and judged, clocks, endings.
+    &["session"],
     &["search"],
     &[
         "selfplay", "tune", "datagen", "testing", "protocol", "referee", "serve",
