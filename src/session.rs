@@ -47,6 +47,10 @@ pub use crate::game::{
 pub use crate::text::san::{MoveError, pawn_kind, san};
 pub use crate::text::{coord, is_capture};
 
+/// The record underneath a session (the start and the moves), as the modules that learn from
+/// finished games (the tuner) take them: [`Session::into_record`].
+pub use crate::game::Game as Record;
+
 /// `White` or `Black`.
 pub fn side_name(c: Color) -> &'static str {
     match c {
@@ -217,6 +221,8 @@ pub struct Session {
     ended: Option<Verdict>,
     /// Plies after which the game is adjudicated a draw.
     move_cap: Option<usize>,
+    /// Whether someone else is the arbiter (see [`Session::follow_arbiter`]).
+    outside_arbiter: bool,
 }
 
 impl Session {
@@ -249,11 +255,33 @@ impl Session {
             clock_history: Vec::new(),
             ended: None,
             move_cap: None,
+            outside_arbiter: false,
+        }
+    }
+
+    /// Someone else is the arbiter (a GUI over UCI or CECP): moves go on being read and
+    /// played after a draw by the board rules or the move cap, as the arbiter sends them
+    /// (a legal move is still required, so nothing follows a checkmate or a stalemate).
+    pub fn follow_arbiter(&mut self) {
+        self.outside_arbiter = true;
+    }
+
+    /// Why no move may be played now: the game is over (and no outside arbiter says
+    /// otherwise).
+    fn closed(&mut self) -> Result<(), MoveError> {
+        let v = match self.ended {
+            Some(v) => Some(v),
+            None if self.outside_arbiter => None,
+            None => self.verdict(),
+        };
+        match v {
+            Some(v) => Err(MoveError(format!("the game is over: {v}"))),
+            None => Ok(()),
         }
     }
 
     /// The record underneath, for the modules that learn from finished games (the tuner).
-    pub fn into_record(self) -> Game {
+    pub fn into_record(self) -> Record {
         self.game
     }
 
@@ -356,9 +384,7 @@ impl Session {
     /// legal move of the current position, without playing it; the error says why it is not
     /// one.
     pub fn read(&mut self, text: &str) -> Result<Move, MoveError> {
-        if let Some(v) = self.verdict() {
-            return Err(MoveError(format!("the game is over: {v}")));
-        }
+        self.closed()?;
         self.game.parse(text)
     }
 
@@ -371,9 +397,7 @@ impl Session {
 
     /// Plays `mv` after checking that it is legal and that the game goes on.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
-        if let Some(v) = self.verdict() {
-            return Err(MoveError(format!("the game is over: {v}")));
-        }
+        self.closed()?;
         if !self.game.legal_moves().contains(&mv) {
             return Err(MoveError(format!(
                 "{} is not a legal move here",
@@ -787,6 +811,10 @@ mod tests {
         assert_eq!(r.verdict(), None);
         play_all(&mut r, "Ng8");
         assert_eq!(r.verdict(), Some(Verdict::draw(Reason::Repetition)));
+        assert!(r.read("Nf3").is_err(), "no move after the draw");
+        // Under an outside arbiter the moves go on.
+        r.follow_arbiter();
+        play_all(&mut r, "Nf3");
         let mut m =
             Session::from_fen(&rules("chess"), "4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
         play_all(&mut m, "Ra2");

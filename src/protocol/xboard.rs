@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::{Engine, Out};
-use crate::game::outcome;
 use crate::geometry::Color;
 use crate::moves::Move;
 use crate::position::Ruleset;
@@ -46,7 +45,7 @@ pub fn piece_to_char(rules: &Ruleset) -> String {
     let v = &rules.variant;
     let mut table = vec![b'.'; SLOTS.len()];
     let king = SLOTS.len() - 1;
-    let pawn = crate::game::pawn_kind(rules);
+    let pawn = crate::session::pawn_kind(rules);
     let usable = |i: usize| i != PAWN_SLOT && i != LANCE_SLOT && i != king;
     let mut rest = Vec::new();
     for (k, p) in v.pieces.iter().enumerate() {
@@ -277,12 +276,12 @@ impl Session {
             }
             "go" => {
                 s.halt();
-                s.engine_side = Some(s.eng.pos.side());
+                s.engine_side = Some(s.eng.game.side_to_move());
                 s.think();
             }
             "playother" => {
                 s.halt();
-                s.engine_side = Some(s.eng.pos.side().flip());
+                s.engine_side = Some(s.eng.game.side_to_move().flip());
             }
             "usermove" => s.user_move(arg),
             "setboard" => s.set_board(arg),
@@ -290,7 +289,7 @@ impl Session {
                 s.halt();
                 let n = if cmd == "undo" { 1 } else { 2 };
                 for _ in 0..n {
-                    s.eng.pos.unmake();
+                    s.eng.game.undo();
                 }
                 s.restart_analysis();
             }
@@ -318,7 +317,7 @@ impl Session {
             _ => {
                 // A bare move (when usermove=1 was not accepted).
                 let ranks = s.eng.rules.geometry.ranks;
-                if s.eng.find_move(&xb_ranks(ranks, line, 1)).is_some() {
+                if s.eng.game.read(&xb_ranks(ranks, line, 1)).is_ok() {
                     s.user_move(line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -391,7 +390,7 @@ impl Session {
                 if let Some(n) = note {
                     self.out.line(&format!("# {n}"));
                 }
-                self.eng.pos = p;
+                self.eng.set_game(crate::session::Session::from_position(p));
                 self.restart_analysis();
             }
             Err(e) => self
@@ -464,8 +463,9 @@ impl Session {
     fn sync(&mut self) {
         self.eng.wait();
         let mv = self.pending.lock().ok().and_then(|mut p| p.take());
-        if let Some(mv) = mv {
-            self.eng.pos.make(mv);
+        if let Some(mv) = mv
+            && self.eng.game.play(mv).is_ok()
+        {
             self.report_end();
         }
     }
@@ -514,17 +514,16 @@ impl Session {
     fn user_move(&mut self, text: &str) {
         self.halt();
         let ranks = self.eng.rules.geometry.ranks;
-        let Some(mv) = self.eng.find_move(&xb_ranks(ranks, text, 1)) else {
+        if self.eng.play_text(&xb_ranks(ranks, text, 1)).is_err() {
             self.out.line(&format!("Illegal move: {text}"));
             return;
-        };
-        self.eng.pos.make(mv);
+        }
         if self.report_end() {
             return;
         }
         if self.analyzing {
             self.restart_analysis();
-        } else if self.engine_side == Some(self.eng.pos.side()) {
+        } else if self.engine_side == Some(self.eng.game.side_to_move()) {
             self.think();
         }
     }
@@ -537,7 +536,7 @@ impl Session {
 
     /// Prints the result when the game is over; returns whether it is.
     fn report_end(&mut self) -> bool {
-        match outcome(&mut self.eng.pos) {
+        match self.eng.game.verdict() {
             Some(o) => {
                 self.out.line(&format!("{} {{{o}}}", o.result.pgn()));
                 self.engine_side = None;
@@ -594,7 +593,7 @@ impl Session {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    let text = crate::text::coord(rules, m);
+                    let text = crate::session::coord(rules, m);
                     o2.line(&format!(
                         "move {}",
                         xb_ranks(rules.geometry.ranks, &text, -1)
@@ -605,7 +604,7 @@ impl Session {
     }
 
     fn to_go(&self, mps: u32) -> u32 {
-        let played = (self.eng.pos.fullmove_number().saturating_sub(1)) % mps.max(1);
+        let played = (self.eng.game.position().fullmove_number().saturating_sub(1)) % mps.max(1);
         mps - played
     }
 
