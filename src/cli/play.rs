@@ -467,26 +467,35 @@ pub fn board_text(
 pub const WRAP: usize = 80;
 
 /// `text` wrapped at word boundaries into lines of at most `width` columns (a word longer
-/// than a line stands alone); each line of `text` keeps its own indentation, repeated on the
-/// lines it wraps into (after `more` spaces more).
+/// than a line stands alone; the spacing between words that stay on a line is kept). A line
+/// wraps onto lines indented to its second column, where it has one (a table row: `  undo
+/// <spaces> take back...`), else by its own indentation and `more` spaces.
 pub fn wrap(text: &str, width: usize, more: usize) -> String {
     let mut out = Vec::new();
     for line in text.lines() {
         let lead = line.len() - line.trim_start().len();
-        let cont = " ".repeat(lead + more);
-        let mut cur = line[..lead].to_string();
-        let mut empty = true;
-        for w in line.split_whitespace() {
-            if !empty && cur.chars().count() + 1 + w.chars().count() > width {
-                out.push(cur);
-                cur = cont.clone();
-                empty = true;
+        let column = line[lead..]
+            .find("  ")
+            .map(|i| lead + i + line[lead + i..].len() - line[lead + i..].trim_start().len());
+        let cont = " ".repeat(column.unwrap_or(lead + more));
+        let mut cur = String::new();
+        let mut rest = line;
+        while !rest.is_empty() {
+            // The next word with the spaces before it.
+            let gap = rest.len() - rest.trim_start().len();
+            let end = rest[gap..].find(' ').map_or(rest.len(), |i| gap + i);
+            let (piece, word) = (&rest[..end], &rest[gap..end]);
+            rest = &rest[end..];
+            if word.is_empty() {
+                continue;
             }
-            if !empty {
-                cur.push(' ');
+            if cur.trim().is_empty() {
+                cur.push_str(piece);
+            } else if cur.chars().count() + piece.chars().count() > width {
+                out.push(std::mem::replace(&mut cur, format!("{cont}{word}")));
+            } else {
+                cur.push_str(piece);
             }
-            cur.push_str(w);
-            empty = false;
         }
         out.push(cur);
     }
@@ -776,7 +785,7 @@ impl<'a> Terminal<'a> {
             None => (line, ""),
         };
         match cmd.to_ascii_lowercase().as_str() {
-            "help" | "?" => println!("{}", wrap(HELP, WRAP, 14)),
+            "help" | "?" => println!("{}", wrap(HELP, WRAP, 2)),
             "quit" | "exit" => {
                 println!("Goodbye.");
                 return Ok(Flow::Quit);
