@@ -8,10 +8,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::session::{GameResult, Session, Verdict};
 use crate::geometry::Color;
 use crate::position::Ruleset;
 use crate::search::{Limits, Searcher};
+use crate::session::{GameResult, Session, Verdict};
 
 /// How a match is played.
 #[derive(Clone, Debug)]

@@ -41,9 +41,7 @@ use crate::geometry::Color;
 use crate::moves::Move;
 use crate::position::{Position, Ruleset};
 
-pub use crate::game::{
-    GameResult, PgnError, PgnRecord, parse_pgn, pgn_movetext, variant_men,
-};
+pub use crate::game::{GameResult, PgnError, PgnRecord, parse_pgn, pgn_movetext, variant_men};
 pub use crate::text::san::{MoveError, pawn_kind, san};
 pub use crate::text::{coord, is_capture};
 
@@ -640,7 +638,11 @@ mod tests {
         assert_eq!(s.read("Nf3").unwrap(), by_coord);
         assert_eq!(s.read("Ngf3").unwrap(), by_coord);
         assert_eq!(s.read("Ng1f3").unwrap(), by_coord);
-        assert_eq!(s.read("  Nf3+ ").unwrap(), by_coord, "check marks and spaces");
+        assert_eq!(
+            s.read("  Nf3+ ").unwrap(),
+            by_coord,
+            "check marks and spaces"
+        );
         assert_eq!(s.coord(by_coord), "g1f3");
         assert_eq!(s.san(by_coord), "Nf3");
         // A pawn's move needs no letter.
@@ -651,7 +653,11 @@ mod tests {
     fn the_case_rule_files_lower_pieces_upper_promotion_either() {
         let mut s = Session::from_fen(&rules("chess"), "8/4P3/8/8/8/8/k7/4K3 w - - 0 1").unwrap();
         let q = s.read("e7e8q").unwrap();
-        assert_eq!(s.read("e7e8Q").unwrap(), q, "a promotion letter in either case");
+        assert_eq!(
+            s.read("e7e8Q").unwrap(),
+            q,
+            "a promotion letter in either case"
+        );
         assert_eq!(s.read("e8=Q").unwrap(), q);
         assert_eq!(s.read("e8=q").unwrap(), q);
         assert_eq!(s.coord(q), "e7e8q");
@@ -692,7 +698,10 @@ mod tests {
         let mut t = s.clone();
         t.play(e).unwrap();
         let e = t.read("Ke7").unwrap_err().to_string();
-        assert!(e.contains("the game is over: Checkmate: White wins."), "{e}");
+        assert!(
+            e.contains("the game is over: Checkmate: White wins."),
+            "{e}"
+        );
         let e = s.play(t.moves()[0]).unwrap_err().to_string();
         assert!(e.contains("not a legal move"), "{e}");
     }
@@ -707,7 +716,11 @@ mod tests {
         assert_eq!(s.side_to_move(), Color::White);
         play_all(&mut s, "Nf3");
         // Back to Black's turn from Black to move: its move and White's reply.
-        let taken: Vec<String> = s.undo_to(Color::Black).iter().map(|&m| s.coord(m)).collect();
+        let taken: Vec<String> = s
+            .undo_to(Color::Black)
+            .iter()
+            .map(|&m| s.coord(m))
+            .collect();
         assert_eq!(taken, ["e7e5", "g1f3"]);
         assert_eq!(s.side_to_move(), Color::Black);
         assert_eq!(s.moves().len(), 1);
@@ -759,14 +772,20 @@ mod tests {
             s.remaining_at(Color::Black, t1),
             Some(Duration::from_secs(55))
         );
-        assert_eq!(s.remaining_at(Color::White, t1), Some(Duration::from_secs(52)));
+        assert_eq!(
+            s.remaining_at(Color::White, t1),
+            Some(Duration::from_secs(52))
+        );
         assert_eq!(s.charge_until(t1), None);
         play_all(&mut s, "e5");
         assert_eq!(s.remaining(Color::Black), Some(Duration::from_secs(57)));
         // Taking the move back gives back the clock.
         s.undo();
         assert_eq!(s.remaining(Color::Black), Some(Duration::from_secs(55)));
-        assert_eq!(s.time_controls().unwrap()[0].increment, Duration::from_secs(2));
+        assert_eq!(
+            s.time_controls().unwrap()[0].increment,
+            Duration::from_secs(2)
+        );
         assert_eq!(chess().remaining(Color::White), None);
     }
 
@@ -803,8 +822,7 @@ mod tests {
         let v = s.verdict().unwrap();
         assert_eq!(v, Verdict::win(Color::Black, Reason::Checkmate));
         assert_eq!(v.to_string(), "Checkmate: Black wins.");
-        let mut st =
-            Session::from_fen(&rules("chess"), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        let mut st = Session::from_fen(&rules("chess"), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
         assert_eq!(st.verdict(), Some(Verdict::draw(Reason::Stalemate)));
         let mut r = chess();
         play_all(&mut r, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
@@ -815,8 +833,7 @@ mod tests {
         // Under an outside arbiter the moves go on.
         r.follow_arbiter();
         play_all(&mut r, "Nf3");
-        let mut m =
-            Session::from_fen(&rules("chess"), "4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+        let mut m = Session::from_fen(&rules("chess"), "4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
         play_all(&mut m, "Ra2");
         assert_eq!(m.verdict(), Some(Verdict::draw(Reason::MoveLimit)));
         assert_eq!(m.verdict().unwrap().reason.termination(), "normal");
@@ -866,9 +883,11 @@ mod tests {
         play_all(&mut s, "Nf3 Nf6 Ng1 Ng8");
         let v = s.claim_draw().unwrap();
         assert_eq!(v.reason, Reason::Claim(Claim::Repetition(2)));
-        assert_eq!(v.to_string(), "Draw claimed: the position occurred 2 times.");
-        let mut m =
-            Session::from_fen(&rules("chess"), "4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+        assert_eq!(
+            v.to_string(),
+            "Draw claimed: the position occurred 2 times."
+        );
+        let mut m = Session::from_fen(&rules("chess"), "4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
         assert_eq!(
             m.claim_draw().unwrap(),
             Verdict::draw(Reason::Claim(Claim::MoveLimit))

@@ -150,7 +150,11 @@ fn first_board(out: &str) -> (Vec<String>, String) {
         .expect("a board");
     let mut ranks = Vec::new();
     let mut i = top;
-    while let Some(n) = lines[i].split_whitespace().next().filter(|w| w.parse::<u32>().is_ok()) {
+    while let Some(n) = lines[i]
+        .split_whitespace()
+        .next()
+        .filter(|w| w.parse::<u32>().is_ok())
+    {
         ranks.push(n.to_string());
         i += 1;
     }
@@ -162,33 +166,62 @@ fn first_board(out: &str) -> (Vec<String>, String) {
 fn the_board_turns_round_when_the_human_plays_black() {
     let args = |white: &'static str, black: &'static str| {
         [
-            "play", "--variant", "chess", "--ascii", "--depth", "1", "--white", white, "--black",
+            "play",
+            "--variant",
+            "chess",
+            "--ascii",
+            "--depth",
+            "1",
+            "--white",
+            white,
+            "--black",
             black,
         ]
     };
     let black = run_binary(&args("engine", "human"), "quit\n");
     assert_eq!(black.code, 0, "{}", black.stderr);
     let (ranks, files) = first_board(&black.stdout);
-    assert_eq!(ranks, ["1", "2", "3", "4", "5", "6", "7", "8"], "{}", black.stdout);
+    assert_eq!(
+        ranks,
+        ["1", "2", "3", "4", "5", "6", "7", "8"],
+        "{}",
+        black.stdout
+    );
     assert_eq!(files, "hgfedcba");
     // Black's pieces at the bottom, seen from Black's side: the king on the e-file stands
     // fourth from the right.
-    let bottom = black.stdout.lines().find(|l| l.trim_start().starts_with("8 ")).unwrap();
+    let bottom = black
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("8 "))
+        .unwrap();
     assert!(bottom.contains("r  n  b  k  q  b  n  r"), "{bottom}");
     let white = run_binary(&args("human", "engine"), "quit\n");
     let (ranks, files) = first_board(&white.stdout);
     assert_eq!(ranks, ["8", "7", "6", "5", "4", "3", "2", "1"]);
     assert_eq!(files, "abcdefgh");
     let both = run_binary(&args("human", "human"), "quit\n");
-    assert_eq!(first_board(&both.stdout).0[0], "8", "two humans: White at the bottom");
+    assert_eq!(
+        first_board(&both.stdout).0[0],
+        "8",
+        "two humans: White at the bottom"
+    );
 }
 
 #[test]
 fn help_and_engine_lines_wrap_at_words_within_80_columns() {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"));
     cmd.args([
-        "play", "--variant", "metamachy", "--ascii", "--depth", "5", "--white", "human",
-        "--black", "engine",
+        "play",
+        "--variant",
+        "metamachy",
+        "--ascii",
+        "--depth",
+        "5",
+        "--white",
+        "human",
+        "--black",
+        "engine",
     ])
     .env("NO_COLOR", "1")
     .env("COLUMNS", "80")
@@ -200,7 +233,11 @@ fn help_and_engine_lines_wrap_at_words_within_80_columns() {
         .lines()
         .filter(|l| l.chars().count() > 80)
         .collect();
-    assert!(long.is_empty(), "lines over 80 columns:\n{}", long.join("\n"));
+    assert!(
+        long.is_empty(),
+        "lines over 80 columns:\n{}",
+        long.join("\n")
+    );
     // The help keeps every word whole: its longest entry wraps onto an indented line.
     assert!(
         r.stdout.contains(

@@ -704,10 +704,7 @@ impl<'a> Terminal<'a> {
         if !game.moves().is_empty() {
             println!("{}", move_tail(game, self.cols.min(100)));
         }
-        if let (Some(w), Some(b)) = (
-            game.remaining(Color::White),
-            game.remaining(Color::Black),
-        ) {
+        if let (Some(w), Some(b)) = (game.remaining(Color::White), game.remaining(Color::Black)) {
             println!("Clock: White {}  Black {}", clock_text(w), clock_text(b));
         }
         self.show_board = false;
@@ -900,8 +897,7 @@ impl<'a> Terminal<'a> {
                     println!("{} plays {text}", side_name(side));
                 }
                 // Against the engine the board comes after its reply.
-                self.show_board =
-                    self.player(side.flip()) == Player::Human || self.game.is_over();
+                self.show_board = self.player(side.flip()) == Player::Human || self.game.is_over();
             }
             Err(e) => println!("{e}"),
         }

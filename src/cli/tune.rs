@@ -7,8 +7,8 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::{UserError, VariantArgs, load_rules};
-use crate::session::{Record, Session, parse_pgn};
 use crate::position::Ruleset;
+use crate::session::{Record, Session, parse_pgn};
 use crate::tune::{self, PlayConfig, Sample};
 use crate::variant::EvalTable;
 

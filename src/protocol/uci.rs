@@ -197,7 +197,10 @@ fn set_option(
 /// `go ...`: starts a search that reports each iteration and its best move. Returns whether
 /// the search has no limit, or `None` when the command was refused.
 fn go(eng: &mut Engine, rest: &[&str], out: &Out) -> Option<bool> {
-    let limits = match parse_go(rest, eng.game.side_to_move() == crate::geometry::Color::White) {
+    let limits = match parse_go(
+        rest,
+        eng.game.side_to_move() == crate::geometry::Color::White,
+    ) {
         Ok(l) => l,
         Err(e) => {
             out.line(&format!("info string error: {e} (go ignored)"));

@@ -406,7 +406,12 @@ fn play_game(
         let text = match reply {
             Reply::Resign => {
                 game.resign(side);
-                lose(&mut rec, side, Reason::Resignation, format!("{name} resigned."));
+                lose(
+                    &mut rec,
+                    side,
+                    Reason::Resignation,
+                    format!("{name} resigned."),
+                );
                 break;
             }
             Reply::Move(t) => t,
