@@ -677,6 +677,25 @@ mod tests {
     }
 
     #[test]
+    fn two_digit_ranks_and_en_passant_read_in_every_form() {
+        let mut m = Session::new(&rules("metamachy"));
+        let step = m.read("e3e5").unwrap();
+        assert_eq!(m.read("e5").unwrap(), step);
+        assert_eq!(m.read("Pe5").unwrap(), step);
+        assert_eq!(m.read("e3-e5").unwrap(), step);
+        play_all(&mut m, "e5 Ec9");
+        assert_eq!(m.san_moves(), ["e5", "Ec9"]);
+        assert_eq!(m.coord(m.moves()[1]), "a11c9");
+        let mut c =
+            Session::from_fen(&rules("chess"), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
+        let ep = c.read("e5d6").unwrap();
+        assert_eq!(c.read("exd6").unwrap(), ep);
+        assert_eq!(c.read("exd6ep").unwrap(), ep);
+        assert_eq!(c.read("e5d6e.p.").unwrap(), ep);
+        assert_eq!(c.san(ep), "exd6");
+    }
+
+    #[test]
     fn an_illegal_move_is_refused_with_its_reason() {
         let mut s = chess();
         let cases = [

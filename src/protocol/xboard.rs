@@ -11,6 +11,7 @@ use crate::geometry::Color;
 use crate::moves::Move;
 use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score};
+use crate::session::Session;
 use crate::variant::{BUILTIN, Variant};
 
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
@@ -186,7 +187,7 @@ pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
     out
 }
 
-struct Session {
+struct Cecp {
     eng: Engine,
     out: Out,
     engine_side: Option<Color>,
@@ -211,7 +212,7 @@ pub fn run(
     setup: Option<&str>,
 ) -> Result<(), String> {
     let eng = Engine::new(variant, setup, super::DEFAULT_HASH_MB)?;
-    let mut s = Session {
+    let mut s = Cecp {
         eng,
         out,
         engine_side: Some(Color::Black),
@@ -258,7 +259,7 @@ pub fn run(
     Ok(())
 }
 
-impl Session {
+impl Cecp {
     /// One command other than `quit`: `cmd` is its first word, `arg` the rest.
     fn command(&mut self, cmd: &str, arg: &str, line: &str) {
         let s = self;
@@ -390,7 +391,7 @@ impl Session {
                 if let Some(n) = note {
                     self.out.line(&format!("# {n}"));
                 }
-                self.eng.set_game(crate::session::Session::from_position(p));
+                self.eng.set_game(Session::from_position(p));
                 self.restart_analysis();
             }
             Err(e) => self
@@ -422,7 +423,7 @@ impl Session {
     }
 }
 
-impl Session {
+impl Cecp {
     fn features(&mut self) {
         // XBoard waits for `done=1` once it has seen `done=0`, so the slower list of
         // variants below cannot race its two-second time-out.
