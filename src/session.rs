@@ -1,6 +1,7 @@
-//! One game as every front-end plays it: the terminal, UCI, CECP, the referee, self-play and
-//! the web page all talk to a [`Session`], never to the record underneath ([`crate::game`]) or
-//! to the move readers and writers ([`crate::text`]) directly.
+//! One game as every front-end plays it: the terminal, UCI, CECP, the referee and self-play
+//! talk to a [`Session`], never to the record underneath ([`crate::game`]) or to the move
+//! readers and writers ([`crate::text`]) directly (`tests/layers.rs` checks it; the web
+//! server, still on the record, is listed there as pending).
 //!
 //! A session reads a move in any accepted notation ([`Session::read`]), judges it (a legal
 //! move, or a [`MoveError`] that says precisely why not), applies it, takes moves back (one, or
@@ -186,6 +187,19 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// A move of the game as a move list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move.
+    pub mv: Move,
+    /// In coordinates.
+    pub coord: String,
+    /// In the SAN-like form.
+    pub san: String,
+    /// The position after it, as FEN.
+    pub fen: String,
+}
+
 /// A clock's time control: the time each side starts with and the time added per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -359,6 +373,26 @@ impl Session {
     /// The moves played in the SAN-like form.
     pub fn san_moves(&self) -> Vec<String> {
         self.game.san_moves()
+    }
+
+    /// Every move played, in one pass: its coordinates, its SAN-like text and the FEN after
+    /// it (a move list that steps through the game).
+    pub fn played(&self) -> Vec<Played> {
+        let mut p = self.game.start_position().clone();
+        self.game
+            .moves()
+            .iter()
+            .map(|&mv| {
+                let san = san(&mut p, mv);
+                p.make(mv);
+                Played {
+                    mv,
+                    coord: coord(self.rules(), mv),
+                    san,
+                    fen: p.fen(),
+                }
+            })
+            .collect()
     }
 
     /// A line of moves from the current position (a principal variation) in the SAN-like
@@ -765,6 +799,13 @@ mod tests {
         );
         assert_eq!(s.fen_at(3).unwrap(), s.fen());
         assert_eq!(s.fen_at(4), None);
+        let played = s.played();
+        assert_eq!(played.len(), 3);
+        assert_eq!(played[2].san, "Nf3");
+        assert_eq!(played[2].coord, "g1f3");
+        for (i, p) in played.iter().enumerate() {
+            assert_eq!(Some(p.fen.clone()), s.fen_at(i + 1));
+        }
     }
 
     fn tc(base_s: u64, inc_s: u64) -> [TimeControl; 2] {
