@@ -724,7 +724,8 @@ impl<'a> Terminal<'a> {
         true
     }
 
-    /// Charges `used` to `side`, the side to move; whether its flag fell.
+    /// Charges `used` to the side to move and starts the next turn's count; the verdict when
+    /// its flag fell.
     fn charge(&mut self, used: Duration) -> Option<Verdict> {
         self.thought = Duration::ZERO;
         self.game.charge(used)
