@@ -17,6 +17,23 @@ impl Variant {
         Variant::load_with(name_or_path, &Registry)
     }
 
+    /// The built-in variant called `name`: its id or its title, in any case (`chess`,
+    /// `Metamachy`, `Lions and Unicorns Chess`). Never reads a file. The one look-up of a
+    /// variant by name, for a saved game's `Variant` tag and the like.
+    pub fn builtin_named(name: &str) -> Option<Variant> {
+        let key = name.trim();
+        let by_id = crate::variant::BUILTIN
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(key))
+            .and_then(|(n, _)| Variant::load(n).ok());
+        by_id.or_else(|| {
+            crate::variant::BUILTIN
+                .iter()
+                .filter_map(|(n, _)| Variant::load(n).ok())
+                .find(|v| v.title.eq_ignore_ascii_case(key))
+        })
+    }
+
     /// Reads a variant from TOML text; `origin` names the file in error messages.
     pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
         Variant::from_toml_with(text, origin, &Registry)

@@ -511,6 +511,12 @@ impl Game {
 
     /// The game as PGN.
     pub fn to_pgn(&mut self) -> String {
+        self.to_pgn_with(None)
+    }
+
+    /// The game as PGN; `ending` is a result and its reason that the board rules do not see
+    /// (a resignation, a time forfeit...), written where the game is not over on the board.
+    pub fn to_pgn_with(&mut self, ending: Option<(GameResult, String)>) -> String {
         let outcome = self.outcome();
         let get = |name: &str, default: &str| -> String {
             self.tags
@@ -521,9 +527,10 @@ impl Game {
         };
         // An unfinished game carries the result it was adjudicated, where it was (a `Result`
         // tag set by whoever stopped it), or `*`.
-        let result = match outcome {
-            Some(o) => o.result.pgn().to_string(),
-            None => get("Result", "*"),
+        let result = match (outcome, &ending) {
+            (Some(o), _) => o.result.pgn().to_string(),
+            (None, Some((r, _))) => r.pgn().to_string(),
+            (None, None) => get("Result", "*"),
         };
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), get("Event", "Polymachy game")),
@@ -575,6 +582,8 @@ impl Game {
         }
         if let Some(o) = outcome {
             words.push(format!("{{{o}}}"));
+        } else if let Some((_, why)) = &ending {
+            words.push(format!("{{{why}}}"));
         }
         words.push(result);
         out.push_str(&pgn_movetext(&words));

@@ -25,6 +25,7 @@ pub mod rules;
 pub mod search;
 pub mod selfplay;
 pub mod serve;
+pub mod session;
 pub mod tables;
 #[cfg(feature = "testing")]
 pub mod testing;

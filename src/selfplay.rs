@@ -8,10 +8,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::game::{Game, GameResult, Outcome};
 use crate::geometry::Color;
 use crate::position::Ruleset;
 use crate::search::{Limits, Searcher};
+use crate::session::{GameResult, Session, Verdict};
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -60,8 +60,9 @@ pub struct GameSummary {
     pub number: u32,
     /// Whether the first engine had White.
     pub first_white: bool,
-    /// The result; `None` when adjudicated at the ply limit (a draw).
-    pub outcome: Option<Outcome>,
+    /// How the game ended (a draw by [`crate::session::Reason::Adjudication`] at the ply
+    /// limit).
+    pub verdict: Verdict,
     /// Plies played.
     pub plies: u32,
     /// The first engine's points: 1, 0.5 or 0.
@@ -147,7 +148,7 @@ impl Rng {
 /// `plies` random legal moves from the start that do not end the game.
 fn random_opening(rules: &Arc<Ruleset>, plies: u32, rng: &mut Rng) -> Vec<crate::moves::Move> {
     loop {
-        let mut g = Game::new(rules);
+        let mut g = Session::new(rules);
         let mut ok = true;
         for _ in 0..plies {
             let legal = g.legal_moves();
@@ -157,7 +158,7 @@ fn random_opening(rules: &Arc<Ruleset>, plies: u32, rng: &mut Rng) -> Vec<crate:
             }
             let m = legal[rng.below(legal.len())];
             g.play(m).expect("a legal move");
-            if g.outcome().is_some() {
+            if g.is_over() {
                 ok = false;
                 break;
             }
@@ -189,17 +190,15 @@ pub fn play_match(
         }
         first.clear();
         second.clear();
-        let mut game = Game::new(rules);
+        let mut game = Session::new(rules);
         for &m in &opening {
             game.play(m).expect("a legal opening move");
         }
+        game.set_move_cap(Some(cfg.max_plies as usize));
         let mut plies = opening.len() as u32;
-        let outcome = loop {
-            if let Some(o) = game.outcome() {
-                break Some(o);
-            }
-            if plies >= cfg.max_plies {
-                break None;
+        let verdict = loop {
+            if let Some(v) = game.verdict() {
+                break v;
             }
             let white_to_move = game.position().side() == Color::White;
             let (engine, limits) = if white_to_move == first_white {
@@ -224,10 +223,10 @@ pub fn play_match(
         } else {
             Color::Black
         };
-        let points = match outcome.map(|o| o.result) {
-            None | Some(GameResult::Draw) => 0.5,
-            Some(r) if r == GameResult::win_for(first_color) => 1.0,
-            Some(_) => 0.0,
+        let points = match verdict.result {
+            GameResult::Draw => 0.5,
+            r if r == GameResult::win_for(first_color) => 1.0,
+            _ => 0.0,
         };
         if points == 1.0 {
             report.wins += 1;
@@ -239,12 +238,12 @@ pub fn play_match(
         let summary = GameSummary {
             number: n + 1,
             first_white,
-            outcome,
+            verdict,
             plies,
             first_points: points,
             opening: opening
                 .iter()
-                .map(|&m| crate::game::coord(rules, m))
+                .map(|&m| crate::session::coord(rules, m))
                 .collect(),
         };
         on_game(&summary);

@@ -212,7 +212,10 @@ fn holes_are_written_and_read_as_stars() {
     let text = polymachy::text::board::render(
         &pos,
         None,
-        polymachy::text::board::Style { ascii: true },
+        polymachy::text::board::Style {
+            ascii: true,
+            ..Default::default()
+        },
         &[],
     );
     let row3 = text

@@ -517,10 +517,7 @@ fn selfplay_deeper_against_shallower() {
         };
         let start = std::time::Instant::now();
         let r = play_match(&rs, &cfg, |g| {
-            let res = g
-                .outcome
-                .map(|o| o.to_string())
-                .unwrap_or_else(|| "adjudicated draw".into());
+            let res = g.verdict.to_string();
             println!(
                 "  {name} game {:2}: {} plies, deeper side {} scores {} ({res})",
                 g.number,

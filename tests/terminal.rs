@@ -140,3 +140,127 @@ fn a_game_clock() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("--clock `five`"), "{}", bad.stderr);
 }
+
+/// The first board drawn in `out`: its rank labels top to bottom and its file letters.
+fn first_board(out: &str) -> (Vec<String>, String) {
+    let lines: Vec<&str> = out.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .expect("a board");
+    let mut ranks = Vec::new();
+    let mut i = top;
+    while let Some(n) = lines[i]
+        .split_whitespace()
+        .next()
+        .filter(|w| w.parse::<u32>().is_ok())
+    {
+        ranks.push(n.to_string());
+        i += 1;
+    }
+    let files: String = lines[i].split_whitespace().take(8).collect();
+    (ranks, files)
+}
+
+#[test]
+fn the_board_turns_round_when_the_human_plays_black() {
+    let args = |white: &'static str, black: &'static str| {
+        [
+            "play",
+            "--variant",
+            "chess",
+            "--ascii",
+            "--depth",
+            "1",
+            "--white",
+            white,
+            "--black",
+            black,
+        ]
+    };
+    let black = run_binary(&args("engine", "human"), "quit\n");
+    assert_eq!(black.code, 0, "{}", black.stderr);
+    let (ranks, files) = first_board(&black.stdout);
+    assert_eq!(
+        ranks,
+        ["1", "2", "3", "4", "5", "6", "7", "8"],
+        "{}",
+        black.stdout
+    );
+    assert_eq!(files, "hgfedcba");
+    // Black's pieces at the bottom, seen from Black's side: the king on the e-file stands
+    // fourth from the right.
+    let bottom = black
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("8 "))
+        .unwrap();
+    assert!(bottom.contains("r  n  b  k  q  b  n  r"), "{bottom}");
+    let white = run_binary(&args("human", "engine"), "quit\n");
+    let (ranks, files) = first_board(&white.stdout);
+    assert_eq!(ranks, ["8", "7", "6", "5", "4", "3", "2", "1"]);
+    assert_eq!(files, "abcdefgh");
+    let both = run_binary(&args("human", "human"), "quit\n");
+    assert_eq!(
+        first_board(&both.stdout).0[0],
+        "8",
+        "two humans: White at the bottom"
+    );
+}
+
+#[test]
+fn help_and_engine_lines_wrap_at_words_within_80_columns() {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"));
+    cmd.args([
+        "play",
+        "--variant",
+        "metamachy",
+        "--ascii",
+        "--depth",
+        "5",
+        "--white",
+        "human",
+        "--black",
+        "engine",
+    ])
+    .env("NO_COLOR", "1")
+    .env("COLUMNS", "80")
+    .env("LINES", "60");
+    let r = common::run_command(cmd, "help\nPe5\nhint\nquit\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let long: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.chars().count() > 80)
+        .collect();
+    assert!(
+        long.is_empty(),
+        "lines over 80 columns:\n{}",
+        long.join("\n")
+    );
+    // The help keeps every word whole: its longest entry wraps onto an indented line.
+    assert!(
+        r.stdout.contains(
+            "\n  undo        take back the last move (your move and the engine's reply against\n              the engine)\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // The engine's report: each word whole, and the line it wraps onto indented.
+    let report = r
+        .stdout
+        .lines()
+        .position(|l| l.starts_with("  depth "))
+        .expect("the engine's report");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let mut text = lines[report].trim().to_string();
+    for l in &lines[report + 1..] {
+        if !l.starts_with("    ") {
+            break;
+        }
+        text.push(' ');
+        text.push_str(l.trim());
+    }
+    assert!(text.contains(", pv "), "{text}");
+    assert!(lines[report + 1].starts_with("    "), "{text}: not wrapped");
+}

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::moves::Move;
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::variant::Variant;
@@ -479,7 +478,16 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let pos = load_position(&rules, fen.as_deref())?;
             print!(
                 "{}",
-                play::board_text(&pos, None, ascii || !color_ok(), 80, true)
+                play::board_text(
+                    &pos,
+                    None,
+                    crate::text::board::Style {
+                        ascii: ascii || !color_ok(),
+                        flipped: false,
+                    },
+                    80,
+                    true,
+                )
             );
             println!("{}", pos.fen());
             Ok(())
@@ -526,14 +534,14 @@ fn run_perft(
                 "\r[{}/{}] {}    ",
                 i + 1,
                 list.len(),
-                crate::text::coord(&rules, mv)
+                crate::session::coord(&rules, mv)
             );
         }
         pos.make(mv);
         let n = perft.count(&mut pos, depth - 1);
         pos.unmake();
         if divide {
-            println!("{} {n}", crate::text::coord(&rules, mv));
+            println!("{} {n}", crate::session::coord(&rules, mv));
         }
         total += n;
     }
@@ -627,9 +635,4 @@ fn open_browser(url: &str) {
 pub fn color_ok() -> bool {
     use std::io::IsTerminal;
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-}
-
-/// Formats a move in coordinate notation.
-pub fn coord(rules: &Ruleset, mv: Move) -> String {
-    crate::text::coord(rules, mv)
 }

@@ -13,12 +13,12 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use super::{UserError, VariantArgs, color_ok, load_position, load_rules};
-use crate::game::{self, Game};
 use crate::geometry::Color;
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score, SearchResult, Searcher};
 use crate::selfplay::{MatchConfig, play_match};
+use crate::session::{self, PgnRecord, Reason, Session, TimeControl, Verdict, side_name};
 use crate::text::board::{self, Style};
 use crate::variant::Variant;
 
@@ -190,17 +190,10 @@ impl Input {
     }
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 /// Reads the rules a saved game names (its `Variant` and `SetupChoice` tags), falling back on
 /// the command line's variant.
 fn rules_for_record(
-    rec: &game::PgnRecord,
+    rec: &PgnRecord,
     v: &VariantArgs,
     file: &str,
 ) -> Result<Arc<Ruleset>, UserError> {
@@ -216,13 +209,7 @@ fn rules_for_record(
                 var.id.eq_ignore_ascii_case(name) || var.title.eq_ignore_ascii_case(name)
             };
             let chosen = Variant::load(&v.variant).ok().filter(|var| named(var));
-            let builtin = || {
-                crate::variant::BUILTIN
-                    .iter()
-                    .filter_map(|(n, _)| Variant::load(n).ok())
-                    .find(|var| named(var))
-            };
-            match chosen.or_else(builtin) {
+            match chosen.or_else(|| Variant::builtin_named(name)) {
                 Some(var) => var,
                 None => {
                     let shown: String = name.chars().take(80).collect();
@@ -245,13 +232,13 @@ fn rules_for_record(
 const MAX_SAVED_GAME_BYTES: u64 = 16 << 20;
 
 /// Loads a saved game.
-fn load_game(path: &std::path::Path, v: &VariantArgs) -> Result<Game, UserError> {
+fn load_game(path: &std::path::Path, v: &VariantArgs) -> Result<Session, UserError> {
     let file = path.display().to_string();
     let text = crate::files::read_text_file(path, MAX_SAVED_GAME_BYTES, "a saved game (PGN)")?;
-    let rec = game::parse_pgn(&text)
+    let rec = session::parse_pgn(&text)
         .map_err(|e| UserError(format!("{file}:{}: {}", e.line, e.message)))?;
     let rules = rules_for_record(&rec, v, &file)?;
-    Game::from_record(&rules, &rec)
+    Session::from_record(&rules, &rec)
         .map_err(|e| UserError(format!("{file}:{}: {}", e.line, e.message)))
 }
 
@@ -269,19 +256,9 @@ fn labelled_score(score: Score, searched_by: Color, view: Color) -> String {
 }
 
 /// One line about a finished search, the score seen by `view`.
-fn summary(game: &mut Game, r: &SearchResult, view: Color) -> String {
-    let mut p = game.position().clone();
-    let mut pv = Vec::new();
-    for &m in r.pv.iter().take(8) {
-        let mut l = crate::moves::MoveList::new();
-        p.legal_moves(&mut l);
-        if !l.as_slice().contains(&m) {
-            break;
-        }
-        pv.push(game::san(&mut p, m));
-        p.make(m);
-    }
-    let side = game.position().side();
+fn summary(game: &Session, r: &SearchResult, view: Color) -> String {
+    let pv = game.san_line(&r.pv[..r.pv.len().min(8)]);
+    let side = game.side_to_move();
     format!(
         "depth {}, {}, {} nodes in {:.2} s ({:.0} kn/s), pv {}",
         r.depth,
@@ -309,7 +286,7 @@ fn engine_limits(a: &PlayArgs) -> Limits {
     l
 }
 
-fn list_moves(game: &mut Game) -> String {
+fn list_moves(game: &mut Session) -> String {
     let legal = game.legal_moves();
     let mut sans: Vec<String> = legal.iter().map(|&m| game.san(m)).collect();
     sans.sort();
@@ -391,7 +368,7 @@ fn terminal_size() -> (Option<usize>, Option<usize>) {
 }
 
 /// The last moves in SAN with their numbers, fitting `width` columns.
-fn move_tail(game: &Game, width: usize) -> String {
+fn move_tail(game: &Session, width: usize) -> String {
     let sans = game.san_moves();
     let mut words = Vec::new();
     let mut number = game.start_position().fullmove_number();
@@ -422,7 +399,7 @@ fn move_tail(game: &Game, width: usize) -> String {
 }
 
 /// All the moves, numbered, wrapped before 80 columns.
-fn history(game: &Game) -> String {
+fn history(game: &Session) -> String {
     let sans = game.san_moves();
     if sans.is_empty() {
         return "No moves yet.".into();
@@ -458,11 +435,12 @@ fn history(game: &Game) -> String {
 }
 
 /// The board, the legend beside it when the terminal is wide enough, and (with `status`) the
-/// side to move and whether it is in check on a line under it.
+/// side to move and whether it is in check on a line under it; `style.flipped` turns the
+/// board round (Black at the bottom).
 pub fn board_text(
     pos: &Position,
     last: Option<crate::moves::Move>,
-    ascii: bool,
+    style: Style,
     cols: usize,
     status: bool,
 ) -> String {
@@ -470,7 +448,7 @@ pub fn board_text(
     let g = rs.geometry;
     let room = cols.saturating_sub(board::width(g) + 2);
     let legend = board::legend(rs, g.ranks as usize + 1, room).unwrap_or_default();
-    let mut out = board::render(pos, last, Style { ascii }, &legend);
+    let mut out = board::render(pos, last, style, &legend);
     if status {
         out.push_str(&format!(
             "{} to move{}.",
@@ -485,19 +463,57 @@ pub fn board_text(
     out
 }
 
+/// The widest line the terminal game prints for help and the engine's reports.
+pub const WRAP: usize = 80;
+
+/// `text` wrapped at word boundaries into lines of at most `width` columns (a word longer
+/// than a line stands alone; the spacing between words that stay on a line is kept). A line
+/// wraps onto lines indented to its second column, where it has one (a table row: `  undo
+/// <spaces> take back...`), else by its own indentation and `more` spaces.
+pub fn wrap(text: &str, width: usize, more: usize) -> String {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let lead = line.len() - line.trim_start().len();
+        let column = line[lead..]
+            .find("  ")
+            .map(|i| lead + i + line[lead + i..].len() - line[lead + i..].trim_start().len());
+        let cont = " ".repeat(column.unwrap_or(lead + more));
+        let mut cur = String::new();
+        let mut rest = line;
+        while !rest.is_empty() {
+            // The next word with the spaces before it.
+            let gap = rest.len() - rest.trim_start().len();
+            let end = rest[gap..].find(' ').map_or(rest.len(), |i| gap + i);
+            let (piece, word) = (&rest[..end], &rest[gap..end]);
+            rest = &rest[end..];
+            if word.is_empty() {
+                continue;
+            }
+            if cur.trim().is_empty() {
+                cur.push_str(piece);
+            } else if cur.chars().count() + piece.chars().count() > width {
+                out.push(std::mem::replace(&mut cur, format!("{cont}{word}")));
+            } else {
+                cur.push_str(piece);
+            }
+        }
+        out.push(cur);
+    }
+    out.join("\n")
+}
+
 /// Runs `play`: a game at the terminal between humans and the engine, until it is quit or
 /// the input ends.
 pub fn run_play(a: PlayArgs) -> Result<(), UserError> {
-    let mut s = Session::start(&a)?;
+    let mut s = Terminal::start(&a)?;
     s.introduce();
     loop {
         if s.show_board {
             s.print_turn();
         }
-        let outcome = s.game.outcome();
-        let side = s.game.position().side();
-        let over = outcome.is_some() || s.flagged.is_some();
-        if s.announce_end(outcome) && s.humans == 0 {
+        let side = s.game.side_to_move();
+        let over = s.game.is_over();
+        if s.announce_end() && s.humans == 0 {
             return Ok(());
         }
         if !over && s.player(side) == Player::Engine {
@@ -528,39 +544,35 @@ enum Flow {
     Quit,
 }
 
-/// A game at the terminal: the players, the engine, the clocks and what the next turn shows.
-struct Session<'a> {
+/// A game at the terminal: the players, the engine and what the next turn shows.
+struct Terminal<'a> {
     a: &'a PlayArgs,
-    game: Game,
+    /// The game, with its clocks.
+    game: Session,
     rules: Arc<Ruleset>,
     engine: Searcher,
     limits: Limits,
-    /// The game clock: base time and increment.
-    clock: Option<(Duration, Duration)>,
     input: Input,
     players: [Player; 2],
     humans: usize,
     /// Scores are shown from the human's side when one human plays, else from White's.
     view: Color,
-    ascii: bool,
+    /// How the board is drawn: turned round when the one human plays Black.
+    style: Style,
     cols: usize,
     compact: bool,
-    /// Time left on each side's clock.
-    left: Option<[Duration; 2]>,
     show_board: bool,
     /// Whether to say who is to move under the board (the prompt says it otherwise).
     with_status: bool,
     /// The number of moves when the end of the game was announced.
     announced: Option<usize>,
-    /// A flag fell: the side whose time ran out.
-    flagged: Option<Color>,
     /// Time the human to move has spent at prompts during this turn.
     thought: Duration,
 }
 
-impl<'a> Session<'a> {
+impl<'a> Terminal<'a> {
     /// Checks the arguments, loads or sets up the game and makes the engine.
-    fn start(a: &'a PlayArgs) -> Result<Session<'a>, UserError> {
+    fn start(a: &'a PlayArgs) -> Result<Terminal<'a>, UserError> {
         if !(a.time.is_none_or(|t| t > 0.0 && t.is_finite())) {
             return Err(UserError(
                 "--time must be a positive number of seconds".into(),
@@ -571,11 +583,11 @@ impl<'a> Session<'a> {
             Some(path) => load_game(path, &a.v)?,
             None => {
                 let rules = load_rules(&a.v)?;
-                Game::from_position(load_position(&rules, a.fen.as_deref())?)
+                Session::from_position(load_position(&rules, a.fen.as_deref())?)
             }
         };
+        game.set_clocks(clock.map(|(base, increment)| [TimeControl { base, increment }; 2]));
         let rules = game.rules().clone();
-        let ascii = a.ascii || !color_ok();
         let players = [a.white, a.black];
         let name = |c: Color| {
             if players[c.index()] == Player::Human {
@@ -584,11 +596,12 @@ impl<'a> Session<'a> {
                 "Polymachy"
             }
         };
-        game.tags.retain(|t| t.0 != "White" && t.0 != "Black");
-        game.tags.push(("White".into(), name(Color::White).into()));
-        game.tags.push(("Black".into(), name(Color::Black).into()));
+        let tags = game.tags_mut();
+        tags.retain(|t| t.0 != "White" && t.0 != "Black");
+        tags.push(("White".into(), name(Color::White).into()));
+        tags.push(("Black".into(), name(Color::Black).into()));
         if let Some(c) = &a.clock {
-            game.tags.push(("TimeControl".into(), c.clone()));
+            tags.push(("TimeControl".into(), c.clone()));
         }
         let limits = engine_limits(a);
         let mut engine =
@@ -608,25 +621,25 @@ impl<'a> Session<'a> {
         let cols = term_cols.unwrap_or(80);
         let full_turn = rules.geometry.ranks as usize + 9;
         let compact = a.compact || term_lines.is_some_and(|l| l < full_turn);
-        Ok(Session {
+        Ok(Terminal {
             a,
             game,
             rules,
             engine,
             limits,
-            clock,
             input,
             players,
             humans,
             view,
-            ascii,
+            style: Style {
+                ascii: a.ascii || !color_ok(),
+                flipped: view == Color::Black,
+            },
             cols,
             compact,
-            left: clock.map(|(base, _)| [base; 2]),
             show_board: true,
             with_status: false,
             announced: None,
-            flagged: None,
             thought: Duration::ZERO,
         })
     }
@@ -648,15 +661,16 @@ impl<'a> Session<'a> {
             (Player::Human, Player::Human) => println!("Two humans play."),
             (Player::Engine, Player::Engine) => println!("The engine plays both sides."),
         }
-        println!(
+        let pieces = format!(
             "Pieces: {}. White upper case, Black lower case.",
             rules.variant.piece_names().join(", ")
         );
-        if let Some((base, inc)) = self.clock {
+        println!("{}", wrap(&pieces, WRAP, 2));
+        if let Some([tc, _]) = self.game.time_controls() {
             println!(
                 "Clock: {} each, {} s added per move.",
-                clock_text(base),
-                inc.as_secs_f64()
+                clock_text(tc.base),
+                tc.increment.as_secs_f64()
             );
         }
         if self.humans > 0 {
@@ -682,7 +696,7 @@ impl<'a> Session<'a> {
             board_text(
                 game.position(),
                 game.last_move(),
-                self.ascii,
+                self.style,
                 self.cols,
                 self.with_status || self.humans == 0 || game.position().in_check()
             )
@@ -690,52 +704,43 @@ impl<'a> Session<'a> {
         if !game.moves().is_empty() {
             println!("{}", move_tail(game, self.cols.min(100)));
         }
-        if let Some(t) = self.left {
-            println!(
-                "Clock: White {}  Black {}",
-                clock_text(t[0]),
-                clock_text(t[1])
-            );
+        if let (Some(w), Some(b)) = (game.remaining(Color::White), game.remaining(Color::Black)) {
+            println!("Clock: White {}  Black {}", clock_text(w), clock_text(b));
         }
         self.show_board = false;
         self.with_status = false;
     }
 
-    /// Announces the end of the game (a result, or a flag that fell) once; whether it did.
-    fn announce_end(&mut self, outcome: Option<game::Outcome>) -> bool {
-        let mut said = false;
-        if let Some(o) = outcome
-            && self.announced != Some(self.game.moves().len())
-        {
-            println!("{o}");
-            self.announced = Some(self.game.moves().len());
-            said = true;
+    /// Announces the end of the game once; whether it did.
+    fn announce_end(&mut self) -> bool {
+        let Some(v) = self.game.verdict() else {
+            return false;
+        };
+        if self.announced == Some(self.game.moves().len()) {
+            return false;
         }
-        // Once a result is announced, a flag that fell is not.
-        if let Some(c) = self.flagged
-            && self.announced != Some(self.game.moves().len())
-        {
-            println!(
-                "{}'s time is up: {} wins.",
-                side_name(c),
-                side_name(c.flip())
-            );
-            self.announced = Some(self.game.moves().len());
-            said = true;
-        }
-        said
+        println!("{v}");
+        self.announced = Some(self.game.moves().len());
+        true
+    }
+
+    /// Charges `used` to the side to move and starts the next turn's count; the verdict when
+    /// its flag fell.
+    fn charge(&mut self, used: Duration) -> Option<Verdict> {
+        self.thought = Duration::ZERO;
+        self.game.charge(used)
     }
 
     /// The engine moves for `side`, on its clock when there is one.
     fn engine_move(&mut self, side: Color) -> Result<(), UserError> {
         let mut pos = self.game.position().clone();
         let mut l = self.limits;
-        if let (Some(t), Some((_, inc))) = (self.left, self.clock) {
+        if let (Some(left), Some(tc)) = (self.game.remaining(side), self.game.time_controls()) {
             l = Limits {
                 depth: self.a.depth,
                 clock: Some(Clock {
-                    remaining: t[side.index()],
-                    increment: inc,
+                    remaining: left,
+                    increment: tc[side.index()].increment,
                     moves_to_go: None,
                 }),
                 ..Limits::default()
@@ -746,33 +751,21 @@ impl<'a> Session<'a> {
             return Err(UserError("the engine found no move".into()));
         };
         let text = self.game.san(mv);
-        let line = summary(&mut self.game, &r, self.view);
+        let coord = self.game.coord(mv);
         if self.compact {
             let score = labelled_score(r.score, side, self.view);
-            println!(
-                "{} plays {text} ({}): depth {}, {score}",
+            let line = format!(
+                "{} plays {text} ({coord}): depth {}, {score}",
                 side_name(side),
-                game::coord(&self.rules, mv),
                 r.depth
             );
+            println!("{}", wrap(&line, WRAP, 2));
         } else {
-            println!(
-                "{} plays {text} ({})",
-                side_name(side),
-                game::coord(&self.rules, mv)
-            );
-            println!("  {line}");
+            println!("{} plays {text} ({coord})", side_name(side));
+            let line = format!("  {}", summary(&self.game, &r, self.view));
+            println!("{}", wrap(&line, WRAP, 2));
         }
-        if let (Some(t), Some((_, inc))) = (self.left.as_mut(), self.clock) {
-            let i = side.index();
-            if r.elapsed > t[i] {
-                t[i] = Duration::ZERO;
-                self.flagged = Some(side);
-            } else {
-                t[i] = t[i] - r.elapsed + inc;
-            }
-        }
-        if self.flagged.is_none() {
+        if self.charge(r.elapsed).is_none() {
             self.game.play(mv).map_err(|e| UserError(e.to_string()))?;
         }
         // One board per full turn: against the engine, after its reply.
@@ -790,12 +783,12 @@ impl<'a> Session<'a> {
             None => (line, ""),
         };
         match cmd.to_ascii_lowercase().as_str() {
-            "help" | "?" => println!("{HELP}"),
+            "help" | "?" => println!("{}", wrap(HELP, WRAP, 2)),
             "quit" | "exit" => {
                 println!("Goodbye.");
                 return Ok(Flow::Quit);
             }
-            "fen" => println!("{}", self.game.position().fen()),
+            "fen" => println!("{}", self.game.fen()),
             "board" | "show" => {
                 self.show_board = true;
                 self.with_status = true;
@@ -831,12 +824,13 @@ impl<'a> Session<'a> {
         let mut pos = self.game.position().clone();
         let r = self.engine.search(&mut pos, &hl, |_| {});
         if let Some(mv) = r.best {
-            println!(
+            let line = format!(
                 "Hint: {} ({}), {}",
                 self.game.san(mv),
-                game::coord(&self.rules, mv),
+                self.game.coord(mv),
                 labelled_score(r.score, side, side)
             );
+            println!("{}", wrap(&line, WRAP, 2));
         }
     }
 
@@ -846,26 +840,16 @@ impl<'a> Session<'a> {
             println!("Nothing to undo.");
             return;
         }
-        let mut taken = Vec::new();
-        if let Some(m) = self.game.undo() {
-            taken.push(m);
-        }
-        // Against the engine, go back to a position where a human is to move.
-        while self.humans == 1
-            && self.player(self.game.position().side()) == Player::Engine
-            && !self.game.moves().is_empty()
-        {
-            if let Some(m) = self.game.undo() {
-                taken.push(m);
-            }
-        }
-        let names: Vec<String> = taken
-            .iter()
-            .rev()
-            .map(|&m| game::coord(&self.rules, m))
-            .collect();
+        // Against the engine, back to a position where the human is to move.
+        let human = [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| self.player(c) == Player::Human);
+        let taken = match human {
+            Some(h) if self.humans == 1 => self.game.undo_to(h),
+            _ => self.game.undo().into_iter().collect(),
+        };
+        let names: Vec<String> = taken.iter().map(|&m| self.game.coord(m)).collect();
         println!("Took back {}.", names.join(" "));
-        self.flagged = None;
         self.thought = Duration::ZERO;
         self.show_board = true;
     }
@@ -903,26 +887,18 @@ impl<'a> Session<'a> {
             );
             return Ok(());
         }
-        match self.game.parse(line) {
+        match self.game.read(line) {
             Ok(mv) => {
                 let text = self.game.san(mv);
-                if let (Some(t), Some((_, inc))) = (self.left.as_mut(), self.clock) {
-                    let i = side.index();
-                    if self.thought > t[i] {
-                        t[i] = Duration::ZERO;
-                        self.flagged = Some(side);
-                        return Ok(());
-                    }
-                    t[i] = t[i] - self.thought + inc;
+                if self.charge(self.thought).is_some() {
+                    return Ok(());
                 }
-                self.thought = Duration::ZERO;
                 self.game.play(mv).map_err(|e| UserError(e.to_string()))?;
                 if !self.compact {
                     println!("{} plays {text}", side_name(side));
                 }
                 // Against the engine the board comes after its reply.
-                self.show_board =
-                    self.player(side.flip()) == Player::Human || self.game.outcome().is_some();
+                self.show_board = self.player(side.flip()) == Player::Human || self.game.is_over();
             }
             Err(e) => println!("{e}"),
         }
@@ -948,7 +924,7 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
         Searcher::try_new(&rules, a.hash).map_err(|e| UserError(format!("--hash: {e}")))?;
     engine.set_threads(a.threads as usize);
     let r = engine.search(&mut pos, &limits, |info| {
-        let pv: Vec<String> = info.pv.iter().map(|&m| game::coord(&rules, m)).collect();
+        let pv: Vec<String> = info.pv.iter().map(|&m| session::coord(&rules, m)).collect();
         println!(
             "depth {} score {} nodes {} nps {} pv {}",
             info.depth,
@@ -959,7 +935,7 @@ pub fn run_analyse(a: AnalyseArgs) -> Result<(), UserError> {
         );
     });
     match r.best {
-        Some(m) => println!("bestmove {}", game::coord(&rules, m)),
+        Some(m) => println!("bestmove {}", session::coord(&rules, m)),
         None => {
             let why = if pos.in_check() {
                 "checkmate"
@@ -1003,9 +979,9 @@ pub fn run_selfplay(a: SelfplayArgs) -> Result<(), UserError> {
         a.seed
     );
     let report = play_match(&rules, &cfg, |g| {
-        let result = match g.outcome {
-            Some(o) => format!("{} {o}", o.result.pgn()),
-            None => "1/2-1/2 adjudicated at the ply limit".to_string(),
+        let result = match g.verdict.reason {
+            Reason::Adjudication => "1/2-1/2 adjudicated at the ply limit".to_string(),
+            _ => format!("{} {}", g.verdict.result.pgn(), g.verdict),
         };
         println!(
             "game {:>3}: deeper engine {}, {} plies, {}  (opening {})",

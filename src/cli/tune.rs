@@ -7,8 +7,8 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::{UserError, VariantArgs, load_rules};
-use crate::game::{Game, parse_pgn};
 use crate::position::Ruleset;
+use crate::session::{Record, Session, parse_pgn};
 use crate::tune::{self, PlayConfig, Sample};
 use crate::variant::EvalTable;
 
@@ -95,7 +95,7 @@ fn parse_lambda(s: &str) -> Result<Lambda, String> {
 }
 
 /// The games of a PGN text (one or more, each starting with its tags).
-fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> Vec<(Game, f64)> {
+fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> Vec<(Record, f64)> {
     let mut chunks: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut in_moves = false;
@@ -124,8 +124,8 @@ fn read_games(rules: &std::sync::Arc<crate::position::Ruleset>, text: &str) -> V
         let Some(result) = rec.result.as_deref().and_then(tune::points) else {
             continue;
         };
-        match Game::from_record(rules, &rec) {
-            Ok(g) => out.push((g, result)),
+        match Session::from_record(rules, &rec) {
+            Ok(g) => out.push((g.into_record(), result)),
             Err(e) => eprintln!("game {}: skipped: {e}", i + 1),
         }
     }

@@ -14,11 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::moves::Move;
 use crate::position::Ruleset;
 use crate::search::{Info, Limits, SearchResult, Searcher};
-use crate::text::coord;
+use crate::session::{MoveError, Session, coord};
 use crate::variant::Variant;
 
 /// Hash table size, in megabytes, until the GUI sets another.
@@ -49,8 +48,8 @@ pub struct Engine {
     pub variant: Variant,
     /// Its compiled rules.
     pub rules: Arc<Ruleset>,
-    /// The position the GUI set up.
-    pub pos: Position,
+    /// The game the GUI set up: its start and the moves played since.
+    pub game: Session,
     /// Hash table size in megabytes.
     pub hash_mb: usize,
     /// Search threads (Lazy SMP).
@@ -76,14 +75,15 @@ impl Engine {
     /// An engine for a loaded variant.
     pub fn with_variant(v: Variant, setup: Option<&str>, hash_mb: usize) -> Result<Engine, String> {
         let rules = Ruleset::new(&v, setup)?;
-        let pos = Position::start(&rules);
+        let mut game = Session::new(&rules);
+        game.follow_arbiter();
         let stop = Arc::new(AtomicBool::new(false));
         // The searcher (and its hash table) is made at the first search, so that selecting a
         // variant is answered at once.
         Ok(Engine {
             variant: v,
             rules,
-            pos,
+            game,
             hash_mb,
             threads: 1,
             cont_history: false,
@@ -155,13 +155,15 @@ impl Engine {
         self.move_overhead_ms = old.move_overhead_ms;
     }
 
-    /// The legal move written `text` in coordinate notation.
-    pub fn find_move(&mut self, text: &str) -> Option<Move> {
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        list.iter()
-            .copied()
-            .find(|&m| coord(&self.rules, m) == text)
+    /// Reads and plays a move of the GUI (see [`Session::read`]).
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        self.game.play_text(text)
+    }
+
+    /// Sets up a new game (the GUI is its arbiter).
+    pub fn set_game(&mut self, mut game: Session) {
+        game.follow_arbiter();
+        self.game = game;
     }
 
     /// Starts searching the current position on a thread. `on_info` sees each finished
@@ -183,7 +185,7 @@ impl Engine {
         searcher.set_cont_history(self.cont_history);
         searcher.set_network(self.use_network);
         searcher.set_move_overhead(std::time::Duration::from_millis(self.move_overhead_ms));
-        let mut pos = self.pos.clone();
+        let mut pos = self.game.position().clone();
         let rules = self.rules.clone();
         self.thread = Some(std::thread::spawn(move || {
             let r = searcher.search(&mut pos, &limits, |info| on_info(&rules, info));

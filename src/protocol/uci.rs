@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::{DEFAULT_HASH_MB, Engine, Out};
 use crate::search::{Clock, Limits};
+use crate::session::Session;
 use crate::variant::{BUILTIN, Variant};
 
 /// Runs a UCI session over `lines` until `quit` or the end of input.
@@ -64,8 +65,8 @@ pub fn run(
             // Polymachy extension for people at the console.
             "d" => out.line(&format!(
                 "{}\nFen: {}",
-                crate::text::board::draw(&eng.pos, None, true),
-                eng.pos.fen()
+                crate::text::board::draw(eng.game.position(), eng.game.last_move(), true),
+                eng.game.fen()
             )),
             _ => out.line(&format!("info string unknown command: {line}")),
         }
@@ -196,7 +197,10 @@ fn set_option(
 /// `go ...`: starts a search that reports each iteration and its best move. Returns whether
 /// the search has no limit, or `None` when the command was refused.
 fn go(eng: &mut Engine, rest: &[&str], out: &Out) -> Option<bool> {
-    let limits = match parse_go(rest, eng.pos.side() == crate::geometry::Color::White) {
+    let limits = match parse_go(
+        rest,
+        eng.game.side_to_move() == crate::geometry::Color::White,
+    ) {
         Ok(l) => l,
         Err(e) => {
             out.line(&format!("info string error: {e} (go ignored)"));
@@ -222,7 +226,7 @@ fn go(eng: &mut Engine, rest: &[&str], out: &Out) -> Option<bool> {
             ));
         },
         move |rules, r| match r.best {
-            Some(m) => o2.line(&format!("bestmove {}", crate::text::coord(rules, m))),
+            Some(m) => o2.line(&format!("bestmove {}", crate::session::coord(rules, m))),
             None => o2.line("bestmove 0000"),
         },
     );
@@ -263,29 +267,22 @@ fn position(eng: &mut Engine, words: &[&str]) -> Result<(), String> {
         .iter()
         .position(|w| *w == "moves")
         .unwrap_or(words.len());
-    let pos = match words.first() {
-        Some(&"startpos") => crate::position::Position::start(&eng.rules),
-        Some(&"fen") => {
-            let fen = words[1..moves_at].join(" ");
-            crate::position::Position::from_fen(&eng.rules, &fen).map_err(|e| e.to_string())?
-        }
+    let mut game = match words.first() {
+        Some(&"startpos") => Session::new(&eng.rules),
+        Some(&"fen") => Session::from_fen(&eng.rules, &words[1..moves_at].join(" "))?,
         _ => return Err("expected `position startpos` or `position fen FEN`".into()),
     };
     if moves_at < words.len() && words[0] == "startpos" && moves_at != 1 {
         return Err(format!("unexpected `{}` after `startpos`", words[1]));
     }
+    game.follow_arbiter();
     // The position changes only when the whole command is good.
-    let old = std::mem::replace(&mut eng.pos, pos);
     for m in words.iter().skip(moves_at + 1) {
-        match eng.find_move(m) {
-            Some(mv) => eng.pos.make(mv),
-            None => {
-                let err = format!("illegal move `{m}` in position {}", eng.pos.fen());
-                eng.pos = old;
-                return Err(err);
-            }
+        if game.play_text(m).is_err() {
+            return Err(format!("illegal move `{m}` in position {}", game.fen()));
         }
     }
+    eng.set_game(game);
     Ok(())
 }
 

@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::{Engine, Out};
-use crate::game::outcome;
 use crate::geometry::Color;
 use crate::moves::Move;
 use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score};
+use crate::session::Session;
 use crate::variant::{BUILTIN, Variant};
 
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
@@ -46,7 +46,7 @@ pub fn piece_to_char(rules: &Ruleset) -> String {
     let v = &rules.variant;
     let mut table = vec![b'.'; SLOTS.len()];
     let king = SLOTS.len() - 1;
-    let pawn = crate::game::pawn_kind(rules);
+    let pawn = crate::session::pawn_kind(rules);
     let usable = |i: usize| i != PAWN_SLOT && i != LANCE_SLOT && i != king;
     let mut rest = Vec::new();
     for (k, p) in v.pieces.iter().enumerate() {
@@ -187,7 +187,7 @@ pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
     out
 }
 
-struct Session {
+struct Cecp {
     eng: Engine,
     out: Out,
     engine_side: Option<Color>,
@@ -212,7 +212,7 @@ pub fn run(
     setup: Option<&str>,
 ) -> Result<(), String> {
     let eng = Engine::new(variant, setup, super::DEFAULT_HASH_MB)?;
-    let mut s = Session {
+    let mut s = Cecp {
         eng,
         out,
         engine_side: Some(Color::Black),
@@ -259,7 +259,7 @@ pub fn run(
     Ok(())
 }
 
-impl Session {
+impl Cecp {
     /// One command other than `quit`: `cmd` is its first word, `arg` the rest.
     fn command(&mut self, cmd: &str, arg: &str, line: &str) {
         let s = self;
@@ -277,12 +277,12 @@ impl Session {
             }
             "go" => {
                 s.halt();
-                s.engine_side = Some(s.eng.pos.side());
+                s.engine_side = Some(s.eng.game.side_to_move());
                 s.think();
             }
             "playother" => {
                 s.halt();
-                s.engine_side = Some(s.eng.pos.side().flip());
+                s.engine_side = Some(s.eng.game.side_to_move().flip());
             }
             "usermove" => s.user_move(arg),
             "setboard" => s.set_board(arg),
@@ -290,7 +290,7 @@ impl Session {
                 s.halt();
                 let n = if cmd == "undo" { 1 } else { 2 };
                 for _ in 0..n {
-                    s.eng.pos.unmake();
+                    s.eng.game.undo();
                 }
                 s.restart_analysis();
             }
@@ -318,7 +318,7 @@ impl Session {
             _ => {
                 // A bare move (when usermove=1 was not accepted).
                 let ranks = s.eng.rules.geometry.ranks;
-                if s.eng.find_move(&xb_ranks(ranks, line, 1)).is_some() {
+                if s.eng.game.read(&xb_ranks(ranks, line, 1)).is_ok() {
                     s.user_move(line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -391,7 +391,7 @@ impl Session {
                 if let Some(n) = note {
                     self.out.line(&format!("# {n}"));
                 }
-                self.eng.pos = p;
+                self.eng.set_game(Session::from_position(p));
                 self.restart_analysis();
             }
             Err(e) => self
@@ -423,7 +423,7 @@ impl Session {
     }
 }
 
-impl Session {
+impl Cecp {
     fn features(&mut self) {
         // XBoard waits for `done=1` once it has seen `done=0`, so the slower list of
         // variants below cannot race its two-second time-out.
@@ -464,8 +464,9 @@ impl Session {
     fn sync(&mut self) {
         self.eng.wait();
         let mv = self.pending.lock().ok().and_then(|mut p| p.take());
-        if let Some(mv) = mv {
-            self.eng.pos.make(mv);
+        if let Some(mv) = mv
+            && self.eng.game.play(mv).is_ok()
+        {
             self.report_end();
         }
     }
@@ -514,17 +515,16 @@ impl Session {
     fn user_move(&mut self, text: &str) {
         self.halt();
         let ranks = self.eng.rules.geometry.ranks;
-        let Some(mv) = self.eng.find_move(&xb_ranks(ranks, text, 1)) else {
+        if self.eng.play_text(&xb_ranks(ranks, text, 1)).is_err() {
             self.out.line(&format!("Illegal move: {text}"));
             return;
-        };
-        self.eng.pos.make(mv);
+        }
         if self.report_end() {
             return;
         }
         if self.analyzing {
             self.restart_analysis();
-        } else if self.engine_side == Some(self.eng.pos.side()) {
+        } else if self.engine_side == Some(self.eng.game.side_to_move()) {
             self.think();
         }
     }
@@ -537,7 +537,7 @@ impl Session {
 
     /// Prints the result when the game is over; returns whether it is.
     fn report_end(&mut self) -> bool {
-        match outcome(&mut self.eng.pos) {
+        match self.eng.game.verdict() {
             Some(o) => {
                 self.out.line(&format!("{} {{{o}}}", o.result.pgn()));
                 self.engine_side = None;
@@ -594,7 +594,7 @@ impl Session {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    let text = crate::text::coord(rules, m);
+                    let text = crate::session::coord(rules, m);
                     o2.line(&format!(
                         "move {}",
                         xb_ranks(rules.geometry.ranks, &text, -1)
@@ -605,7 +605,7 @@ impl Session {
     }
 
     fn to_go(&self, mps: u32) -> u32 {
-        let played = (self.eng.pos.fullmove_number().saturating_sub(1)) % mps.max(1);
+        let played = (self.eng.game.position().fullmove_number().saturating_sub(1)) % mps.max(1);
         mps - played
     }
 

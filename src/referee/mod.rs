@@ -40,12 +40,13 @@ use std::time::{Duration, Instant};
 use engine::{EngineProc, EngineSpec, Failure, Protocol, Reply};
 use stats::Tally;
 
-use crate::game::{GameResult, outcome, san, variant_men};
 use crate::geometry::Color;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::position::Ruleset;
-use crate::text::coord;
+use crate::session::{
+    GameResult, Reason, Session, TimeControl, Verdict, pgn_movetext, san, variant_men,
+};
 
 /// The longest PGN comment (and console reason) written, in characters.
 pub const MAX_COMMENT: usize = 4000;
@@ -142,10 +143,10 @@ fn opening(rules: &Arc<Ruleset>, cfg: &MatchConfig, i: u32) -> Result<Position, 
         let fen = &cfg.openings[i as usize % cfg.openings.len()];
         return Position::from_fen(rules, fen).map_err(|e| format!("opening `{fen}`: {e}"));
     }
-    let mut pos = Position::start(rules);
     if cfg.random_plies == 0 {
-        return Ok(pos);
+        return Ok(Position::start(rules));
     }
+    let mut game = Session::new(rules);
     // A small generator (SplitMix64) keyed on the seed and the opening's number.
     let mut state = cfg
         .seed
@@ -158,21 +159,15 @@ fn opening(rules: &Arc<Ruleset>, cfg: &MatchConfig, i: u32) -> Result<Position, 
         z ^ (z >> 31)
     };
     for _ in 0..cfg.random_plies {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() || outcome(&mut pos).is_some() {
+        let list = game.legal_moves();
+        if list.is_empty() || game.is_over() {
             break;
         }
-        let m = list
-            .iter()
-            .copied()
-            .nth((next() % list.len() as u64) as usize);
-        if let Some(m) = m {
-            pos.make(m);
-        }
+        let m = list[(next() % list.len() as u64) as usize];
+        game.play(m).map_err(|e| e.to_string())?;
     }
     // The opening's moves become its start position.
-    Position::from_fen(rules, &pos.fen()).map_err(|e| e.to_string())
+    Position::from_fen(rules, &game.fen()).map_err(|e| e.to_string())
 }
 
 /// The largest opening file read, in bytes.
@@ -290,9 +285,9 @@ fn play_game(
         termination: "normal",
         reason: String::new(),
     };
-    let lose = |rec: &mut GameRecord, side: Color, term: &'static str, why: String| {
+    let lose = |rec: &mut GameRecord, side: Color, reason: Reason, why: String| {
         rec.result = GameResult::win_for(side.flip());
-        rec.termination = term;
+        rec.termination = reason.termination();
         rec.reason = why;
     };
     // Each seat's time control; per colour for the clocks.
@@ -326,30 +321,39 @@ fn play_game(
             lose(
                 &mut rec,
                 color,
-                "abandoned",
+                Reason::Crash,
                 format!("{name} {f} (at the start)"),
             );
             return Ok(Some(rec));
         }
     }
-    let mut pos = start.clone();
+    let opening_plies = start.ply_count();
+    let mut game = Session::from_position(start);
+    // The cap counts the opening's moves too.
+    game.set_move_cap(Some(
+        (2 * cfg.max_moves as usize).saturating_sub(opening_plies),
+    ));
+    let ms = Duration::from_millis;
+    let tc = |(base, inc): (u64, u64)| TimeControl {
+        base: ms(base),
+        increment: ms(inc),
+    };
+    game.set_clocks(Some([tc(tcs[0]), tc(tcs[1])]));
+    game.set_flag_margin(ms(cfg.time_margin_ms));
     let mut texts: Vec<String> = Vec::new();
-    let mut clock = [tcs[0].0 as i64, tcs[1].0 as i64];
+    let left = |g: &Session, c: Color| g.remaining(c).unwrap_or_default().as_millis() as i64;
     loop {
-        if let Some(o) = outcome(&mut pos) {
-            rec.result = o.result;
-            rec.termination = "normal";
-            rec.reason = o.to_string();
+        if let Some(v) = game.verdict() {
+            rec.result = v.result;
+            rec.termination = v.reason.termination();
+            rec.reason = if v.reason == Reason::Adjudication {
+                format!("Draw: the move cap of {} moves was reached.", cfg.max_moves)
+            } else {
+                v.to_string()
+            };
             break;
         }
-        if pos.ply_count() >= 2 * cfg.max_moves as usize {
-            rec.result = GameResult::Draw;
-            rec.termination = "adjudication";
-            rec.reason = format!("Draw: the move cap of {} moves was reached.", cfg.max_moves);
-            break;
-        }
-        let side = pos.side();
-        let ci = if side == Color::White { 0 } else { 1 };
+        let side = game.side_to_move();
         let seat = if side == Color::White {
             white
         } else {
@@ -359,13 +363,13 @@ fn play_game(
             .as_mut()
             .ok_or_else(|| "engine lost".to_string())?;
         let name = e.name.clone();
-        let deadline =
-            Instant::now() + Duration::from_millis(clock[ci].max(0) as u64 + cfg.hang_margin_ms);
+        let mine = left(&game, side);
+        let deadline = Instant::now() + ms(mine as u64 + cfg.hang_margin_ms);
         let asked = Instant::now();
         let reply = e.think(
             start_fen.as_deref(),
             &texts,
-            (clock[0], clock[1]),
+            (left(&game, Color::White), left(&game, Color::Black)),
             (tcs[0].1, tcs[1].1),
             side == Color::White,
             deadline,
@@ -374,59 +378,63 @@ fn play_game(
             Ok(r) => r,
             Err(Failure::Interrupted) => return Ok(None),
             Err(f) => {
-                let term = match f {
-                    Failure::Hang(_) => "time forfeit",
-                    _ => "abandoned",
+                let reason = match f {
+                    Failure::Hang(_) => Reason::TimeForfeit,
+                    _ => Reason::Crash,
                 };
                 seats.drop_engine(seat);
                 log(format!("game {}: {name} {f}; it is restarted", number + 1));
-                lose(&mut rec, side, term, format!("{name} {f}."));
+                game.end(Verdict::win(side.flip(), reason));
+                lose(&mut rec, side, reason, format!("{name} {f}."));
                 break;
             }
         };
-        let used = at.duration_since(asked).as_millis() as i64;
-        clock[ci] -= used;
-        if clock[ci] < -(cfg.time_margin_ms as i64) {
+        let used = at.duration_since(asked);
+        if game.charge(used).is_some() {
+            let over = used.as_millis() as i64 - mine;
             lose(
                 &mut rec,
                 side,
-                "time forfeit",
+                Reason::TimeForfeit,
                 format!(
-                    "{name} lost on time ({used} ms used, {} ms over).",
-                    -clock[ci]
+                    "{name} lost on time ({} ms used, {over} ms over).",
+                    used.as_millis()
                 ),
             );
             break;
         }
-        clock[ci] = clock[ci].max(0) + tcs[ci].1 as i64;
         let text = match reply {
             Reply::Resign => {
-                lose(&mut rec, side, "normal", format!("{name} resigned."));
+                game.resign(side);
+                lose(
+                    &mut rec,
+                    side,
+                    Reason::Resignation,
+                    format!("{name} resigned."),
+                );
                 break;
             }
             Reply::Move(t) => t,
         };
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        let found = list
-            .iter()
-            .copied()
-            .find(|&m| coord(rules, m).eq_ignore_ascii_case(&text));
-        let Some(mv) = found else {
-            let why = format!(
-                "{name} played the illegal move `{}` in {}.",
-                clean_text(&text, 200),
-                pos.fen()
-            );
-            log(format!("game {}: {why}", number + 1));
-            // The engine's idea of the game differs from the rules: start it afresh.
-            seats.drop_engine(seat);
-            lose(&mut rec, side, "rules infraction", why);
-            break;
+        let mv = match game.play_text(&text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let why = format!(
+                    "{name} played the illegal move `{}` in {} ({}).",
+                    clean_text(&text, 200),
+                    game.fen(),
+                    clean_text(&e.to_string(), 200)
+                );
+                log(format!("game {}: {why}", number + 1));
+                // The engine's idea of the game differs from the rules: start it afresh.
+                seats.drop_engine(seat);
+                game.end(Verdict::win(side.flip(), Reason::IllegalMove));
+                lose(&mut rec, side, Reason::IllegalMove, why);
+                break;
+            }
         };
-        texts.push(coord(rules, mv));
+        texts.push(game.coord(mv));
         rec.moves.push(mv);
-        pos.make(mv);
     }
     for seat in 0..2 {
         if let Some(e) = seats.procs[seat].as_mut() {
@@ -496,7 +504,7 @@ pub fn pgn(
         clean_text(&rec.reason, MAX_COMMENT).replace('}', ")")
     ));
     words.push(rec.result.pgn().to_string());
-    out.push_str(&crate::game::pgn_movetext(&words));
+    out.push_str(&pgn_movetext(&words));
     out.push_str("\n\n");
     out
 }

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
+use crate::moves::{Move, MoveKind, MoveList, kind_of};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::position::hooks::Stalemate;
@@ -263,14 +263,7 @@ fn is_tactical(pos: &Position, mv: Move) -> bool {
     mv.promo != 0 || mv.kind == MoveKind::EnPassant || is_capture(pos, mv)
 }
 
-#[inline]
-fn is_capture(pos: &Position, mv: Move) -> bool {
-    if mv.kind == MoveKind::EnPassant {
-        return true;
-    }
-    let c = pos.piece_at(mv.to);
-    c != EMPTY && color_of(c) != pos.side() && mv.kind != MoveKind::Special
-}
+use crate::text::is_capture;
 
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {

@@ -18,6 +18,9 @@ use crate::position::Ruleset;
 pub struct Style {
     /// Plain ASCII, no escape sequences.
     pub ascii: bool,
+    /// Turned round: Black's side at the bottom (the first rank at the top, the files from
+    /// right to left), as the player of Black sees the board.
+    pub flipped: bool,
 }
 
 /// 256-colour palette indices used by the board, with their sRGB values for the contrast test.
@@ -56,9 +59,19 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
     let rs = pos.rules();
     let g = rs.geometry;
     let mut out = String::new();
-    for (row, r) in (0..g.ranks).rev().enumerate() {
+    let ranks: Vec<u8> = if style.flipped {
+        (0..g.ranks).collect()
+    } else {
+        (0..g.ranks).rev().collect()
+    };
+    let files: Vec<u8> = if style.flipped {
+        (0..g.files).rev().collect()
+    } else {
+        (0..g.files).collect()
+    };
+    for (row, &r) in ranks.iter().enumerate() {
         out.push_str(&format!("{:>3} ", r + 1));
-        for f in 0..g.files {
+        for &f in &files {
             let sq = g.square(f, r);
             if g.is_hole(sq) {
                 // A square that does not exist: left blank, without a square's colour.
@@ -98,7 +111,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
         out.push('\n');
     }
     out.push_str("    ");
-    for f in 0..g.files {
+    for &f in &files {
         out.push_str(&format!(" {} ", Geometry::file_char(f)));
     }
     if let Some(s) = side.get(g.ranks as usize) {
@@ -158,7 +171,15 @@ pub fn pieces_text(rs: &Ruleset) -> String {
 
 /// The board alone, with nothing beside it: [`render`] without side lines.
 pub fn draw(pos: &Position, last: Option<Move>, ascii: bool) -> String {
-    render(pos, last, Style { ascii }, &[])
+    render(
+        pos,
+        last,
+        Style {
+            ascii,
+            flipped: false,
+        },
+        &[],
+    )
 }
 
 #[cfg(test)]

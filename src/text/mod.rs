@@ -50,6 +50,8 @@ pub fn coord(rules: &Ruleset, mv: Move) -> String {
 }
 
 /// Whether a move of `pos`'s side to move takes a piece (en passant included; castling never).
+/// The one test of a capture: the search's ordering calls it too.
+#[inline]
 pub fn is_capture(pos: &Position, mv: Move) -> bool {
     if mv.kind == MoveKind::EnPassant {
         return true;

@@ -169,47 +169,6 @@ impl Variant {
     ) -> Result<Variant, VariantError> {
         load::from_toml(text, origin, catalog, files)
     }
-
-    /// The placement part of a FEN for the default start position.
-    pub fn placement_fen(&self, placement: &[Option<(usize, Color)>]) -> String {
-        let mut s = String::new();
-        for r in (0..self.ranks as usize).rev() {
-            let mut empty = 0;
-            for f in 0..self.files as usize {
-                let sq = r * self.files as usize + f;
-                if self.holes.contains(&(sq as crate::geometry::Square)) {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push('*');
-                    continue;
-                }
-                match placement[sq] {
-                    None => empty += 1,
-                    Some((k, c)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let l = self.pieces[k].letter;
-                        s.push(if c == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if r > 0 {
-                s.push('/');
-            }
-        }
-        s
-    }
 }
 
 /// Parses a FEN placement into piece codes; errors are sentences. Holes must be written `*`
