@@ -525,7 +525,11 @@ fn board_json(pos: &Position) -> Vec<String> {
     (0..g.size())
         .map(|i| {
             let sq = i as Square;
-            let c = if g.is_hole(sq) { EMPTY } else { pos.piece_at(sq) };
+            let c = if g.is_hole(sq) {
+                EMPTY
+            } else {
+                pos.piece_at(sq)
+            };
             if c == EMPTY {
                 String::new()
             } else {
@@ -613,7 +617,11 @@ fn analysis_json(s: &Session) -> Value {
         .lines
         .iter()
         .map(|l| {
-            let white = if side == Color::White { l.score } else { negate(l.score) };
+            let white = if side == Color::White {
+                l.score
+            } else {
+                negate(l.score)
+            };
             json!({
                 "depth": l.depth,
                 "score": score_text(white),
@@ -730,9 +738,10 @@ fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
     let number = |key: &str, max: u64, default: u64| -> Result<u64, ApiError> {
         match body.get(key) {
             None | Some(Value::Null) => Ok(default),
-            Some(v) => v.as_u64().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
-                bad(format!("`{key}` must be a whole number from 1 to {max}"))
-            }),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| bad(format!("`{key}` must be a whole number from 1 to {max}"))),
         }
     };
     let ply = match body.get("ply") {
@@ -1018,7 +1027,9 @@ impl EngineSettings {
         let depth = self.depth.unwrap_or(s.depth);
         let nodes = self.nodes.unwrap_or(s.nodes);
         if mt.is_none() && depth.is_none() && nodes.is_none() {
-            return Err(bad("give the engine a time per move, a depth or a node count"));
+            return Err(bad(
+                "give the engine a time per move, a depth or a node count",
+            ));
         }
         (s.movetime, s.depth, s.nodes) = (mt, depth, nodes);
         Ok(())
