@@ -96,7 +96,11 @@ mod tests {
         assert!(!c.flagged(Color::White));
         std::thread::sleep(Duration::from_millis(60));
         assert!(c.flagged(Color::White), "40 ms are gone");
-        assert!(!c.flagged(Color::Black), "Black's clock does not run");
+        assert_eq!(
+            c.shown(Color::Black, Some(Color::White)),
+            Duration::from_millis(40),
+            "Black's clock does not run"
+        );
         c.moved(Color::White);
         assert_eq!(c.shown(Color::White, None), Duration::from_secs(5));
     }
