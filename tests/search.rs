@@ -762,3 +762,39 @@ fn extreme_eval_values_give_bounded_scores_and_no_false_mate() {
     }
     assert_eq!(r.depth, 4);
 }
+
+// MultiPV: in the back-rank position of `chess_mate_in_one`, Ra8# is the only mate, so the
+// first line is that mate and the next two lines are two other moves, neither a mate. Every
+// finished iteration reports lines 1, 2, 3 in that order; one line reports only line 1.
+#[test]
+fn multipv_ranks_distinct_moves_best_first() {
+    let rs = rules("chess");
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    let mut p = pos(&rs, fen);
+    assert_eq!(mating_moves(&rs, &mut p, 1), vec!["a1a8".to_string()]);
+    let mut s = Searcher::new(&rs, 8);
+    s.set_multipv(3);
+    let mut seen: Vec<(u32, usize, Score, Move)> = Vec::new();
+    s.search(&mut p, &Limits::depth(4), |i| {
+        seen.push((i.depth, i.multipv, i.score, i.pv[0]))
+    });
+    for d in 1..=4 {
+        let lines: Vec<_> = seen.iter().filter(|x| x.0 == d).collect();
+        assert_eq!(
+            lines.iter().map(|x| x.1).collect::<Vec<_>>(),
+            vec![1, 2, 3],
+            "depth {d}"
+        );
+        assert_eq!(coord(&rs, lines[0].3), "a1a8", "depth {d}");
+        assert_eq!(lines[0].2, Score::Mate(1), "depth {d}");
+        let moves: std::collections::HashSet<Move> = lines.iter().map(|x| x.3).collect();
+        assert_eq!(moves.len(), 3, "depth {d}: three different moves");
+        for l in &lines[1..] {
+            assert!(matches!(l.2, Score::Cp(_)), "depth {d}: {:?}", l.2);
+        }
+    }
+    s.set_multipv(1);
+    let mut single = Vec::new();
+    s.search(&mut p, &Limits::depth(3), |i| single.push(i.multipv));
+    assert_eq!(single, vec![1, 1, 1]);
+}

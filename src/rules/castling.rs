@@ -13,8 +13,10 @@
 //! `K`/`Q`/`k`/`q`: `K` for the wing toward higher files), every square between them is empty,
 //! the king is not in check and crosses and lands on no attacked square.
 //!
-//! With a list of distances each is a move of its own, and the king must land short of the
-//! partner. Names: with one distance, SAN `O-O` (toward the higher files) and `O-O-O`; with a
+//! With a list of distances each is a move of its own. Refused when the rules are compiled: a
+//! side with more than one royal piece in the start position (which one castles would be
+//! unclear), a hole between the king and its partner, and a distance by which the king would
+//! reach or pass its partner (it must land short of it). Names: with one distance, SAN `O-O` (toward the higher files) and `O-O-O`; with a
 //! choice, the distance follows a slash, `O-O/1` to `O-O/4` and `O-O-O/1` to `O-O-O/4` (plain
 //! `O-O` is then ambiguous and refused as such). Coordinate notation writes the king's squares
 //! (`f1h1`); a castling king that ends where an ordinary move of its own could take it (one
@@ -200,14 +202,30 @@ impl Castling {
         let mut wings = Vec::new();
         for color in [Color::White, Color::Black] {
             let rs = b.rules();
-            let king = g
+            let royals: Vec<Square> = g
                 .squares()
-                .find(|&s| {
+                .filter(|&s| {
                     rs.is_royal(rs.start[s as usize]) && color_of(rs.start[s as usize]) == color
                 })
-                .ok_or_else(|| {
-                    format!("{} has no royal piece in the start position", color.name())
-                })?;
+                .collect();
+            let king = match royals[..] {
+                [k] => k,
+                [] => {
+                    return Err(format!(
+                        "{} has no royal piece in the start position",
+                        color.name()
+                    ));
+                }
+                _ => {
+                    let names: Vec<String> =
+                        royals.iter().map(|&s| g.name(s).to_string()).collect();
+                    return Err(format!(
+                        "castling needs one royal piece per side, but {} has royal pieces on {}: which one castles is unclear",
+                        color.name(),
+                        names.join(", ")
+                    ));
+                }
+            };
             let kcode = rs.start[king as usize];
             let rank = g.rank(king);
             let kf = g.file(king) as i32;
@@ -235,7 +253,7 @@ impl Castling {
                     if kt < 0 || kt >= g.files as i32 {
                         return Err("the king would castle off the board".into());
                     }
-                    if spec.distances.len() > 1 && (rf - kt) * dir <= 0 {
+                    if (rf - kt) * dir <= 0 {
                         return Err(format!(
                             "king-distance {distance}: the king would reach or pass its partner on {}",
                             g.name(rook_from)
@@ -243,6 +261,20 @@ impl Castling {
                     }
                     let king_to = g.square(kt as u8, rank);
                     let rook_to = g.square((kt - dir) as u8, rank);
+                    // Every square from the king to its partner must exist: a ray stops
+                    // before a hole, and nothing may land on one.
+                    let (lo, hi) = (kf.min(rf), kf.max(rf));
+                    if let Some(h) = (lo..=hi)
+                        .map(|f| g.square(f as u8, rank))
+                        .find(|&s| g.is_hole(s))
+                    {
+                        return Err(format!(
+                            "castling from {} toward {} crosses {}, a hole",
+                            g.name(king),
+                            g.name(rook_from),
+                            g.name(h)
+                        ));
+                    }
                     let base = if king_side { "O-O" } else { "O-O-O" };
                     let san = if spec.distances.len() == 1 {
                         base.to_string()

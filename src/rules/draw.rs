@@ -2,7 +2,9 @@
 //!
 //! ```toml
 //! [rules.draw]
-//! stalemate = "draw"   # "draw" (default), "win" (the stalemated side wins) or "loss" (it loses)
+//! stalemate = "draw"   # "draw" (default), "stalemated-wins" or "stalemated-loses"; the short
+//!                      # forms "win" and "loss" mean the same (the result of the side that is
+//!                      # stalemated, as Fairy-Stockfish's `stalemateValue` counts it)
 //! repetition = 3       # integer, default 3: the same position this many times draws; 0 = off
 //! move-limit = 50      # integer, default 50: moves by each side without capture or
 //!                      # irreversible move (a piece that only moves forward) draw; 0 = off
@@ -53,13 +55,16 @@ impl DrawSpec {
         if let Some((s, span)) = p.string("stalemate") {
             d.stalemate = match s.as_str() {
                 "draw" => Stalemate::Draw,
-                "win" => Stalemate::Win,
-                "loss" => Stalemate::Loss,
+                "stalemated-wins" | "win" => Stalemate::Win,
+                "stalemated-loses" | "loss" => Stalemate::Loss,
                 _ => {
                     p.error(
                         span,
                         format!("`rules.draw.stalemate` is \"{s}\""),
-                        Some("use \"draw\", \"win\" or \"loss\"".into()),
+                        Some(
+                            "use \"draw\", \"stalemated-wins\" (the side that cannot move wins) or \"stalemated-loses\" (it loses)"
+                                .into(),
+                        ),
                     );
                     Stalemate::Draw
                 }

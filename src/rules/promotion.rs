@@ -67,6 +67,10 @@ pub struct Promotion {
     /// Per kind, per colour: how many of that kind a side may have after a promotion (its
     /// count in the start position), when promotion is only to lost pieces.
     limit: Option<Vec<[u32; 2]>>,
+    /// The royal kinds, when some royal piece may promote to a piece that is not royal: such a
+    /// promotion is allowed only while its side keeps another royal piece (a side never
+    /// promotes its last royal piece away). Empty otherwise.
+    royals: Vec<usize>,
 }
 
 impl Promotion {
@@ -117,10 +121,22 @@ impl Promotion {
             }
             limit
         });
-        if limit.is_some() {
+        let rs = b.rules();
+        let demotes_royal = rs
+            .variant
+            .pieces
+            .iter()
+            .enumerate()
+            .any(|(k, p)| rs.royal[k] && p.promotes_to.iter().any(|&to| !rs.royal[to]));
+        let royals: Vec<usize> = if demotes_royal {
+            (0..nkinds).filter(|&k| rs.royal[k]).collect()
+        } else {
+            Vec::new()
+        };
+        if limit.is_some() || !royals.is_empty() {
             b.veto_every_move();
         }
-        Ok(Promotion { limit })
+        Ok(Promotion { limit, royals })
     }
 }
 
@@ -131,13 +147,26 @@ impl Rule for Promotion {
 
     /// With `lost-only`: a promotion to a kind the side has as many of as at the start is
     /// forbidden (so where promotion is compulsory, a piece with no choice left cannot move).
+    ///
+    /// A royal piece promoting to a piece that is not royal must leave its side another royal
+    /// piece.
     fn veto(&self, pos: &Position, mv: Move) -> bool {
-        match (&self.limit, mv.promotion()) {
-            (Some(limit), Some(k)) => {
-                let side = pos.side();
-                pos.count(code(k, side)) < limit[k][side.index()]
+        let Some(k) = mv.promotion() else {
+            return true;
+        };
+        let side = pos.side();
+        if !self.royals.is_empty() {
+            let mover = kind_of(pos.piece_at(mv.from));
+            if self.royals.contains(&mover) && !self.royals.contains(&k) {
+                let royal_count: u32 = self.royals.iter().map(|&r| pos.count(code(r, side))).sum();
+                if royal_count < 2 {
+                    return false;
+                }
             }
-            _ => true,
+        }
+        match &self.limit {
+            Some(limit) => pos.count(code(k, side)) < limit[k][side.index()],
+            None => true,
         }
     }
 }

@@ -10,6 +10,8 @@
 //! chooser = "white"                    # "white" (default) or "black": the side that arranges
 //!                                      # its pieces; the other side mirrors them
 //! ```
+//! Each square is named once and lies on the chooser's half of the board (a middle rank, on
+//! a board with an odd number of ranks, is no side's); anything else is refused.
 //! With `royal-files`, an arrangement that puts a royal piece (the King) on another file is
 //! refused, whether picked by letters or listed in the file.
 //! A user picks a setup by its letters (any arrangement of the default's letters, e.g. `KQLG`)
@@ -84,6 +86,17 @@ fn read_chooser(p: &mut Params<'_, '_>) -> Color {
     }
 }
 
+/// Whether `sq` lies on `side`'s half of the board: its first ranks, short of the middle (on
+/// a board with an odd number of ranks the middle rank is no side's).
+fn on_own_half(g: &Geometry, sq: Square, side: Color) -> bool {
+    let r = g.rank(sq) as u32;
+    let own = match side {
+        Color::White => r,
+        Color::Black => g.ranks as u32 - 1 - r,
+    };
+    2 * own + 1 < g.ranks as u32
+}
+
 /// `royal-files`: the files a royal piece may be set up on (none: any).
 fn read_royal_files(p: &mut Params<'_, '_>, v: &Variant) -> Vec<u8> {
     let mut royal_files = Vec::new();
@@ -102,9 +115,23 @@ fn read_royal_files(p: &mut Params<'_, '_>, v: &Variant) -> Vec<u8> {
 impl SetupChoiceSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<SetupChoiceSpec> {
         let g = Geometry::new(v.files, v.ranks);
+        let chooser = read_chooser(p);
         let mut squares = Vec::new();
         for (s, span) in p.strings("squares").unwrap_or_default() {
             match g.parse_square(&s) {
+                Some(sq) if squares.contains(&sq) => {
+                    p.error(span, format!("`squares` lists {s} twice"), None)
+                }
+                Some(sq) if !on_own_half(&g, sq, chooser) => {
+                    let side = chooser.name();
+                    p.error(
+                        span,
+                        format!("{s} is not on {side}'s half of the board"),
+                        Some(format!(
+                            "`squares` names the squares of the side that arranges ({side}, see `chooser`); the other side mirrors them, and a middle rank belongs to neither"
+                        )),
+                    )
+                }
                 Some(sq) => squares.push(sq),
                 None => p.error(span, format!("`{s}` is not a square of this board"), None),
             }
@@ -119,7 +146,6 @@ impl SetupChoiceSpec {
             return None;
         };
         let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
-        let chooser = read_chooser(p);
         let royal_files = read_royal_files(p, v);
         let royals: Vec<(char, String)> = v
             .pieces

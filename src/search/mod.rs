@@ -138,6 +138,9 @@ pub struct Info {
     pub elapsed: Duration,
     /// The principal variation, best move first.
     pub pv: Vec<Move>,
+    /// Which line this is, from 1 (the best) to the searcher's MultiPV count
+    /// ([`Searcher::set_multipv`]); always 1 when one line is searched.
+    pub multipv: usize,
 }
 
 impl Info {
@@ -250,6 +253,8 @@ pub struct Searcher {
     accs: Option<AccStack>,
     /// The position's move count at the root (accumulator `i` is for `acc_base + i`).
     acc_base: usize,
+    /// How many best root moves each iteration ranks with exact scores (`MultiPV`).
+    multipv: usize,
 }
 
 /// Moves that take something or promote.
@@ -354,6 +359,7 @@ impl Searcher {
             net: None,
             accs: None,
             acc_base: 0,
+            multipv: 1,
         }
         .with_network(rules.network.clone())
     }
@@ -512,6 +518,19 @@ impl Searcher {
         }
     }
 
+    /// Sets how many lines each iteration ranks with exact scores (UCI's `MultiPV`; at least
+    /// 1). Line `k` is the best move among those not already shown by lines `1..k`, each
+    /// reported through `on_iter` with [`Info::multipv`] set to `k`, best first. One line is
+    /// the fastest: the others are searched with full windows.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
+
+    /// How many lines each iteration ranks ([`Searcher::set_multipv`]).
+    pub fn multipv(&self) -> usize {
+        self.multipv
+    }
+
     /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
@@ -592,6 +611,7 @@ impl Searcher {
                 nodes,
                 elapsed: result.elapsed,
                 pv: result.pv.clone(),
+                multipv: 1,
             });
         }
         result
@@ -691,31 +711,7 @@ impl Searcher {
             let depth = (depth + self.depth_offset).min(max_depth);
             self.root_depth = depth;
             self.iter_best = None;
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
-                (prev - delta, prev + delta)
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let s = self.root(pos, depth, alpha, beta);
-                if self.aborted {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INF);
-                } else if s >= beta {
-                    beta = (s + delta).min(INF);
-                } else {
-                    break s;
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            };
+            let score = self.aspire(pos, depth, 0, prev);
             if self.aborted {
                 // A move proved better in the unfinished iteration is still the better choice.
                 if let Some(m) = self.iter_best {
@@ -730,19 +726,8 @@ impl Searcher {
             }
             let fell = depth > 1 && score < prev - 30;
             prev = score;
-            // Stable reordering: this iteration's best first, then by score.
-            let mut order: Vec<(i32, Move)> = self
-                .root_scores
-                .iter()
-                .copied()
-                .zip(self.root_moves.iter().copied())
-                .collect();
             let best_mv = self.pv[0][0];
-            order.sort_by_key(|x| std::cmp::Reverse((x.1 == best_mv, x.0)));
-            for (i, (s, m)) in order.into_iter().enumerate() {
-                self.root_moves[i] = m;
-                self.root_scores[i] = s;
-            }
+            self.reorder_root(0, best_mv);
             let pv: Vec<Move> = self.pv[0][..self.pv_len[0].max(1)].to_vec();
             result.best = Some(pv[0]);
             result.pv = pv.clone();
@@ -756,8 +741,30 @@ impl Searcher {
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
                 pv,
+                multipv: 1,
             };
             on_iter(&info);
+            // Lines 2.. of a MultiPV search: each the best of the moves not yet shown.
+            for line in 1..self.multipv.min(self.root_moves.len()) {
+                let s = self.aspire(pos, depth, line, -INF);
+                if self.aborted {
+                    break;
+                }
+                let m = self.pv[0][0];
+                self.reorder_root(line, m);
+                on_iter(&Info {
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    score: Score::from_internal(s),
+                    nodes: self.nodes,
+                    elapsed: self.start.elapsed(),
+                    pv: self.pv[0][..self.pv_len[0].max(1)].to_vec(),
+                    multipv: line + 1,
+                });
+            }
+            if self.aborted {
+                break;
+            }
             if self.root_moves.len() == 1 && limits.timed() {
                 break;
             }
@@ -791,6 +798,50 @@ impl Searcher {
         result.elapsed = self.start.elapsed();
         result.seldepth = result.seldepth.max(self.seldepth as u32);
         result
+    }
+
+    /// One iteration's search of the root moves from `first` on, in an aspiration window
+    /// around `prev` (a full window when `prev` is `-INF`, at low depths or near mates).
+    fn aspire(&mut self, pos: &mut Position, depth: i32, first: usize, prev: i32) -> i32 {
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            (prev - delta, prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let s = self.root(pos, depth, first, alpha, beta);
+            if self.aborted {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Stable reordering of the root moves from `first` on: `best` first, then by score.
+    fn reorder_root(&mut self, first: usize, best: Move) {
+        let mut order: Vec<(i32, Move)> = self.root_scores[first..]
+            .iter()
+            .copied()
+            .zip(self.root_moves[first..].iter().copied())
+            .collect();
+        order.sort_by_key(|x| std::cmp::Reverse((x.1 == best, x.0)));
+        for (i, (s, m)) in order.into_iter().enumerate() {
+            self.root_moves[first + i] = m;
+            self.root_scores[first + i] = s;
+        }
     }
 
     /// The score of the side to move when it is stalemated at `ply`.
@@ -1000,18 +1051,26 @@ impl Searcher {
         self.pv_len[ply] = n + 1;
     }
 
-    /// The root: legal moves only, in the order kept between iterations.
-    fn root(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    /// The root: legal moves only, in the order kept between iterations, from `first` on
+    /// (the moves before it are earlier MultiPV lines).
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        first: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let mut best = -INF;
         self.pv_len[0] = 0;
-        for i in 0..self.root_moves.len() {
+        for i in first..self.root_moves.len() {
             let mv = self.root_moves[i];
             self.plies[0].cur = pos.piece_at(mv.from) as usize * 256 + mv.to as usize;
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
             let nd = depth - 1 + check as i32;
-            let score = if i == 0 {
+            let score = if i == first {
                 -self.negamax(pos, nd, -beta, -alpha, 1)
             } else {
                 let mut s = -self.negamax(pos, nd, -alpha - 1, -alpha, 1);

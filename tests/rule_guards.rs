@@ -1,0 +1,147 @@
+//! Rule definitions that cannot work are refused when the variant is read or compiled, with a
+//! message naming the cause; and a side's last royal piece never promotes away.
+
+use std::sync::Arc;
+
+use polymachy::moves::MoveList;
+use polymachy::position::{Position, Ruleset};
+use polymachy::variant::Variant;
+
+/// A King and Rook game on `files`x8 with `start` and extra rule text.
+fn variant(start: &str, files: u8, rules: &str) -> String {
+    format!(
+        "name = \"Guard\"\nfiles = {files}\nranks = 8\nstart = \"{start}\"\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+         [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n{rules}"
+    )
+}
+
+/// The error of reading or compiling `text`, which must fail.
+fn refusal(text: &str) -> String {
+    match Variant::from_toml(text, "guard.toml") {
+        Err(e) => e.lines.join("\n"),
+        Ok(v) => match Ruleset::new(&v, None) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("should be refused:\n{text}"),
+        },
+    }
+}
+
+fn compiles(text: &str) -> Arc<Ruleset> {
+    let v = Variant::from_toml(text, "guard.toml").unwrap_or_else(|e| panic!("{e}"));
+    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn castling_with_two_royal_pieces_is_refused() {
+    let t = variant(
+        "r2kk2r/8/8/8/8/8/8/R2KK2R",
+        8,
+        "[rules.castling]\n[rules.last-royal]\n",
+    );
+    let e = refusal(&t);
+    assert!(
+        e.contains("one royal piece per side") && e.contains("d1, e1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn castling_across_a_hole_is_refused() {
+    let e = refusal(&variant(
+        "r3k1*r/8/8/8/8/8/8/R3K1*R",
+        8,
+        "[rules.castling]\n",
+    ));
+    assert!(e.contains("crosses g1, a hole"), "{e}");
+    // The same board without the hole castles.
+    compiles(&variant("r3k2r/8/8/8/8/8/8/R3K2R", 8, "[rules.castling]\n"));
+}
+
+#[test]
+fn a_king_distance_reaching_the_partner_is_refused() {
+    let e = refusal(&variant(
+        "1r2k2r/8/8/8/8/8/8/1R2K2R",
+        8,
+        "[rules.castling]\nking-distance = 3\n",
+    ));
+    assert!(e.contains("reach or pass its partner on h1"), "{e}");
+    // Two squares stop short of both rooks: accepted.
+    compiles(&variant(
+        "1r2k2r/8/8/8/8/8/8/1R2K2R",
+        8,
+        "[rules.castling]\n",
+    ));
+}
+
+fn setup(squares: &str) -> String {
+    variant(
+        "4k2r/8/8/8/8/8/8/4K2R",
+        8,
+        &format!("[rules.setup-choice]\nsquares = [{squares}]\ndefault = \"KR\"\n"),
+    )
+}
+
+#[test]
+fn setup_choice_squares_are_checked() {
+    compiles(&setup("\"e1\", \"h1\""));
+    let e = refusal(&setup("\"e1\", \"e1\""));
+    assert!(e.contains("lists e1 twice"), "{e}");
+    let e = refusal(&setup("\"e1\", \"h8\""));
+    assert!(e.contains("h8 is not on white's half"), "{e}");
+    // On a board of 9 ranks the fifth is the middle: no side's.
+    let odd = "name = \"Odd\"\nfiles = 8\nranks = 9\nstart = \"4k2r/8/8/8/8/8/8/8/4K2R\"\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+         [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n\
+         [rules.setup-choice]\nsquares = [\"e1\", \"e5\"]\ndefault = \"KR\"\n";
+    let e = refusal(odd);
+    assert!(e.contains("e5 is not on white's half"), "{e}");
+}
+
+/// A King and a royal Prince (which promotes to a Queen) under `last-royal`.
+const PRINCE: &str = "name = \"Prince\"\nfiles = 6\nranks = 6\nstart = \"3k2/6/6/6/P5/K5\"\n\n\
+    [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+    [[piece]]\nname = \"Prince\"\nletter = \"P\"\nbetza = \"K\"\nroyal = true\npromotes-to = \"Q\"\n\n\
+    [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
+    [rules.promotion]\nzone = 1\n[rules.last-royal]\n";
+
+fn promotions(rs: &Arc<Ruleset>, fen: &str) -> usize {
+    let mut p = Position::from_fen(rs, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    l.iter().filter(|m| m.promotion().is_some()).count()
+}
+
+#[test]
+fn the_last_royal_piece_never_promotes_away() {
+    let rs = compiles(PRINCE);
+    // With the King beside it, the Prince promotes on a6 and b6.
+    assert_eq!(promotions(&rs, "3k2/P5/6/6/6/K5 w - - 0 1"), 2);
+    // Alone, it is the last royal piece: no promotion.
+    assert_eq!(promotions(&rs, "3k2/P5/6/6/6/6 w - - 0 1"), 0);
+}
+
+#[test]
+fn stalemate_values_name_the_stalemated_side() {
+    use polymachy::position::hooks::Stalemate;
+    for (value, expected) in [
+        ("stalemated-wins", Stalemate::Win),
+        ("win", Stalemate::Win),
+        ("stalemated-loses", Stalemate::Loss),
+        ("loss", Stalemate::Loss),
+        ("draw", Stalemate::Draw),
+    ] {
+        let t = variant(
+            "4k3/8/8/8/8/8/8/4K3",
+            8,
+            &format!("[rules.draw]\nstalemate = \"{value}\"\n"),
+        );
+        assert_eq!(compiles(&t).draws.stalemate, expected, "{value}");
+    }
+    let e = refusal(&variant(
+        "4k3/8/8/8/8/8/8/4K3",
+        8,
+        "[rules.draw]\nstalemate = \"lose\"\n",
+    ));
+    assert!(e.contains("stalemated-loses"), "{e}");
+}
