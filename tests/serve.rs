@@ -1154,6 +1154,7 @@ fn analysis_lines_of_an_earlier_position_and_engine_levels_by_nodes() {
         json!({"sid": sid, "ply": 3}),
         json!({"sid": sid, "lines": 0}),
         json!({"sid": sid, "depth": 99}),
+        json!({"sid": sid, "depth": 0}),
     ] {
         let (status, v) = call(&s, "POST", "/api/analyse", Some(bad.clone()));
         assert_eq!(status, 400, "{bad}: {v}");

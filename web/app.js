@@ -28,7 +28,7 @@ let shapes = []; // drawn circles and arrows: {from, to}
 let rightFrom = null;
 let analysisOn = false;
 let hintPly = null; // the ply a hint was asked for
-let analysisDepth = 4;
+let analysisDepth = null; // none: the server's time limit (`?analysis_depth=N` sets one)
 let audio = null;
 let confirmAction = null;
 
@@ -415,10 +415,10 @@ function step(delta) { view((viewPly === null ? st.history.length : viewPly) + d
 
 // ---- analysis and hints ----
 
-async function askAnalysis(lines) {
+async function askAnalysis(lines, depth) {
   const ply = viewPly === null ? st.history.length : viewPly;
   try {
-    setState(await api("POST", "/api/analyse", { sid, ply, lines: lines || 3, depth: analysisDepth }));
+    setState(await api("POST", "/api/analyse", { sid, ply, lines: lines || 3, depth: depth || analysisDepth }));
   } catch (e) { say(e.message, "error"); }
 }
 
@@ -752,7 +752,8 @@ function undo() { premove = null; premoveFrom = null; post("/api/undo"); }
 function hint() {
   if (!st || st.result) return;
   hintPly = viewPly === null ? st.history.length : viewPly;
-  askAnalysis(analysisOn ? 3 : 1);
+  // A hint is a short search; analysis mode's own lines already show the best move.
+  if (analysisOn) render(); else askAnalysis(1, analysisDepth || 5);
 }
 
 function toggleAnalysis() {
@@ -1084,7 +1085,7 @@ window.polymachy = {
     }
     for (const v of variants) sel.appendChild(Object.assign(document.createElement("option"), { value: v.id, textContent: `${v.name} (${v.files}×${v.ranks})` }));
     const q = new URLSearchParams(location.search);
-    if (q.get("analysis_depth")) analysisDepth = Math.max(1, parseInt(q.get("analysis_depth"), 10) || 4);
+    if (q.get("analysis_depth")) analysisDepth = Math.max(1, parseInt(q.get("analysis_depth"), 10) || 1);
     if (sid && !q.get("variant")) {
       try {
         const s = await api("GET", `/api/state?sid=${sid}`);

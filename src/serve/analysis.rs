@@ -1,45 +1,19 @@
 //! Analysis lines for the page: the best few moves of a position, each with its score and
-//! principal variation, found on a thread of their own.
-//!
-//! [`search_lines`] is the one place that asks the engine for several lines. The engine's own
-//! MultiPV is not in the search yet, so each root move is searched on its own here (a child
-//! search one ply shallower, its score turned round); only as deep as the depth asked for,
-//! which is why the page asks for small depths.
+//! principal variation, found by the engine's MultiPV search on a thread of their own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
-use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::search::{Info, Limits, Score, Searcher};
+use crate::search::{Info, Limits, Searcher};
 
 /// Lines shown by default.
 pub const LINES: usize = 3;
 /// The deepest analysis when no depth is asked for.
-pub const MAX_DEPTH: u32 = 4;
-
-/// A score seen from the parent of the position it was found for.
-pub fn parent_score(child: Score) -> Score {
-    match child {
-        Score::Cp(c) => Score::Cp(-c),
-        // The child is mated (now, or in m moves): the parent mates one move later.
-        Score::Mate(m) if m <= 0 => Score::Mate(1 - m),
-        Score::Mate(m) => Score::Mate(-m),
-    }
-}
-
-/// A score's order, best first: mates sooner first, being mated last.
-fn rank(s: Score) -> i64 {
-    match s {
-        Score::Cp(c) => c as i64,
-        Score::Mate(m) if m > 0 => 1_000_000 - m as i64,
-        Score::Mate(m) => -1_000_000 - m as i64,
-    }
-}
+pub const MAX_DEPTH: u32 = 64;
 
 /// Searches `pos` for its best `n` lines, calling `on_line(line, info)` (line 1-based, best
-/// first) for every line of every finished depth. Stops at `limits.depth` (else [`MAX_DEPTH`]),
-/// at `limits.movetime`, or when `stop` is raised (the searcher's stop flag).
+/// first) for every line of every finished iteration. Stops at `limits.depth` (else
+/// [`MAX_DEPTH`]), at the other limits, or when `stop` (the searcher's stop flag) is raised.
 pub fn search_lines(
     searcher: &mut Searcher,
     pos: &mut Position,
@@ -48,60 +22,58 @@ pub fn search_lines(
     stop: &AtomicBool,
     mut on_line: impl FnMut(usize, &Info),
 ) {
-    let started = Instant::now();
-    let mut roots = MoveList::new();
-    pos.legal_moves(&mut roots);
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).max(1);
-    let mut nodes = 0;
-    for depth in 1..=max_depth {
-        let mut found: Vec<(Score, Vec<Move>)> = Vec::with_capacity(roots.len());
-        for &m in roots.as_slice() {
-            let left = limits.movetime.map(|t| t.saturating_sub(started.elapsed()));
-            if stop.load(Ordering::Relaxed) || left == Some(Duration::ZERO) {
-                return;
-            }
-            pos.make(m);
-            let child_limits = Limits {
-                depth: Some((depth - 1).max(1)),
-                movetime: left,
-                ..Limits::default()
-            };
-            let r = searcher.search(pos, &child_limits, |_| {});
-            pos.unmake();
-            if stop.load(Ordering::Relaxed) {
-                return;
-            }
-            nodes += r.nodes;
-            let mut pv = vec![m];
-            pv.extend(r.pv.iter().copied());
-            found.push((parent_score(r.score), pv));
+    let limits = Limits {
+        depth: Some(limits.depth.unwrap_or(MAX_DEPTH)),
+        ..*limits
+    };
+    searcher.set_multipv(n);
+    searcher.search(pos, &limits, |info| {
+        if !stop.load(Ordering::Relaxed) {
+            on_line(info.multipv, info);
         }
-        found.sort_by_key(|(s, _)| -rank(*s));
-        for (i, (score, pv)) in found.into_iter().take(n).enumerate() {
-            let info = Info {
-                depth,
-                seldepth: depth,
-                score,
-                nodes,
-                elapsed: started.elapsed(),
-                pv,
-            };
-            on_line(i + 1, &info);
-        }
-    }
+    });
+    searcher.set_multipv(1);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Ruleset;
+    use crate::variant::Variant;
 
     #[test]
-    fn scores_turn_round_for_the_parent() {
-        assert_eq!(parent_score(Score::Cp(30)), Score::Cp(-30));
-        assert_eq!(parent_score(Score::Mate(0)), Score::Mate(1));
-        assert_eq!(parent_score(Score::Mate(-2)), Score::Mate(3));
-        assert_eq!(parent_score(Score::Mate(2)), Score::Mate(-2));
-        assert!(rank(Score::Mate(1)) > rank(Score::Mate(3)));
-        assert!(rank(Score::Cp(-900)) > rank(Score::Mate(-5)));
+    fn three_lines_best_first_with_different_first_moves() {
+        let v = Variant::load("chess").unwrap();
+        let rules = Ruleset::new(&v, None).unwrap();
+        // White to move wins the Queen with Rxd8 (or Qxd8): those lead.
+        let mut pos =
+            Position::from_fen(&rules, "3q2k1/5ppp/8/8/8/8/5PPP/3RQ1K1 w - - 0 1").unwrap();
+        let mut searcher = Searcher::new(&rules, 1);
+        let stop = AtomicBool::new(false);
+        let mut last: Vec<(usize, u32, Info)> = Vec::new();
+        search_lines(
+            &mut searcher,
+            &mut pos,
+            &Limits::depth(3),
+            3,
+            &stop,
+            |k, info| {
+                last.push((k, info.depth, info.clone()));
+            },
+        );
+        let deepest = last.iter().map(|l| l.1).max().unwrap();
+        let lines: Vec<&Info> = last
+            .iter()
+            .filter(|l| l.1 == deepest)
+            .map(|l| &l.2)
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            lines.iter().map(|l| l.multipv).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        let firsts: std::collections::HashSet<_> = lines.iter().map(|l| l.pv[0]).collect();
+        assert_eq!(firsts.len(), 3, "three different first moves");
+        assert_eq!(searcher.multipv(), 1, "one line again afterwards");
     }
 }

@@ -81,6 +81,8 @@ pub const MAX_SESSIONS: usize = 32;
 pub const IN_PLAY: Duration = Duration::from_secs(10);
 /// How long a game may go unused before it sleeps (see [`Server::sweep`]).
 pub const DEFAULT_SLEEP_AFTER: Duration = Duration::from_secs(60);
+/// How long an analysis without a depth runs.
+pub const ANALYSIS_TIME: Duration = Duration::from_secs(30);
 /// Hash table of each session's engine, in megabytes.
 const HASH_MB: usize = 16;
 
@@ -753,7 +755,11 @@ fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
             as usize,
     };
     let lines = number("lines", 5, analysis::LINES as u64)? as usize;
-    let depth = number("depth", 12, analysis::MAX_DEPTH as u64)? as u32;
+    // Without a depth, an analysis runs for [`ANALYSIS_TIME`] (or until stopped).
+    let depth = match body.get("depth") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(number("depth", analysis::MAX_DEPTH as u64, 1)? as u32),
+    };
     let mut pos = position_at(&s.game, ply);
     let stop = Arc::new(AtomicBool::new(false));
     s.analysis.ply = Some(ply);
@@ -771,7 +777,11 @@ fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
             lower_priority();
             let mut searcher = Searcher::new(&rules, HASH_MB / 2);
             searcher.set_stop_flag(stop.clone());
-            let limits = Limits::depth(depth);
+            let limits = Limits {
+                depth,
+                movetime: depth.is_none().then_some(ANALYSIS_TIME),
+                ..Limits::default()
+            };
             analysis::search_lines(&mut searcher, &mut pos, &limits, lines, &stop, |k, info| {
                 let mut s = lock(&arc2);
                 if s.analysis.generation != generation {
