@@ -944,8 +944,10 @@ async function newGame(extra) {
     if (analysisOn) askAnalysis();
     say("");
     focusBoard();
+    return true;
   } catch (e) {
     say(e.message, "error");
+    return false;
   }
 }
 
@@ -986,14 +988,27 @@ $("upload").addEventListener("change", async () => {
   const f = $("upload").files[0];
   if (!f) return;
   if (f.size > 256 * 1024) { say("That file is too large for a variant (256 KiB at most).", "error"); return; }
-  uploadText = await f.text();
   const before = $("variant").value;
+  const previous = uploadText;
+  uploadText = await f.text();
   setUploadOption(f.name);
   $("setup").replaceChildren();
-  await newGame();
-  if (!st || !vinfo || sid === null) $("variant").value = before;
+  if (await newGame()) {
+    try { sessionStorage.setItem("polymachy-upload", uploadText); } catch (e) { /* too large to keep */ }
+    return;
+  }
+  // A file that cannot be played: the menu goes back to what it showed.
+  uploadText = previous;
+  if (previous) setUploadOption(uploadName); else { const o = $("variant").querySelector('option[value="@upload"]'); if (o) o.remove(); $("variant").value = before; }
+  fillSetups();
 });
+let lastLevel = null;
 $("level").addEventListener("change", () => {
+  const level = $("level").value;
+  // Seconds and depth are different numbers: each gets its own starting value.
+  if (level === "depth" && lastLevel !== "depth") $("limit").value = "4";
+  if (level === "full" && lastLevel !== "full") $("limit").value = "2";
+  lastLevel = level;
   levelChanged();
   keep("level", $("level").value);
   try { if (sid) post("/api/options", engineLimit()); } catch (e) { say(e.message, "error"); }
@@ -1073,6 +1088,7 @@ window.polymachy = {
   $("theme").value = setting("theme", "auto");
   $("piece-style").value = setting("pieces", "images");
   $("level").value = setting("level", "full");
+  lastLevel = $("level").value;
   applyTheme();
   levelChanged();
   try {
@@ -1090,6 +1106,16 @@ window.polymachy = {
       try {
         const s = await api("GET", `/api/state?sid=${sid}`);
         await loadVariantInfo();
+        const kept = sessionStorage.getItem("polymachy-upload");
+        const known = variants.some((v) => v.id === s.variant.id) || (defaultVariant && defaultVariant.id === s.variant.id);
+        if (!known && kept) {
+          uploadText = kept;
+          uploadName = s.variant.name;
+          setUploadOption(uploadName);
+          fillSetups();
+          setState(s);
+          return;
+        }
         sel.value = defaultVariant && s.variant.id === defaultVariant.id ? "@default" : s.variant.id;
         if (!sel.value) sel.value = variants.length ? variants[0].id : "";
         fillSetups();
