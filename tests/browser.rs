@@ -584,6 +584,22 @@ fn a_metamachy_checkmate_clicked_ends_the_game() {
     let shown = b.eval("document.getElementById('result').textContent");
     assert!(shown.as_str().unwrap().contains("Checkmate"), "{shown}");
     assert_eq!(move_rows(&mut b), vec!["1. Qb11#"]);
+    // A piece with a picture of its own (as the server may send): drawn in the side's colours;
+    // the setting "letters" shows a letter instead.
+    b.eval(r#"(() => { pieceByLetter.Q.image = '<svg viewBox="0 0 100 100"><circle cx="50" cy="50" r="40" fill="currentColor" stroke="var(--piece-line)" stroke-width="6"/></svg>'; render(); return true; })()"#);
+    let colours = b.eval("(() => { const s = document.querySelector('.sq[data-sq=\"b11\"] svg.glyph.image'); return s ? [getComputedStyle(s).color, getComputedStyle(s).getPropertyValue('--piece-line').trim()] : null; })()");
+    assert_eq!(
+        colours,
+        json!(["rgb(255, 253, 247)", "#111"]),
+        "a White picture"
+    );
+    b.set_value("piece-style", "letters");
+    let label = b.eval("document.querySelector('.sq[data-sq=\"b11\"] svg.glyph').textContent");
+    assert_eq!(label, json!("Q"));
+    assert_eq!(
+        b.eval("document.querySelectorAll('svg.glyph.image').length"),
+        json!(0)
+    );
     // The game is over: no move is taken any more.
     b.click_square("a12");
     assert!(
@@ -800,6 +816,46 @@ fn analysis_shows_three_lines_for_an_earlier_position() {
     assert_eq!(
         b.eval("document.getElementById('evalbar').hidden"),
         json!(false)
+    );
+    // The dark theme, as the settings choose it, for the screenshot.
+    b.set_value("theme", "dark");
+    assert_eq!(
+        b.eval("document.documentElement.dataset.theme"),
+        json!("dark")
+    );
+    b.screenshot("analysis-dark");
+}
+
+#[test]
+fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
+    let fen = "rnccwkqbbnr/ppppppppppp/11/11/11/11/11/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1";
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        &format!(
+            "variant=wildebeest&white=human&black=human&depth=1&fen={}",
+            fen.replace(' ', "%20")
+        ),
+    ) else {
+        return;
+    };
+    b.click_square("f1");
+    b.click_square("g1");
+    let words = b.eval("[...document.querySelectorAll('#promo button')].map(e => e.textContent)");
+    assert_eq!(words, json!(["step", "castle", "Cancel"]));
+    b.click_at("#promo button[data-uci=\"f1g1oo\"]");
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the castle",
+    );
+    let v = Variant::load("wildebeest").unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let mut g = Game::from_position(polymachy::position::Position::from_fen(&rules, fen).unwrap());
+    g.play_text("f1g1oo").unwrap();
+    assert_eq!(b.placement(), placement_of(&g.position().fen()));
+    // Focus is back on the board.
+    assert_eq!(
+        b.eval("!!document.activeElement.closest('#board')"),
+        json!(true)
     );
 }
 

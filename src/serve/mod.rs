@@ -691,6 +691,7 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
     let control = s.clock.control();
     let start = s.game.start_position();
     let mut out = position_json(&pos, s.game.last_move());
+    let history = history_json(&s.game);
     let fields = json!({
         "sid": sid,
         "variant": {"id": rules.variant.id, "name": rules.variant.title,
@@ -699,8 +700,8 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
         "setup": rules.setup,
         "legal": legal,
         "start": {"number": start.fullmove_number(), "side": side_name(start.side()), "fen": start.fen()},
-        "moves": s.game.san_moves(),
-        "history": history_json(&s.game),
+        "moves": history.iter().map(|h| h["san"].clone()).collect::<Vec<_>>(),
+        "history": history,
         "result": result,
         "players": {"white": s.players[0].name(), "black": s.players[1].name()},
         "movetime_ms": s.movetime.map(|d| d.as_millis() as u64),
