@@ -536,6 +536,7 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     b.click_square("a2");
     let hops = b.eval("document.querySelectorAll('#piece-info .diagram .k-mh').length");
     assert!(hops.as_u64().unwrap() > 0, "the Cannon hops");
+    b.eval("(() => { document.getElementById('piece-info').scrollIntoView(); return true; })()");
     b.screenshot("terachess2");
 }
 
