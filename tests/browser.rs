@@ -601,6 +601,16 @@ fn a_metamachy_checkmate_clicked_ends_the_game() {
         b.eval("document.querySelectorAll('svg.glyph.image').length"),
         json!(0)
     );
+    // Sound is on by default, and the setting is remembered.
+    assert_eq!(
+        b.eval("document.getElementById('sound').checked"),
+        json!(true)
+    );
+    b.click_at("#sound");
+    assert_eq!(
+        b.eval("localStorage.getItem('polymachy-sound')"),
+        json!("off")
+    );
     // The game is over: no move is taken any more.
     b.click_square("a12");
     assert!(
@@ -673,11 +683,23 @@ fn the_move_list_steps_back_and_returns_to_the_game() {
     b.key("End", 35);
     b.wait_for("window.polymachy.viewing() === null", "the game");
     assert_eq!(b.placement(), live);
-    b.click_square("f8");
-    b.click_square("f7");
-    b.wait_for(
-        "window.polymachy.state().history.length === 4",
-        "a fourth move",
+    b.play("f8", "f7", 4);
+    // Resign asks first: No keeps the game, Yes ends it.
+    b.click_at("#resign");
+    assert_eq!(
+        b.eval("document.getElementById('confirm').hidden"),
+        json!(false)
+    );
+    b.click_at("#confirm-no");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(b.state()["result"], Value::Null);
+    b.click_at("#resign");
+    b.click_at("#confirm-yes");
+    b.wait_for("!!window.polymachy.state().result", "the resignation");
+    assert_eq!(
+        b.state()["result"]["result"],
+        "0-1",
+        "White, to move, resigned"
     );
 }
 
@@ -767,6 +789,13 @@ fn a_premove_is_played_after_the_engine_replies() {
     );
     let st = b.state();
     assert_eq!(st["moves"][2], "a4");
+    // The engine's move was announced to screen readers before the premove was played.
+    let said = b.eval("document.getElementById('announce').textContent");
+    assert!(
+        said.as_str().unwrap().starts_with("White played a4")
+            || said.as_str().unwrap().starts_with("The engine played"),
+        "{said}"
+    );
     assert_eq!(b.eval("window.polymachy.premove()"), Value::Null);
     assert_eq!(
         b.placement(),
