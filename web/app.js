@@ -448,7 +448,10 @@ function drawAnalysis() {
   if (a.lines.length) {
     const cp = a.lines[0].cp;
     const pct = 50 + 50 * Math.tanh(cp / 600);
+    // White's share, at White's end of the board.
     $("evalfill").style.height = pct.toFixed(1) + "%";
+    $("evalfill").style.top = flipped ? "0" : "auto";
+    $("evalfill").style.bottom = flipped ? "auto" : "0";
     $("evaltext").textContent = a.lines[0].score;
   }
 }
@@ -521,6 +524,7 @@ function setState(s) {
     if (viewPly !== null && viewPly > s.history.length) { viewPly = null; viewPos = null; }
   }
   noteNewMoves(old, s);
+  if (s.result) { premove = null; premoveFrom = null; }
   if (old && !old.result && s.result && old.sid === s.sid && s.history.length === old.history.length) playSound("end");
   render();
   if (changed && analysisOn && viewPly === null) askAnalysis();
