@@ -224,6 +224,9 @@ struct Session {
     nodes: Option<u64>,
     /// The analysis of a position of the game, while asked for.
     analysis: AnalysisState,
+    /// The move list last sent ([`history_json`]), with the start and moves it was made for:
+    /// the page asks for the state several times a second, and SAN needs the legal moves.
+    history_cache: Option<(String, Vec<Move>, Vec<Value>)>,
     last_use: Instant,
     /// The variant file uploaded for this game, to reload PGN games of it.
     variant: Arc<Variant>,
@@ -286,6 +289,7 @@ impl Session {
             clock: Clocks::new(None),
             nodes: None,
             analysis: AnalysisState::default(),
+            history_cache: None,
             last_use: Instant::now(),
             variant,
         }
@@ -346,6 +350,20 @@ impl Session {
             result: GameResult::win_for(side.flip()),
             reason: format!("{loser}'s time ran out: {winner} wins."),
         });
+    }
+
+    /// The move list for the page, made anew only when the game changed.
+    fn history(&mut self) -> Vec<Value> {
+        let start = self.game.start_position().fen();
+        if let Some((f, m, h)) = &self.history_cache
+            && *f == start
+            && m.as_slice() == self.game.moves()
+        {
+            return h.clone();
+        }
+        let h = history_json(&self.game);
+        self.history_cache = Some((start, self.game.moves().to_vec(), h.clone()));
+        h
     }
 
     fn limits(&self) -> Limits {
@@ -686,12 +704,12 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
         }
         _ => None,
     };
+    let history = s.history();
     let running = (!over).then_some(side);
     let shown = |c: Color| s.clock.shown(c, running).as_millis() as u64;
     let control = s.clock.control();
     let start = s.game.start_position();
     let mut out = position_json(&pos, s.game.last_move());
-    let history = history_json(&s.game);
     let fields = json!({
         "sid": sid,
         "variant": {"id": rules.variant.id, "name": rules.variant.title,
