@@ -1065,3 +1065,25 @@ fn the_board_fills_a_laptop_and_a_phone() {
         }
     }
 }
+
+#[test]
+fn a_variant_file_given_to_the_server_is_named_and_set_up_in_the_page() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/holes-setup.toml");
+    let Some((_server, mut b)) = page(file, "white=human&black=human&depth=1") else {
+        return;
+    };
+    assert_eq!(b.state()["variant"]["id"], "holed-six");
+    let chosen = b.eval("document.getElementById('variant').selectedOptions[0].textContent");
+    assert!(
+        chosen.as_str().unwrap().starts_with("Holed Six"),
+        "{chosen}"
+    );
+    b.set_value("setup", "QK");
+    b.new_game();
+    b.wait_for(
+        "window.polymachy.state().setup === 'QK'",
+        "the new game with setup QK",
+    );
+    assert_eq!(b.state()["variant"]["id"], "holed-six");
+    assert_eq!(b.placement(), "rnqknr/pppppp/3*2/2*3/PPPPPP/RNQKNR");
+}

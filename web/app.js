@@ -585,7 +585,9 @@ function chooseMove(ms) {
     const b = document.createElement("button");
     if (m.promo) b.appendChild(glyphSvg(white ? m.promo : m.promo.toLowerCase()));
     const p = m.promo ? pieceByLetter[m.promo] : null;
-    b.appendChild(document.createTextNode(m.words || (p ? p.name : "step")));
+    // Beside promotions, the move that does not promote says so.
+    const plain = ms.some((x) => x.promo) && !m.promo && m.words === "step" ? "no promotion" : m.words;
+    b.appendChild(document.createTextNode(plain || (p ? p.name : "step")));
     b.dataset.uci = m.uci;
     b.addEventListener("click", () => { box.hidden = true; sendMove(m.uci); });
     box.appendChild(b);
