@@ -299,8 +299,8 @@ impl Session {
         self.stop.is_some()
     }
 
-    /// Stops the engine for good and frees it; the search thread, if any, is given back to be
-    /// joined (it ends at its next look at the stop flag).
+    /// Stops the engine and the analysis for good and frees the engine; their threads, if any,
+    /// are given back to be joined (each ends at its next look at its stop flag).
     fn retire(&mut self) -> Vec<std::thread::JoinHandle<()>> {
         self.closed = true;
         self.cancel_search();
