@@ -58,10 +58,13 @@ struct Browser {
 
 impl Browser {
     fn launch(exe: &PathBuf) -> Browser {
+        // One profile folder per browser: the tests run side by side, and two browsers on
+        // one profile clash.
+        static LAUNCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let profile = std::env::temp_dir().join(format!(
             "polymachy-browser-test-{}-{}",
             std::process::id(),
-            Instant::now().elapsed().as_nanos()
+            LAUNCHED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&profile).unwrap();
         let (their_in, to) = std::io::pipe().unwrap();
