@@ -544,7 +544,12 @@ function schedulePoll() {
 
 async function poll() {
   pollTimer = null;
-  try { setState(await api("GET", `/api/state?sid=${sid}`)); } catch (e) { say(e.message, "error"); }
+  const asked = sid;
+  try {
+    const s = await api("GET", `/api/state?sid=${asked}`);
+    // An answer about a game that a new one has replaced meanwhile is dropped.
+    if (s.sid === sid) setState(s);
+  } catch (e) { if (asked === sid) say(e.message, "error"); }
 }
 
 async function loadVariantInfo() {
@@ -939,9 +944,10 @@ async function newGame(extra) {
     if ($("setup").value) body.setup = $("setup").value;
     Object.assign(body, extra);
     const r = await api("POST", "/api/new", body);
+    if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
     sid = r.sid;
     sessionStorage.setItem("polymachy-sid", sid);
-    st = null;
+    // The old game stays on show until the new one's pieces are known.
     viewPly = null; viewPos = null; premove = null; premoveFrom = null; shapes = []; hintPly = null;
     await loadVariantInfo();
     if (body.toml) { uploadName = vinfo.name; setUploadOption(uploadName); fillSetups(); }
