@@ -2,15 +2,16 @@
 //! `--remote-debugging-pipe`: JSON messages ended by a NUL byte on file descriptors 3 and 4).
 //!
 //! Mouse presses and releases are dispatched at the centres of the board's squares, as a
-//! player's clicks would be; the page's state is read back with `Runtime.evaluate`. The test
-//! plays Metamachy's first moves (a pawn's double step, a King's leap, an illegal click that
-//! is refused), waits for the engine's replies, chooses a promotion in chess, loads a Terachess
-//! II position by FEN and plays a move there with the keyboard, checks every board the page
-//! shows against the position Polymachy computes, and saves a screenshot of the 16x16 game as
-//! `target/browser/terachess2.png`.
+//! player's clicks would be; keys are dispatched as key events; the page's state is read back
+//! with `Runtime.evaluate`. The tests play Metamachy's first moves and a checkmate, step
+//! through the move list, let a 1+0 clock run out, play a premove, analyse an earlier
+//! position, play an uploaded variant file with holes and a setup choice, check the move
+//! numbers with the engine as White, and save screenshots at a laptop's and a phone's size
+//! (`target/browser/*.png`) with the squares' size checked. Every board the page shows is
+//! compared with the position Polymachy computes.
 //!
-//! Needs Chromium (`chromium` on Debian). Without it the test fails when `CI` is set and
-//! otherwise skips with a message.
+//! Needs Chromium (`chromium` on Debian). Without it the tests fail when `CI` is set and
+//! otherwise skip with a message.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -57,10 +58,13 @@ struct Browser {
 
 impl Browser {
     fn launch(exe: &PathBuf) -> Browser {
+        // One profile folder per browser: the tests run side by side, and two browsers on
+        // one profile clash.
+        static LAUNCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let profile = std::env::temp_dir().join(format!(
             "polymachy-browser-test-{}-{}",
             std::process::id(),
-            Instant::now().elapsed().as_nanos()
+            LAUNCHED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&profile).unwrap();
         let (their_in, to) = std::io::pipe().unwrap();
@@ -138,6 +142,11 @@ impl Browser {
     }
 
     fn open(&mut self, url: &str) {
+        self.open_sized(url, 1400, 1000, false);
+    }
+
+    /// Opens `url` in a new page of `width` × `height` CSS pixels (a phone's when `mobile`).
+    fn open_sized(&mut self, url: &str, width: u32, height: u32, mobile: bool) {
         let t = self.call("Target.createTarget", json!({"url": "about:blank"}));
         let target = t["targetId"].as_str().unwrap().to_string();
         let a = self.call(
@@ -147,7 +156,7 @@ impl Browser {
         self.session = Some(a["sessionId"].as_str().unwrap().to_string());
         self.call(
             "Emulation.setDeviceMetricsOverride",
-            json!({"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": false}),
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
         );
         self.call("Page.enable", json!({}));
         self.call("Page.navigate", json!({"url": url}));
@@ -205,6 +214,65 @@ impl Browser {
         }
     }
 
+    /// Opens every folded panel, so that their buttons can be clicked.
+    fn unfold(&mut self) {
+        self.eval("(() => { document.querySelectorAll('details').forEach(d => d.open = true); return true; })()");
+    }
+
+    /// Presses and releases a key (`key` as the DOM names it, `code` its Windows key code).
+    fn key(&mut self, key: &str, code: u32) {
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+            );
+        }
+    }
+
+    /// Starts a new game with the form as it stands, answering Yes when the page asks.
+    fn new_game(&mut self) {
+        self.click_at("#new");
+        if self.eval("!document.getElementById('confirm').hidden") == json!(true) {
+            self.click_at("#confirm-yes");
+        }
+    }
+
+    /// Sets a form control's value and tells the page it changed.
+    fn set_value(&mut self, id: &str, value: &str) {
+        self.eval(&format!(
+            "(() => {{ const s = document.getElementById({}); s.value = {}; s.dispatchEvent(new Event('change')); return s.value; }})()",
+            serde_json::to_string(id).unwrap(),
+            serde_json::to_string(value).unwrap()
+        ));
+    }
+
+    /// Saves a screenshot of the viewport as `target/browser/NAME.png`.
+    fn screenshot(&mut self, name: &str) {
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64_decode(shot["data"].as_str().unwrap());
+        assert_eq!(&png[1..4], b"PNG");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, &png).unwrap();
+        eprintln!("screenshot: {}", path.display());
+    }
+
+    /// The side of one board square on the page, in CSS pixels.
+    fn square_px(&mut self) -> f64 {
+        self.eval("window.polymachy.squarePx()").as_f64().unwrap()
+    }
+
+    /// Clicks a move's two squares and waits until the game has `plies` moves.
+    fn play(&mut self, from: &str, to: &str, plies: usize) {
+        self.click_square(from);
+        self.click_square(to);
+        self.wait_for(
+            &format!("window.polymachy.state().history.length === {plies}"),
+            &format!("{from}-{to}"),
+        );
+    }
+
     fn click_square(&mut self, sq: &str) {
         self.click_at(&format!(".sq[data-sq=\"{sq}\"]"));
     }
@@ -223,8 +291,13 @@ impl Browser {
 
 /// The server, on a free port.
 fn serve() -> (Reaped, String) {
+    serve_variant("metamachy")
+}
+
+/// The server for `variant` (a built-in name or a file), on a free port.
+fn serve_variant(variant: &str) -> (Reaped, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(["serve", "--port", "0", "--variant", "metamachy"])
+        .args(["serve", "--port", "0", "--variant", variant])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -305,6 +378,7 @@ fn play_metamachy_and_load_terachess_in_chromium() {
         "{url}?variant=metamachy&white=human&black=engine&depth=1"
     ));
     b.wait_idle();
+    b.unfold();
     let st = b.state();
     assert_eq!(st["variant"]["id"], "metamachy");
     assert_eq!(b.placement(), placement_of(st["fen"].as_str().unwrap()));
@@ -378,7 +452,7 @@ fn play_metamachy_and_load_terachess_in_chromium() {
 
     // A promotion asks which piece (chess, two humans, from a position loaded by FEN).
     b.eval("(() => { const s = document.getElementById('variant'); s.value = 'chess'; s.dispatchEvent(new Event('change')); document.getElementById('black').value = 'human'; return true; })()");
-    b.click_at("#new");
+    b.new_game();
     b.wait_for(
         "window.polymachy.state() && window.polymachy.state().variant.id === 'chess'",
         "the chess game",
@@ -412,7 +486,7 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     }
     let tera_fen = g.position().fen();
     b.eval("(() => { const s = document.getElementById('variant'); s.value = 'terachess2'; s.dispatchEvent(new Event('change')); document.getElementById('black').value = 'human'; return true; })()");
-    b.click_at("#new");
+    b.new_game();
     b.wait_for(
         "window.polymachy.state() && window.polymachy.state().variant.id === 'terachess2'",
         "the Terachess II game",
@@ -465,15 +539,554 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     b.click_square("a2");
     let hops = b.eval("document.querySelectorAll('#piece-info .diagram .k-mh').length");
     assert!(hops.as_u64().unwrap() > 0, "the Cannon hops");
-    let shot = b.call(
-        "Page.captureScreenshot",
-        json!({"format": "png", "captureBeyondViewport": true}),
+    b.eval("(() => { document.getElementById('piece-info').scrollIntoView(); return true; })()");
+    b.screenshot("terachess2");
+}
+
+/// A server and a page opened on `query` (after `?`), idle; `None` without Chromium.
+fn page(variant: &str, query: &str) -> Option<(Reaped, Browser)> {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return None;
+    };
+    let (server, url) = serve_variant(variant);
+    let mut b = Browser::launch(&exe);
+    b.open(&format!("{url}?{query}"));
+    b.wait_for(
+        "!!(window.polymachy && window.polymachy.state())",
+        "the first game",
     );
-    let png = base64_decode(shot["data"].as_str().unwrap());
-    assert_eq!(&png[1..4], b"PNG");
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("terachess2.png");
-    std::fs::write(&path, &png).unwrap();
-    eprintln!("screenshot: {}", path.display());
+    b.wait_idle();
+    b.unfold();
+    Some((server, b))
+}
+
+/// The move list as the page shows it: each row's number and moves.
+fn move_rows(b: &mut Browser) -> Vec<String> {
+    let rows = b.eval("[...document.querySelectorAll('#moves .mrow')].map(r => [...r.children].map(c => c.textContent).filter(t => t).join(' '))");
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_metamachy_checkmate_clicked_ends_the_game() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=human&depth=1&fen=k11/12/2K9/12/12/12/12/12/12/12/12/1Q10%20w%20-%20-%200%201",
+    ) else {
+        return;
+    };
+    // The Queen from b1 to b11, guarded by the King on c10: mate.
+    b.click_square("b1");
+    b.click_square("b11");
+    b.wait_for("!!window.polymachy.state().result", "the end of the game");
+    let st = b.state();
+    assert_eq!(st["result"]["result"], "1-0");
+    let shown = b.eval("document.getElementById('result').textContent");
+    assert!(shown.as_str().unwrap().contains("Checkmate"), "{shown}");
+    assert_eq!(move_rows(&mut b), vec!["1. Qb11#"]);
+    // A piece with a picture of its own (as the server may send): drawn in the side's colours;
+    // the setting "letters" shows a letter instead.
+    b.eval(r#"(() => { pieceByLetter.Q.image = '<svg viewBox="0 0 100 100"><circle cx="50" cy="50" r="40" fill="currentColor" stroke="var(--piece-line)" stroke-width="6"/></svg>'; render(); return true; })()"#);
+    let colours = b.eval("(() => { const s = document.querySelector('.sq[data-sq=\"b11\"] svg.glyph.image'); return s ? [getComputedStyle(s).color, getComputedStyle(s).getPropertyValue('--piece-line').trim()] : null; })()");
+    assert_eq!(
+        colours,
+        json!(["rgb(255, 253, 247)", "#111"]),
+        "a White picture"
+    );
+    b.set_value("piece-style", "letters");
+    let label = b.eval("document.querySelector('.sq[data-sq=\"b11\"] svg.glyph').textContent");
+    assert_eq!(label, json!("Q"));
+    assert_eq!(
+        b.eval("document.querySelectorAll('svg.glyph.image').length"),
+        json!(0)
+    );
+    // Sound is on by default, and the setting is remembered.
+    assert_eq!(
+        b.eval("document.getElementById('sound').checked"),
+        json!(true)
+    );
+    b.click_at("#sound");
+    assert_eq!(
+        b.eval("localStorage.getItem('polymachy-sound')"),
+        json!("off")
+    );
+    // The game is over: no move is taken any more.
+    b.click_square("a12");
+    assert!(
+        b.eval("window.polymachy.status()")
+            .as_str()
+            .unwrap()
+            .contains("over")
+    );
+}
+
+#[test]
+fn the_move_list_steps_back_and_returns_to_the_game() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=human&depth=1",
+    ) else {
+        return;
+    };
+    let start = b.placement();
+    for (i, (from, to)) in [("f3", "f5"), ("f10", "f8"), ("a3", "a5")]
+        .into_iter()
+        .enumerate()
+    {
+        b.play(from, to, i + 1);
+    }
+    let st = b.state();
+    let sans: Vec<Value> = st["moves"].as_array().unwrap().clone();
+    let live = b.placement();
+    assert_eq!(live, placement_of(&replay("metamachy", &sans)));
+    assert_eq!(
+        move_rows(&mut b),
+        vec![
+            format!(
+                "1. {} {}",
+                sans[0].as_str().unwrap(),
+                sans[1].as_str().unwrap()
+            ),
+            format!("2. {}", sans[2].as_str().unwrap())
+        ]
+    );
+    // Two steps back with the keyboard (Shift+Left on the board), then one with the list.
+    b.eval("(() => { document.querySelector('.sq[tabindex=\"0\"]').focus(); return true; })()");
+    b.call("Input.dispatchKeyEvent", json!({"type": "keyDown", "key": "ArrowLeft", "code": "ArrowLeft", "windowsVirtualKeyCode": 37, "modifiers": 8}));
+    b.call("Input.dispatchKeyEvent", json!({"type": "keyUp", "key": "ArrowLeft", "code": "ArrowLeft", "windowsVirtualKeyCode": 37, "modifiers": 8}));
+    b.wait_for(
+        "window.polymachy.viewing() === 2",
+        "the position after two moves",
+    );
+    b.eval("(() => { document.getElementById('moves').focus(); return true; })()");
+    b.key("ArrowLeft", 37);
+    b.wait_for(
+        "window.polymachy.viewing() === 1",
+        "the position after one move",
+    );
+    assert_eq!(
+        b.placement(),
+        placement_of(&replay("metamachy", &sans[..1]))
+    );
+    b.key("Home", 36);
+    b.wait_for("window.polymachy.viewing() === 0", "the start");
+    assert_eq!(b.placement(), start);
+    // A click on a move in the list shows the position after it.
+    b.click_at("#moves [data-ply=\"2\"]");
+    b.wait_for("window.polymachy.viewing() === 2", "the clicked move");
+    assert_eq!(
+        b.placement(),
+        placement_of(&replay("metamachy", &sans[..2]))
+    );
+    // End: back to the game, where moves are played again.
+    b.key("End", 35);
+    b.wait_for("window.polymachy.viewing() === null", "the game");
+    assert_eq!(b.placement(), live);
+    b.play("f8", "f7", 4);
+    // Resign asks first: No keeps the game, Yes ends it.
+    b.click_at("#resign");
+    assert_eq!(
+        b.eval("document.getElementById('confirm').hidden"),
+        json!(false)
+    );
+    b.click_at("#confirm-no");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(b.state()["result"], Value::Null);
+    b.click_at("#resign");
+    b.click_at("#confirm-yes");
+    b.wait_for("!!window.polymachy.state().result", "the resignation");
+    assert_eq!(
+        b.state()["result"]["result"],
+        "0-1",
+        "White, to move, resigned"
+    );
+}
+
+#[test]
+fn a_flag_fall_at_one_minute_decides_the_game() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=engine&depth=1&clock=1%2B0",
+    ) else {
+        return;
+    };
+    let st = b.state();
+    assert_eq!(st["clocks"]["timed"], true);
+    assert_eq!(st["clocks"]["base_ms"], 60_000);
+    // White does not move: the server ends the game when White's minute is gone.
+    let deadline = Instant::now() + Duration::from_secs(80);
+    loop {
+        if b.eval("!!window.polymachy.state().result") == json!(true) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the flag did not fall");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let st = b.state();
+    assert_eq!(st["result"]["result"], "0-1");
+    assert!(
+        st["result"]["reason"].as_str().unwrap().contains("time"),
+        "{}",
+        st["result"]
+    );
+    assert_eq!(st["clocks"]["white_ms"], 0);
+    let clock = b.eval("document.getElementById('clock-white').textContent");
+    assert_eq!(clock, json!("White 0:00.0"));
+}
+
+#[test]
+fn a_premove_is_played_after_the_engine_replies() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=engine&movetime=2000",
+    ) else {
+        return;
+    };
+    b.click_square("f3");
+    b.click_square("f5");
+    b.wait_for(
+        "window.polymachy.state().engine.thinking",
+        "the engine to think",
+    );
+    // While the engine thinks: the a-pawn's step, then a cancelled one, then the same again.
+    b.click_square("a3");
+    b.click_square("a4");
+    assert_eq!(
+        b.eval("window.polymachy.premove()"),
+        json!({"from": "a3", "to": "a4"})
+    );
+    let (x, y) = {
+        let r = b.eval("(() => { const r = document.querySelector('.sq[data-sq=\"b5\"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()");
+        (r[0].as_f64().unwrap(), r[1].as_f64().unwrap())
+    };
+    b.call("Input.dispatchMouseEvent", json!({"type": "mousePressed", "x": x, "y": y, "button": "right", "buttons": 2, "clickCount": 1}));
+    b.call("Input.dispatchMouseEvent", json!({"type": "mouseReleased", "x": x, "y": y, "button": "right", "buttons": 0, "clickCount": 1}));
+    assert_eq!(
+        b.eval("window.polymachy.premove()"),
+        Value::Null,
+        "a right click cancels"
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#overlay circle').length"),
+        json!(1),
+        "and draws a circle"
+    );
+    b.click_square("a3");
+    b.click_square("a4");
+    assert_eq!(
+        b.eval("window.polymachy.premove()"),
+        json!({"from": "a3", "to": "a4"})
+    );
+    assert_eq!(
+        b.state()["history"].as_array().unwrap().len(),
+        1,
+        "entered while the engine thinks"
+    );
+    b.wait_for(
+        "window.polymachy.state().history.length >= 3",
+        "the premove",
+    );
+    let st = b.state();
+    assert_eq!(st["moves"][2], "a4");
+    // The engine's move was announced to screen readers before the premove was played.
+    let said = b.eval("document.getElementById('announce').textContent");
+    assert!(
+        said.as_str().unwrap().starts_with("White played a4")
+            || said.as_str().unwrap().starts_with("The engine played"),
+        "{said}"
+    );
+    assert_eq!(b.eval("window.polymachy.premove()"), Value::Null);
+    assert_eq!(
+        b.placement(),
+        placement_of(&replay("metamachy", st["moves"].as_array().unwrap()))
+    );
+}
+
+#[test]
+fn analysis_shows_three_lines_for_an_earlier_position() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=human&depth=1&analysis_depth=1",
+    ) else {
+        return;
+    };
+    for (i, (from, to)) in [("f3", "f5"), ("f10", "f8")].into_iter().enumerate() {
+        b.play(from, to, i + 1);
+    }
+    b.click_at("#moves [data-ply=\"1\"]");
+    b.wait_for(
+        "window.polymachy.viewing() === 1",
+        "the position after 1. f5",
+    );
+    b.click_at("#analyse");
+    b.wait_for(
+        "(() => { const a = window.polymachy.state().analysis; return !!a && a.ply === 1 && a.lines.length === 3 && !a.running; })()",
+        "three lines for the earlier position",
+    );
+    let lines =
+        b.eval("[...document.querySelectorAll('#analysis .aline')].map(e => e.textContent)");
+    assert_eq!(lines.as_array().unwrap().len(), 3, "{lines}");
+    // Lines of the position after 1. f5: Black's moves, each a legal one there.
+    let after = replay("metamachy", &[json!("f5")]);
+    let v = Variant::load("metamachy").unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    for l in b.state()["analysis"]["lines"].as_array().unwrap() {
+        let mut g =
+            Game::from_position(polymachy::position::Position::from_fen(&rules, &after).unwrap());
+        let first = l["pv"][0].as_str().unwrap();
+        g.play_text(first)
+            .unwrap_or_else(|e| panic!("{first} after 1. f5: {e}"));
+    }
+    assert_eq!(
+        b.eval("document.querySelectorAll('#overlay .arrow.best').length"),
+        json!(1),
+        "the best move's arrow"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('evalbar').hidden"),
+        json!(false)
+    );
+    // The dark theme, as the settings choose it, for the screenshot.
+    b.set_value("theme", "dark");
+    assert_eq!(
+        b.eval("document.documentElement.dataset.theme"),
+        json!("dark")
+    );
+    b.screenshot("analysis-dark");
+}
+
+#[test]
+fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
+    let fen = "rnccwkqbbnr/ppppppppppp/11/11/11/11/11/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1";
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        &format!(
+            "variant=wildebeest&white=human&black=human&depth=1&fen={}",
+            fen.replace(' ', "%20")
+        ),
+    ) else {
+        return;
+    };
+    b.click_square("f1");
+    b.click_square("g1");
+    let words = b.eval("[...document.querySelectorAll('#promo button')].map(e => e.textContent)");
+    assert_eq!(words, json!(["step", "castle", "Cancel"]));
+    b.click_at("#promo button[data-uci=\"f1g1oo\"]");
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the castle",
+    );
+    let v = Variant::load("wildebeest").unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let mut g = Game::from_position(polymachy::position::Position::from_fen(&rules, fen).unwrap());
+    g.play_text("f1g1oo").unwrap();
+    assert_eq!(b.placement(), placement_of(&g.position().fen()));
+    // Focus is back on the board.
+    assert_eq!(
+        b.eval("!!document.activeElement.closest('#board')"),
+        json!(true)
+    );
+}
+
+#[test]
+fn an_uploaded_file_with_holes_and_a_setup_is_played_after_new_game() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=human&depth=1",
+    ) else {
+        return;
+    };
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/holes-setup.toml");
+    let doc = b.call("DOM.getDocument", json!({}));
+    let node = b.call(
+        "DOM.querySelector",
+        json!({"nodeId": doc["root"]["nodeId"], "selector": "#upload"}),
+    );
+    b.call(
+        "DOM.setFileInputFiles",
+        json!({"files": [file.to_str().unwrap()], "nodeId": node["nodeId"]}),
+    );
+    b.wait_for(
+        "window.polymachy.state().variant.id === 'holed-six'",
+        "the uploaded variant",
+    );
+    let chosen = b.eval("document.getElementById('variant').selectedOptions[0].textContent");
+    assert!(
+        chosen.as_str().unwrap().starts_with("Holed Six"),
+        "{chosen}"
+    );
+    let setups = b.eval("[...document.getElementById('setup').options].map(o => o.value)");
+    assert_eq!(setups, json!(["", "QK"]));
+    // The other setup, then New game: the same file, that setup.
+    b.set_value("setup", "QK");
+    b.new_game();
+    b.wait_for(
+        "window.polymachy.state().setup === 'QK'",
+        "the new game with setup QK",
+    );
+    let st = b.state();
+    assert_eq!(st["variant"]["id"], "holed-six");
+    assert_eq!(
+        st["board"].as_array().unwrap().len(),
+        36,
+        "every square sent"
+    );
+    let holes = b.eval("[...document.querySelectorAll('.sq.hole')].map(e => e.dataset.sq).sort()");
+    assert_eq!(holes, json!(["c3", "d4"]));
+    assert_eq!(
+        b.eval(
+            "[...document.querySelectorAll('.sq.hole')].filter(e => e.querySelector('svg')).length"
+        ),
+        json!(0)
+    );
+    assert_eq!(b.placement(), "rnqknr/pppppp/3*2/2*3/PPPPPP/RNQKNR");
+    // The b-pawn takes a step, and Black's Knight answers.
+    b.click_square("b2");
+    b.click_square("b3");
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "a move in the uploaded game",
+    );
+    b.click_square("e6");
+    b.click_square("f4");
+    b.wait_for(
+        "window.polymachy.state().history.length === 2",
+        "Black's reply",
+    );
+    assert_eq!(b.state()["moves"], json!(["b3", "Nf4"]));
+}
+
+#[test]
+fn move_numbers_are_right_with_the_engine_as_white_and_from_black_to_move() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=engine&black=human&depth=1",
+    ) else {
+        return;
+    };
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the engine's first move",
+    );
+    b.wait_idle();
+    let first = b.state()["moves"][0].as_str().unwrap().to_string();
+    assert_eq!(move_rows(&mut b), vec![format!("1. {first}")]);
+    b.click_square("f10");
+    b.click_square("f8");
+    b.wait_for(
+        "window.polymachy.state().history.length === 3",
+        "the engine's second move",
+    );
+    b.wait_idle();
+    let m = b.state()["moves"].clone();
+    assert_eq!(
+        move_rows(&mut b),
+        vec![
+            format!("1. {first} f8"),
+            format!("2. {}", m[2].as_str().unwrap())
+        ]
+    );
+    // The board is turned for the human playing Black.
+    let a1_on_top = b.eval("document.querySelector('.sq[data-sq=\"a1\"]').getBoundingClientRect().y < document.querySelector('.sq[data-sq=\"a12\"]').getBoundingClientRect().y");
+    assert_eq!(a1_on_top, json!(true));
+
+    // From a position with Black to move (move 7): the list starts `7… move`.
+    let fen = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC b - - 0 7";
+    b.set_value("white", "human");
+    b.eval(&format!(
+        "(() => {{ document.getElementById('text').value = {}; return true; }})()",
+        serde_json::to_string(fen).unwrap()
+    ));
+    b.click_at("#load-fen");
+    b.wait_for("window.polymachy.state().history.length === 0 && window.polymachy.state().side === 'black'", "the position");
+    b.click_square("f10");
+    b.click_square("f8");
+    b.wait_for(
+        "window.polymachy.state().history.length >= 1",
+        "Black's move",
+    );
+    assert_eq!(move_rows(&mut b)[0], "7… f8");
+}
+
+/// The page at a laptop's 1366×657 and a phone's 390×844, for Metamachy and Terachess II:
+/// screenshots, and squares large enough to play on.
+#[test]
+fn the_board_fills_a_laptop_and_a_phone() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for (variant, files) in [("metamachy", 12), ("terachess2", 16)] {
+        for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+            b.open_sized(
+                &format!("{url}?variant={variant}&white=human&black=engine&depth=1"),
+                w,
+                h,
+                mobile,
+            );
+            b.wait_for(
+                "!!(window.polymachy && window.polymachy.state())",
+                "the game",
+            );
+            b.wait_idle();
+            let px = b.square_px();
+            let board = b.eval("(() => { const r = document.getElementById('board').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()");
+            let (bx, by, bw) = (
+                board[0].as_f64().unwrap(),
+                board[1].as_f64().unwrap(),
+                board[2].as_f64().unwrap(),
+            );
+            if files == 12 {
+                let least = if device == "laptop" { 48.0 } else { 30.0 };
+                assert!(px >= least, "{variant} on a {device}: {px} px squares");
+            }
+            if device == "laptop" {
+                // The board and the game's buttons are in view without scrolling.
+                let bottom = b.eval("Math.max(document.getElementById('board').getBoundingClientRect().bottom, document.getElementById('resign').getBoundingClientRect().bottom, document.getElementById('nav-last').getBoundingClientRect().bottom)");
+                assert!(
+                    bottom.as_f64().unwrap() <= h as f64,
+                    "{variant}: below the fold ({bottom})"
+                );
+            } else {
+                // The board comes first, across the screen.
+                assert!(
+                    by < 10.0 && bx < 10.0,
+                    "{variant}: the board starts at {bx},{by}"
+                );
+                assert!(
+                    bw >= w as f64 - 30.0,
+                    "{variant}: the board is {bw} px wide"
+                );
+            }
+            b.screenshot(&format!("{variant}-{device}"));
+        }
+    }
+}
+
+#[test]
+fn a_variant_file_given_to_the_server_is_named_and_set_up_in_the_page() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/holes-setup.toml");
+    let Some((_server, mut b)) = page(file, "white=human&black=human&depth=1") else {
+        return;
+    };
+    assert_eq!(b.state()["variant"]["id"], "holed-six");
+    let chosen = b.eval("document.getElementById('variant').selectedOptions[0].textContent");
+    assert!(
+        chosen.as_str().unwrap().starts_with("Holed Six"),
+        "{chosen}"
+    );
+    b.set_value("setup", "QK");
+    b.new_game();
+    b.wait_for(
+        "window.polymachy.state().setup === 'QK'",
+        "the new game with setup QK",
+    );
+    assert_eq!(b.state()["variant"]["id"], "holed-six");
+    assert_eq!(b.placement(), "rnqknr/pppppp/3*2/2*3/PPPPPP/RNQKNR");
 }

@@ -342,7 +342,7 @@ royal = true
         "/api/new",
         br#"{"movetime_ms": null, "depth": null}"#,
         400,
-        "time per move or a depth",
+        "time per move",
     );
     refused(&s, &sid, "/api/new", br#"{"variant": 7}"#, 400, "string");
     // A huge upload.
@@ -970,4 +970,247 @@ fn an_uploaded_variant_reads_no_file_of_the_server() {
     assert_eq!(st, 200, "{v}");
     assert_eq!(v["state"]["variant"]["id"], "chess");
     assert!(state(&s, &sid)["fen"].is_string());
+}
+
+#[test]
+fn moves_sharing_squares_are_told_apart_in_words() {
+    let s = start(&[]);
+    let (_, st) = new_game(
+        &s,
+        json!({"variant": "wildebeest", "white": "human", "black": "human",
+               "fen": "rnccwkqbbnr/ppppppppppp/11/11/11/11/11/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1"}),
+    );
+    let mut words: Vec<(String, String)> = st["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"] == "f1" && m["to"] == "g1")
+        .map(|m| {
+            (
+                m["uci"].as_str().unwrap().to_string(),
+                m["words"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    words.sort();
+    assert_eq!(
+        words,
+        vec![
+            ("f1g1".to_string(), "step".to_string()),
+            ("f1g1oo".to_string(), "castle".to_string())
+        ]
+    );
+    // Promotions are named by their pieces.
+    let (_, st) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human",
+               "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"}),
+    );
+    let mut names: Vec<&str> = st["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"] == "a7")
+        .map(|m| m["words"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Bishop", "Knight", "Queen", "Rook"]);
+}
+
+#[test]
+fn history_and_earlier_positions() {
+    let s = start(&[]);
+    let fen = "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC b - - 0 7";
+    let (sid, st) = new_game(
+        &s,
+        json!({"variant": "metamachy", "white": "human", "black": "human", "fen": fen}),
+    );
+    assert_eq!(st["start"]["number"], 7);
+    assert_eq!(st["start"]["side"], "black");
+    let st = ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": sid, "move": "f10f8"}),
+    );
+    let st = ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": st["sid"], "move": "f3f4"}),
+    );
+    let h = st["history"].as_array().unwrap();
+    assert_eq!(h.len(), 2);
+    assert_eq!(h[0]["san"], "f8");
+    assert_eq!(h[0]["from"], "f10");
+    assert_eq!(h[0]["capture"], false);
+    let p0 = ok_get(&s, &format!("/api/position?sid={sid}&ply=0"));
+    assert_eq!(p0["fen"], fen);
+    assert_eq!(p0["last"], Value::Null);
+    let p1 = ok_get(&s, &format!("/api/position?sid={sid}&ply=1"));
+    assert_eq!(p1["side"], "white");
+    assert_eq!(p1["last"], json!({"from": "f10", "to": "f8"}));
+    assert_eq!(p1["board"].as_array().unwrap().len(), 144);
+    for bad in ["ply=3", "ply=-1", "ply=x", ""] {
+        let (status, v) = call(&s, "GET", &format!("/api/position?sid={sid}&{bad}"), None);
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+}
+
+fn ok_get(s: &Server, path: &str) -> Value {
+    let (status, v) = call(s, "GET", path, None);
+    assert_eq!(status, 200, "{path}: {v}");
+    v
+}
+
+#[test]
+fn a_clock_runs_out_and_the_server_ends_the_game() {
+    let s = start(&[]);
+    let (sid, st) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human",
+               "clock_ms": 1000, "increment_ms": 2000}),
+    );
+    assert_eq!(st["clocks"]["timed"], true);
+    assert_eq!(st["clocks"]["running"], "white");
+    // White moves at once and gains the increment; Black lets the second run out.
+    let st = ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "e2e4"}));
+    assert!(
+        st["clocks"]["white_ms"].as_u64().unwrap() > 2000,
+        "{}",
+        st["clocks"]
+    );
+    let st = wait(&s, &sid, "the flag", |v| !v["result"].is_null());
+    assert_eq!(st["result"]["result"], "1-0");
+    assert!(
+        st["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("time ran out")
+    );
+    assert_eq!(st["clocks"]["black_ms"], 0);
+    assert_eq!(st["clocks"]["running"], Value::Null);
+    let body = json!({"sid": sid, "move": "e7e5"}).to_string();
+    refused(&s, &sid, "/api/move", body.as_bytes(), 409, "over");
+    for bad in [
+        json!({"clock_ms": 5}),
+        json!({"clock_ms": 60000, "increment_ms": -1}),
+        json!({"clock_ms": "1"}),
+    ] {
+        let (status, v) = call(&s, "POST", "/api/new", Some(bad.clone()));
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+}
+
+#[test]
+fn analysis_lines_of_an_earlier_position_and_engine_levels_by_nodes() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "metamachy", "white": "human", "black": "human", "depth": 1}),
+    );
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "f3f5"}));
+    ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": sid, "move": "f10f8"}),
+    );
+    ok(
+        &s,
+        "POST",
+        "/api/analyse",
+        json!({"sid": sid, "ply": 1, "depth": 1}),
+    );
+    let st = wait(&s, &sid, "three lines", |v| {
+        v["analysis"]["lines"]
+            .as_array()
+            .is_some_and(|l| l.len() == 3)
+            && v["analysis"]["running"] == false
+    });
+    assert_eq!(st["analysis"]["ply"], 1);
+    for l in st["analysis"]["lines"].as_array().unwrap() {
+        assert_eq!(l["depth"], 1);
+        assert!(
+            l["from"].as_str().unwrap().ends_with("10")
+                || l["from"].as_str().unwrap().ends_with("11")
+                || l["from"].as_str().unwrap().ends_with("12"),
+            "Black's move: {l}"
+        );
+        assert!(!l["pv"].as_array().unwrap().is_empty());
+    }
+    // Best first, from White's side.
+    let cps: Vec<i64> = st["analysis"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["cp"].as_i64().unwrap())
+        .collect();
+    assert!(
+        cps[0] <= cps[1] && cps[1] <= cps[2],
+        "Black's best is White's lowest: {cps:?}"
+    );
+    for bad in [
+        json!({"sid": sid, "ply": 3}),
+        json!({"sid": sid, "lines": 0}),
+        json!({"sid": sid, "depth": 99}),
+        json!({"sid": sid, "depth": 0}),
+    ] {
+        let (status, v) = call(&s, "POST", "/api/analyse", Some(bad.clone()));
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    let st = ok(&s, "POST", "/api/analyse", json!({"sid": sid, "off": true}));
+    assert_eq!(st["analysis"], Value::Null);
+    // A level by nodes: the engine replies within its few nodes.
+    let (sid, st) = new_game(
+        &s,
+        json!({"variant": "metamachy", "nodes": 200, "movetime_ms": null}),
+    );
+    assert_eq!(st["nodes"], 200);
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "f3f5"}));
+    let st = wait(&s, &sid, "the engine's reply", |v| {
+        v["history"].as_array().unwrap().len() == 2
+    });
+    assert!(
+        st["engine"]["nodes"].as_u64().unwrap() < 5000,
+        "{}",
+        st["engine"]
+    );
+}
+
+#[test]
+fn a_variant_file_with_holes_is_served_whole() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/holes-setup.toml");
+    let s = start(&["--variant", file]);
+    let (_, v) = call(&s, "GET", "/api/variants", None);
+    assert_eq!(v["default"]["name"], "Holed Six");
+    assert_eq!(v["default"]["builtin"], false);
+    assert_eq!(v["default"]["setups"].as_array().unwrap().len(), 2);
+    let (_, st) = new_game(
+        &s,
+        json!({"setup": "QK", "white": "human", "black": "human"}),
+    );
+    assert_eq!(st["setup"], "QK");
+    let board = st["board"].as_array().unwrap();
+    assert_eq!(board.len(), 36, "every square, holes too");
+    // c3 and d4 are holes: empty, and where the page expects them (rank by rank from a1).
+    assert_eq!(board[2 * 6 + 2], "");
+    assert_eq!(board[3 * 6 + 3], "");
+    assert_eq!(board[2], "Q");
+    assert_eq!(board[3], "K");
+    let mut holes: Vec<&str> = st["variant"]["holes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    holes.sort();
+    assert_eq!(holes, ["c3", "d4"]);
+    // The same file uploaded: the same board.
+    let text = std::fs::read_to_string(file).unwrap();
+    let (_, up) = new_game(
+        &s,
+        json!({"toml": text, "setup": "QK", "white": "human", "black": "human"}),
+    );
+    assert_eq!(up["board"], st["board"]);
 }

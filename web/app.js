@@ -1,5 +1,6 @@
 // Polymachy's page: draws the game the server keeps for this tab and sends the player's
-// moves. Everything is computed by the engine on the server; the page only draws and asks.
+// moves. Everything is computed by the engine on the server (legal moves, clocks, analysis);
+// the page draws, counts the clock down between answers, and asks.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -7,16 +8,36 @@ const SVG = "http://www.w3.org/2000/svg";
 
 let sid = sessionStorage.getItem("polymachy-sid");
 let st = null; // the game's state
-let vinfo = null; // the variant: pieces, setups
+let vinfo = null; // the variant: pieces, setups, rules
 let flipped = false;
 let selected = null; // square name of the picked piece
-let focusSq = null; // keyboard focus
+let focusSq = null; // keyboard focus on the board
 let pollTimer = null;
 let lastSync = 0;
 let message = "";
 let pieceByLetter = {};
 let variants = [];
-let uploadText = null;
+let defaultVariant = null; // the server's own variant when it is a file (`serve --variant FILE`)
+let uploadText = null; // an uploaded variant file
+let uploadName = "";
+let viewPly = null; // an earlier position being viewed (null: the game)
+let viewPos = null; // that position: {board, last, check, side, fen}
+let premove = null; // {from, to}: played when legal once the engine has replied
+let premoveFrom = null; // the piece picked for a premove
+let shapes = []; // drawn circles and arrows: {from, to}
+let rightFrom = null;
+let analysisOn = false;
+let hintPly = null; // the ply a hint was asked for
+let analysisDepth = null; // none: the server's time limit (`?analysis_depth=N` sets one)
+let audio = null;
+let confirmAction = null;
+
+const LEVELS = {
+  beginner: { nodes: 300 },
+  casual: { nodes: 3000 },
+  club: { nodes: 30000 },
+  strong: { nodes: 300000 },
+};
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -39,6 +60,8 @@ async function api(method, path, body) {
 function fileChar(f) { return String.fromCharCode(97 + f); }
 function sqName(f, r) { return fileChar(f) + (r + 1); }
 function parseSq(s) { return [s.charCodeAt(0) - 97, parseInt(s.slice(1), 10) - 1]; }
+function isHole(name) { return !!st && (st.variant.holes || []).includes(name); }
+function side(letter) { return letter === letter.toUpperCase() ? "white" : "black"; }
 
 function say(text, cls) {
   message = text || "";
@@ -49,14 +72,49 @@ function say(text, cls) {
 
 function defaultStatus() {
   if (!st) return "";
+  if (viewPly !== null) return `Viewing the position after ${plyLabel(viewPly)}; End returns to the game.`;
   if (st.result) return st.result.reason;
   const who = st.side === "white" ? "White" : "Black";
   const p = st.players[st.side];
   const engine = p !== "engine" ? "" : st.engine.paused ? " (the engine waits: press Engine move)" : " (the engine thinks)";
-  return `${who} to move` + (st.check ? ", in check" : "") + engine;
+  return `${who} to move` + (st.check ? ", in check" : "") + engine + (premove ? ` · premove ${premove.from}-${premove.to}` : "");
 }
 
-// ---- glyphs ----
+// ---- settings kept by the browser ----
+
+function setting(name, fallback) {
+  try { const v = localStorage.getItem("polymachy-" + name); return v === null ? fallback : v; } catch (e) { return fallback; }
+}
+function keep(name, value) { try { localStorage.setItem("polymachy-" + name, value); } catch (e) { /* private mode */ } }
+
+function applyTheme() { document.documentElement.dataset.theme = $("theme").value; }
+
+// ---- sound (WebAudio, no files) ----
+
+function tone(freq, start, length, type, gain) {
+  const o = audio.createOscillator();
+  const g = audio.createGain();
+  o.type = type;
+  o.frequency.value = freq;
+  g.gain.setValueAtTime(gain, audio.currentTime + start);
+  g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + start + length);
+  o.connect(g).connect(audio.destination);
+  o.start(audio.currentTime + start);
+  o.stop(audio.currentTime + start + length + 0.02);
+}
+
+function playSound(kind) {
+  if (!$("sound").checked) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (kind === "capture") { tone(220, 0, 0.12, "square", 0.12); tone(150, 0.05, 0.15, "triangle", 0.2); }
+    else if (kind === "check") { tone(660, 0, 0.1, "sine", 0.2); tone(880, 0.11, 0.15, "sine", 0.2); }
+    else if (kind === "end") { tone(523, 0, 0.2, "sine", 0.2); tone(392, 0.2, 0.35, "sine", 0.2); }
+    else tone(440, 0, 0.08, "triangle", 0.25);
+  } catch (e) { /* no audio here */ }
+}
+
+// ---- pieces ----
 
 function shapeEl(shape) {
   const mk = (tag, attrs) => {
@@ -86,130 +144,327 @@ function shapeEl(shape) {
   }
 }
 
+function textEl(x, y, cls, text) {
+  const t = document.createElementNS(SVG, "text");
+  t.setAttribute("x", x);
+  t.setAttribute("y", y);
+  t.setAttribute("class", cls);
+  t.textContent = text;
+  return t;
+}
+
+// A piece as an SVG element: the variant's image when it has one, else a glyph or a letter.
 function glyphSvg(letter) {
   const up = letter.toUpperCase();
   const white = letter === up;
   const p = pieceByLetter[up];
+  const letters = $("piece-style").value === "letters";
+  if (p && p.image && !letters) {
+    const holder = document.createElement("div");
+    holder.innerHTML = p.image;
+    const img = holder.querySelector("svg");
+    if (img) {
+      img.setAttribute("class", "glyph image " + (white ? "w" : "b"));
+      img.setAttribute("aria-hidden", "true");
+      return img;
+    }
+  }
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 100 100");
   svg.setAttribute("class", "glyph " + (white ? "w" : "b"));
   svg.setAttribute("aria-hidden", "true");
-  const g = p ? p.glyph : { kind: "shape", shape: "square", label: up };
+  const g = letters || !p ? { kind: "shape", shape: "circle", label: up } : p.glyph;
   if (g.kind === "fide") {
-    const t = document.createElementNS(SVG, "text");
-    t.setAttribute("x", "50");
-    t.setAttribute("y", "54");
-    t.setAttribute("class", "fide");
-    t.textContent = g.char;
-    svg.appendChild(t);
+    svg.appendChild(textEl(50, 54, "fide", g.char));
   } else {
     const s = shapeEl(g.shape);
     s.setAttribute("class", "body");
     svg.appendChild(s);
-    const t = document.createElementNS(SVG, "text");
-    t.setAttribute("x", "50");
-    t.setAttribute("y", "54");
-    t.setAttribute("class", "label");
-    t.textContent = g.label;
-    svg.appendChild(t);
+    svg.appendChild(textEl(50, 54, "label", g.label));
   }
   return svg;
 }
 
 // ---- board ----
 
+// The viewport without its scroll bar.
+function viewWidth() { return document.documentElement.clientWidth || window.innerWidth; }
+function wide() { return window.innerWidth > 700 && window.innerWidth > window.innerHeight; }
+
 function squareSize() {
   const files = st.variant.files, ranks = st.variant.ranks;
-  const wrap = $("board-area");
-  const w = Math.max(200, wrap.clientWidth - 40);
-  const h = Math.max(200, window.innerHeight - 150);
-  return Math.max(22, Math.min(72, Math.floor(Math.min(w / (files + 1), h / (ranks + 1)))));
+  const bar = $("evalbar").hidden ? 0 : 22;
+  let w, h;
+  if (wide()) {
+    w = viewWidth() - 16 - 4 - bar - Math.max(300, Math.min(420, viewWidth() * 0.28));
+    h = window.innerHeight - 16 - 4;
+  } else {
+    w = viewWidth() - 4 - 4 - (bar ? 14 : 0);
+    h = Infinity;
+  }
+  return Math.max(14, Math.min(96, Math.floor(Math.min(w / files, h / ranks))));
 }
 
 function legalFrom(sq) { return st.legal.filter((m) => m.from === sq); }
 
+// The position on show: the game's, or an earlier one from the move list.
+function shown() { return viewPly !== null && viewPos ? viewPos : st; }
+
+function humanSide() {
+  const h = ["white", "black"].filter((c) => st.players[c] === "human");
+  return h.length === 1 ? h[0] : null;
+}
+
+function cellLabel(name, piece) {
+  let label = name;
+  if (piece) {
+    const p = pieceByLetter[piece.toUpperCase()];
+    label += ", " + (side(piece) === "white" ? "White " : "Black ") + (p ? p.name : piece);
+  }
+  return label;
+}
+
+// One pass draws every square with its piece, marks and coordinates.
 function drawBoard() {
   const files = st.variant.files, ranks = st.variant.ranks;
   const board = $("board");
+  const hadFocus = board.contains(document.activeElement);
   const size = squareSize();
+  const pos = shown();
   board.style.setProperty("--sq", size + "px");
-  board.style.gridTemplateColumns = `calc(var(--sq) * 0.5) repeat(${files}, var(--sq))`;
+  board.style.gridTemplateColumns = `repeat(${files}, var(--sq))`;
   board.replaceChildren();
-  const dests = new Set(selected ? legalFrom(selected).map((m) => m.to) : []);
+  const live = viewPly === null;
+  const dests = new Set();
+  if (live && selected) legalFrom(selected).forEach((m) => dests.add(m.to));
+  const target = focusSq && !isHole(focusSq) ? focusSq : defaultFocus();
   for (let row = 0; row < ranks; row++) {
     const r = flipped ? row : ranks - 1 - row;
-    const lab = document.createElement("div");
-    lab.className = "coord rank";
-    lab.textContent = r + 1;
-    board.appendChild(lab);
     for (let col = 0; col < files; col++) {
       const f = flipped ? files - 1 - col : col;
       const name = sqName(f, r);
       const cell = document.createElement("div");
-      cell.className = "sq " + ((f + r) % 2 === 0 ? "dark" : "light");
-      if ((st.variant.holes || []).includes(name)) cell.className = "sq hole"; // no such square
       cell.dataset.sq = name;
       cell.setAttribute("role", "gridcell");
-      const piece = st.board[r * files + f];
-      cell.dataset.piece = piece;
-      let label = name;
-      if (piece) {
-        const p = pieceByLetter[piece.toUpperCase()];
-        label += ", " + (piece === piece.toUpperCase() ? "White " : "Black ") + (p ? p.name : piece);
-        cell.appendChild(glyphSvg(piece));
+      if (isHole(name)) {
+        cell.className = "sq hole";
+        cell.setAttribute("aria-label", name + ", no square");
+        board.appendChild(cell);
+        continue;
       }
-      if (st.last && (st.last.from === name || st.last.to === name)) cell.classList.add("last");
-      if (st.check === name) cell.classList.add("check");
-      if (selected === name) cell.classList.add("selected");
+      cell.className = "sq " + ((f + r) % 2 === 0 ? "dark" : "light");
+      const piece = pos.board[r * files + f] || "";
+      cell.dataset.piece = piece;
+      let label = cellLabel(name, piece);
+      if (piece) cell.appendChild(glyphSvg(piece));
+      if (pos.last && (pos.last.from === name || pos.last.to === name)) cell.classList.add("last");
+      if (pos.check === name) cell.classList.add("check");
+      if (live && (selected === name || premoveFrom === name)) cell.classList.add("selected");
+      if (live && premove && (premove.from === name || premove.to === name)) cell.classList.add("premove");
       if (dests.has(name)) {
         cell.classList.add(piece ? "dest-capture" : "dest");
         label += ", can go here";
       }
+      if (col === 0) cell.appendChild(Object.assign(document.createElement("span"), { className: "coord rank", textContent: r + 1 }));
+      if (row === ranks - 1) cell.appendChild(Object.assign(document.createElement("span"), { className: "coord file", textContent: fileChar(f) }));
       cell.setAttribute("aria-label", label);
-      cell.tabIndex = name === (focusSq || defaultFocus()) ? 0 : -1;
+      cell.tabIndex = name === target ? 0 : -1;
       board.appendChild(cell);
     }
   }
-  board.appendChild(document.createElement("div"));
-  for (let col = 0; col < files; col++) {
-    const f = flipped ? files - 1 - col : col;
-    const lab = document.createElement("div");
-    lab.className = "coord file";
-    lab.textContent = fileChar(f);
-    board.appendChild(lab);
-  }
+  drawShapes(size);
+  if (hadFocus) focusBoard();
 }
 
 function defaultFocus() {
-  return sqName(0, 0);
+  const files = st.variant.files, ranks = st.variant.ranks;
+  for (let r = 0; r < ranks; r++) for (let f = 0; f < files; f++) if (!isHole(sqName(f, r))) return sqName(f, r);
+  return "a1";
 }
+
+// Keeps the keyboard on the board: the focused square, or the first one.
+function focusBoard() {
+  const name = focusSq && !isHole(focusSq) ? focusSq : defaultFocus();
+  const cell = document.querySelector(`.sq[data-sq="${name}"]`);
+  if (cell) { cell.tabIndex = 0; cell.focus({ preventScroll: true }); }
+}
+
+// ---- arrows and circles ----
+
+function centre(name, size) {
+  const [f, r] = parseSq(name);
+  const files = st.variant.files, ranks = st.variant.ranks;
+  const col = flipped ? files - 1 - f : f;
+  const row = flipped ? r : ranks - 1 - r;
+  return [(col + 0.5) * size, (row + 0.5) * size];
+}
+
+function arrowEl(from, to, size, cls) {
+  const [x1, y1] = centre(from, size);
+  const [x2, y2] = centre(to, size);
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  const g = document.createElementNS(SVG, "g");
+  g.setAttribute("class", "arrow " + cls);
+  const head = size * 0.45;
+  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const bx = x2 - ux * head, by = y2 - uy * head;
+  const line = document.createElementNS(SVG, "line");
+  line.setAttribute("x1", x1); line.setAttribute("y1", y1); line.setAttribute("x2", bx); line.setAttribute("y2", by);
+  line.setAttribute("stroke-width", size * 0.18);
+  const tip = document.createElementNS(SVG, "polygon");
+  const w = head * 0.6;
+  tip.setAttribute("points", `${x2},${y2} ${bx - uy * w},${by + ux * w} ${bx + uy * w},${by - ux * w}`);
+  g.append(line, tip);
+  g.dataset.from = from;
+  g.dataset.to = to;
+  return g;
+}
+
+function bestArrow() {
+  const a = st && st.analysis;
+  const ply = viewPly === null ? st.history.length : viewPly;
+  if (!a || a.ply !== ply || !a.lines.length || !a.lines[0].from) return null;
+  if (!analysisOn && hintPly !== ply) return null;
+  return a.lines[0];
+}
+
+function drawShapes(size) {
+  const svg = $("overlay");
+  const files = st.variant.files, ranks = st.variant.ranks;
+  svg.setAttribute("width", files * size);
+  svg.setAttribute("height", ranks * size);
+  svg.replaceChildren();
+  for (const s of shapes) {
+    if (s.from === s.to) {
+      const [x, y] = centre(s.from, size);
+      const c = document.createElementNS(SVG, "circle");
+      c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", size * 0.44);
+      c.setAttribute("class", "circle user");
+      c.setAttribute("stroke-width", size * 0.08);
+      svg.appendChild(c);
+    } else svg.appendChild(arrowEl(s.from, s.to, size, "user"));
+  }
+  const best = bestArrow();
+  if (best) svg.appendChild(arrowEl(best.from, best.to, size, "best"));
+}
+
+function toggleShape(from, to) {
+  const i = shapes.findIndex((s) => s.from === from && s.to === to);
+  if (i >= 0) shapes.splice(i, 1); else shapes.push({ from, to });
+  drawShapes(squareSize());
+}
+
+// ---- move list ----
+
+function plyLabel(ply) {
+  if (ply === 0) return "the start";
+  const startBlack = st.start.side === "black" ? 1 : 0;
+  const i = ply - 1;
+  const n = st.start.number + Math.floor((i + startBlack) / 2);
+  const black = (i + startBlack) % 2 === 1;
+  return `${n}${black ? "…" : "."} ${st.history[i].san}`;
+}
+
+function drawMoves() {
+  const ml = $("moves");
+  ml.replaceChildren();
+  const startBlack = st.start.side === "black" ? 1 : 0;
+  const current = viewPly === null ? st.history.length : viewPly;
+  let row = null;
+  st.history.forEach((m, i) => {
+    const black = (i + startBlack) % 2 === 1;
+    if (!black || row === null) {
+      row = document.createElement("div");
+      row.className = "mrow";
+      row.setAttribute("role", "listitem");
+      const n = st.start.number + Math.floor((i + startBlack) / 2);
+      row.appendChild(Object.assign(document.createElement("span"), { className: "num", textContent: black ? `${n}…` : `${n}.` }));
+      if (black) row.appendChild(Object.assign(document.createElement("span"), { className: "san empty" }));
+      ml.appendChild(row);
+    }
+    const b = document.createElement("span");
+    b.className = "san" + (i + 1 === current ? " current" : "");
+    b.textContent = m.san;
+    b.dataset.ply = i + 1;
+    row.appendChild(b);
+  });
+  const cur = ml.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  $("viewing").textContent = viewPly === null ? "" : `viewing ${plyLabel(viewPly)}`;
+  $("nav-last").classList.toggle("attention", viewPly !== null);
+}
+
+async function view(ply) {
+  if (!st) return;
+  const live = st.history.length;
+  ply = Math.max(0, Math.min(live, ply));
+  selected = null;
+  if (ply === live) { viewPly = null; viewPos = null; }
+  else {
+    try {
+      const pos = await api("GET", `/api/position?sid=${sid}&ply=${ply}`);
+      viewPly = ply;
+      viewPos = pos;
+    } catch (e) { say(e.message, "error"); return; }
+  }
+  render();
+  if (analysisOn) askAnalysis();
+}
+
+function step(delta) { view((viewPly === null ? st.history.length : viewPly) + delta); }
+
+// ---- analysis and hints ----
+
+async function askAnalysis(lines, depth) {
+  const ply = viewPly === null ? st.history.length : viewPly;
+  try {
+    setState(await api("POST", "/api/analyse", { sid, ply, lines: lines || 3, depth: depth || analysisDepth }));
+  } catch (e) { say(e.message, "error"); }
+}
+
+function drawAnalysis() {
+  const box = $("analysis");
+  const a = st.analysis;
+  const ply = viewPly === null ? st.history.length : viewPly;
+  box.hidden = !analysisOn;
+  $("evalbar").hidden = !analysisOn;
+  $("analyse").setAttribute("aria-pressed", analysisOn ? "true" : "false");
+  if (!analysisOn) return;
+  box.replaceChildren();
+  const head = document.createElement("div");
+  head.className = "ahead";
+  const fresh = a && a.ply === ply;
+  head.textContent = !fresh ? "Analysis: starting…" : `Analysis of ${plyLabel(ply).replace("the start", "the start position")}` +
+    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + (a.running ? " · thinking" : "");
+  box.appendChild(head);
+  if (!fresh) return;
+  for (const l of a.lines) {
+    const d = document.createElement("div");
+    d.className = "aline";
+    d.appendChild(Object.assign(document.createElement("b"), { textContent: l.score }));
+    d.appendChild(document.createTextNode(" " + l.pv.join(" ")));
+    box.appendChild(d);
+  }
+  if (a.lines.length) {
+    const cp = a.lines[0].cp;
+    const pct = 50 + 50 * Math.tanh(cp / 600);
+    // White's share, at White's end of the board.
+    $("evalfill").style.height = pct.toFixed(1) + "%";
+    $("evalfill").style.top = flipped ? "0" : "auto";
+    $("evalfill").style.bottom = flipped ? "auto" : "0";
+    $("evaltext").textContent = a.lines[0].score;
+  }
+}
+
+// ---- state ----
 
 function render() {
   if (!st) return;
   $("title").textContent = st.variant.name + (st.setup ? ` (setup ${st.setup})` : "");
+  drawAnalysis();
   drawBoard();
   $("result").textContent = st.result ? `${st.result.result}: ${st.result.reason}` : "";
-  const ml = $("moves");
-  ml.replaceChildren();
-  const fullmove = parseInt(st.fen.split(" ")[5] || "1", 10);
-  const startNum = fullmove - Math.floor((st.moves.length + (st.side === "black" ? 1 : 0)) / 2);
-  let li = null;
-  const firstBlack = (st.moves.length % 2 === 1) === (st.side === "white");
-  st.moves.forEach((m, i) => {
-    const black = firstBlack ? i % 2 === 0 : i % 2 === 1;
-    if (!black || li === null) {
-      li = document.createElement("li");
-      li.value = startNum + Math.floor((i + (firstBlack ? 1 : 0)) / 2);
-      if (black) li.appendChild(document.createTextNode("… "));
-      ml.appendChild(li);
-    }
-    const span = document.createElement("span");
-    span.className = "san";
-    span.textContent = m + " ";
-    li.appendChild(span);
-    if (black) li = null;
-  });
-  ml.scrollTop = ml.scrollHeight;
+  drawMoves();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
   if (e.depth > 0 && e.score !== null) {
@@ -222,44 +477,79 @@ function render() {
   $("stop").disabled = !e.thinking;
   $("halt").disabled = !e.thinking;
   $("go").disabled = e.thinking || !!st.result;
+  $("resign").disabled = !!st.result;
+  $("draw").disabled = !!st.result;
 }
 
 function fmtClock(ms) {
+  ms = Math.max(0, ms);
   const s = Math.floor(ms / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return st.clocks.timed && ms < 10000 ? `${text}.${Math.floor((ms % 1000) / 100)}` : text;
 }
 
 function drawClocks() {
   if (!st) return;
-  const extra = st.result ? 0 : Date.now() - lastSync;
-  const w = st.clocks.white_ms + (st.side === "white" ? extra : 0);
-  const b = st.clocks.black_ms + (st.side === "black" ? extra : 0);
+  const c = st.clocks;
+  const extra = c.running ? Date.now() - lastSync : 0;
+  const sign = c.timed ? -1 : 1;
+  const w = c.white_ms + (c.running === "white" ? sign * extra : 0);
+  const b = c.black_ms + (c.running === "black" ? sign * extra : 0);
   $("clock-white").textContent = `White ${fmtClock(w)}`;
   $("clock-black").textContent = `Black ${fmtClock(b)}`;
-  $("clock-white").classList.toggle("running", st.side === "white" && !st.result);
-  $("clock-black").classList.toggle("running", st.side === "black" && !st.result);
+  $("clock-white").classList.toggle("running", c.running === "white");
+  $("clock-black").classList.toggle("running", c.running === "black");
+  $("clock-white").classList.toggle("low", c.timed && w < 10000);
+  $("clock-black").classList.toggle("low", c.timed && b < 10000);
+}
+
+// A move arrived (the engine's, or one played on the page): sound and words for screen readers.
+function noteNewMoves(old, s) {
+  if (!old || old.sid !== s.sid || s.history.length <= old.history.length) return;
+  const m = s.history[s.history.length - 1];
+  const mover = s.history.length % 2 === (s.start.side === "white" ? 1 : 0) ? "White" : "Black";
+  const byEngine = old.players[mover.toLowerCase()] === "engine";
+  $("announce").textContent = `${byEngine ? "The engine" : mover} played ${m.san}` + (m.check ? ", check" : "") + (s.result ? `. ${s.result.reason}` : "");
+  playSound(s.result ? "end" : m.check ? "check" : m.capture ? "capture" : "move");
 }
 
 function setState(s) {
-  const changed = !st || s.fen !== st.fen || s.moves.length !== st.moves.length;
+  const old = st;
+  const changed = !old || s.fen !== old.fen || s.history.length !== old.history.length || s.sid !== old.sid;
   st = s;
   lastSync = Date.now();
-  if (changed) { selected = null; message = ""; }
+  if (changed) {
+    selected = null;
+    message = "";
+    if (viewPly !== null && viewPly > s.history.length) { viewPly = null; viewPos = null; }
+  }
+  noteNewMoves(old, s);
+  if (s.result) { premove = null; premoveFrom = null; }
+  if (old && !old.result && s.result && old.sid === s.sid && s.history.length === old.history.length) playSound("end");
   render();
+  if (changed && analysisOn && viewPly === null) askAnalysis();
+  tryPremove();
   schedulePoll();
 }
 
 function schedulePoll() {
   if (pollTimer) clearTimeout(pollTimer);
   pollTimer = null;
-  if (st && (st.engine.thinking || (!st.result && st.players[st.side] === "engine" && !st.engine.paused))) {
-    pollTimer = setTimeout(poll, 250);
-  }
+  const engineTurn = !st.result && st.players[st.side] === "engine" && !st.engine.paused;
+  const clockRuns = st.clocks.timed && !!st.clocks.running;
+  const analysing = st.analysis && st.analysis.running;
+  if (st.engine.thinking || engineTurn || analysing) pollTimer = setTimeout(poll, 250);
+  else if (clockRuns) pollTimer = setTimeout(poll, 500);
 }
 
 async function poll() {
   pollTimer = null;
-  try { setState(await api("GET", `/api/state?sid=${sid}`)); } catch (e) { say(e.message, "error"); }
+  const asked = sid;
+  try {
+    const s = await api("GET", `/api/state?sid=${asked}`);
+    // An answer about a game that a new one has replaced meanwhile is dropped.
+    if (s.sid === sid) setState(s);
+  } catch (e) { if (asked === sid) say(e.message, "error"); }
 }
 
 async function loadVariantInfo() {
@@ -279,33 +569,37 @@ async function sendMove(uci) {
     render();
     say(e.message, "error");
   }
+  focusBoard();
 }
 
 function tryMove(from, to) {
   const ms = st.legal.filter((m) => m.from === from && m.to === to);
   if (ms.length === 0) return false;
   if (ms.length === 1 || ms.every((m) => m.uci === ms[0].uci)) { sendMove(ms[0].uci); return true; }
-  choosePromotion(ms);
+  chooseMove(ms);
   return true;
 }
 
-function choosePromotion(ms) {
+// Several moves share the squares (promotions, a step or an en-passant capture, a step or
+// castling): each is offered by its words.
+function chooseMove(ms) {
   const box = $("promo");
   box.replaceChildren();
   const white = st.side === "white";
   for (const m of ms) {
     const b = document.createElement("button");
-    const letter = m.promo ? (white ? m.promo : m.promo.toLowerCase()) : null;
-    if (letter) b.appendChild(glyphSvg(letter));
+    if (m.promo) b.appendChild(glyphSvg(white ? m.promo : m.promo.toLowerCase()));
     const p = m.promo ? pieceByLetter[m.promo] : null;
-    b.appendChild(document.createTextNode(p ? p.name : "no promotion"));
+    // Beside promotions, the move that does not promote says so.
+    const plain = ms.some((x) => x.promo) && !m.promo && m.words === "step" ? "no promotion" : m.words;
+    b.appendChild(document.createTextNode(plain || (p ? p.name : "step")));
     b.dataset.uci = m.uci;
     b.addEventListener("click", () => { box.hidden = true; sendMove(m.uci); });
     box.appendChild(b);
   }
   const cancel = document.createElement("button");
   cancel.textContent = "Cancel";
-  cancel.addEventListener("click", () => { box.hidden = true; selected = null; render(); });
+  cancel.addEventListener("click", () => { box.hidden = true; selected = null; render(); focusBoard(); });
   box.appendChild(cancel);
   box.hidden = false;
   box.querySelector("button").focus();
@@ -315,21 +609,50 @@ function humanToMove() {
   return st && !st.result && st.players[st.side] === "human" && !st.engine.thinking;
 }
 
+// While the engine thinks, the human's piece and square make a premove.
+function premoveClick(name, piece) {
+  const mine = humanSide();
+  if (!mine || st.result) return false;
+  if (premove) { premove = null; premoveFrom = null; render(); return true; }
+  if (premoveFrom && premoveFrom !== name) {
+    premove = { from: premoveFrom, to: name };
+    premoveFrom = null;
+    render();
+    say(`Premove ${premove.from}-${premove.to}: played when legal after the engine's reply.`);
+    return true;
+  }
+  premoveFrom = piece && side(piece) === mine && premoveFrom !== name ? name : null;
+  render();
+  return true;
+}
+
+function tryPremove() {
+  if (!premove || !humanToMove() || viewPly !== null) return;
+  const pm = premove;
+  premove = null;
+  premoveFrom = null;
+  const ms = st.legal.filter((m) => m.from === pm.from && m.to === pm.to);
+  if (!ms.length) { render(); say(`The premove ${pm.from}-${pm.to} is not legal now; dropped.`); return; }
+  if (ms.length === 1 || ms.every((m) => m.uci === ms[0].uci)) sendMove(ms[0].uci);
+  else chooseMove(ms);
+}
+
 // A click (or a press at the start of a drag) on a square.
 function activate(name) {
-  if (!st) return;
+  if (!st || isHole(name)) return;
+  if (viewPly !== null) { view(st.history.length); return; }
   const piece = st.board[parseSq(name)[1] * st.variant.files + parseSq(name)[0]];
-  if (piece) showPiece(piece.toUpperCase());
+  if (piece && vinfo) showPiece(piece.toUpperCase());
   if (selected && selected !== name) {
     if (tryMove(selected, name)) return;
   }
   if (!humanToMove()) {
     if (st.result) say("The game is over.", "error");
-    else if (!piece) say("Wait: it is the engine's turn.", "error");
+    else if (!premoveClick(name, piece) && !piece) say("Wait: it is the engine's turn.", "error");
     return;
   }
   if (selected === name) { selected = null; render(); return; }
-  const mine = piece && ((piece === piece.toUpperCase()) === (st.side === "white"));
+  const mine = piece && side(piece) === st.side;
   if (mine && legalFrom(name).length > 0) {
     selected = name;
     message = "";
@@ -340,29 +663,49 @@ function activate(name) {
     render();
     if (was) say(`Illegal: ${was} to ${name} is not a legal move.`, "error");
     else if (mine) say(`The piece on ${name} has no legal move.`, "error");
-    else if (piece) say(`${defaultStatus()}. The ${(pieceByLetter[piece.toUpperCase()] || {}).name || piece} on ${name} is shown below.`);
+    else if (piece) say(`${defaultStatus()}. The ${(pieceByLetter[piece.toUpperCase()] || {}).name || piece} on ${name} is shown in the pieces panel.`);
     else say(`Nothing to move on ${name}.`, "error");
   }
+}
+
+function cellAt(ev) {
+  const el = document.elementFromPoint(ev.clientX, ev.clientY);
+  const cell = el && el.closest ? el.closest(".sq") : null;
+  return cell && !cell.classList.contains("hole") ? cell.dataset.sq : null;
 }
 
 let pressed = null;
 $("board").addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".sq");
+  if (!cell || !audio) { try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { /* none */ } }
   if (!cell) return;
   ev.preventDefault();
+  if (ev.button === 2) { rightFrom = cell.dataset.sq; return; }
+  if (ev.button !== 0) return;
+  if (shapes.length) { shapes = []; }
   pressed = cell.dataset.sq;
   focusSq = pressed;
   activate(pressed);
+  focusBoard();
 });
 document.addEventListener("pointerup", (ev) => {
+  if (ev.button === 2 && rightFrom) {
+    const start = rightFrom;
+    rightFrom = null;
+    const end = cellAt(ev);
+    if (premove || premoveFrom) { premove = null; premoveFrom = null; render(); say(""); }
+    if (end && !isHole(start)) toggleShape(start, end);
+    return;
+  }
   if (!pressed) return;
   const start = pressed;
   pressed = null;
-  const el = document.elementFromPoint(ev.clientX, ev.clientY);
-  const cell = el && el.closest ? el.closest(".sq") : null;
+  const end = cellAt(ev);
   // A drag: dropped on another square than the one pressed.
-  if (cell && cell.dataset.sq !== start && selected === start) activate(cell.dataset.sq);
+  if (end && end !== start && (selected === start || premoveFrom === start)) activate(end);
 });
+$("board").addEventListener("contextmenu", (ev) => ev.preventDefault());
+$("overlay").addEventListener("contextmenu", (ev) => ev.preventDefault());
 
 $("board").addEventListener("keydown", (ev) => {
   const cell = ev.target.closest(".sq");
@@ -370,27 +713,42 @@ $("board").addEventListener("keydown", (ev) => {
   let [f, r] = parseSq(cell.dataset.sq);
   const d = flipped ? -1 : 1;
   const moves = { ArrowUp: [0, d], ArrowDown: [0, -d], ArrowLeft: [-d, 0], ArrowRight: [d, 0] };
-  if (moves[ev.key]) {
-    f = Math.min(st.variant.files - 1, Math.max(0, f + moves[ev.key][0]));
-    r = Math.min(st.variant.ranks - 1, Math.max(0, r + moves[ev.key][1]));
+  if (moves[ev.key] && !ev.shiftKey) {
+    // To the next square that is not a hole, if any.
+    const files = st.variant.files, ranks = st.variant.ranks;
+    let nf = f, nr = r;
+    do {
+      nf += moves[ev.key][0];
+      nr += moves[ev.key][1];
+    } while (nf >= 0 && nr >= 0 && nf < files && nr < ranks && isHole(sqName(nf, nr)));
+    if (nf >= 0 && nr >= 0 && nf < files && nr < ranks) { f = nf; r = nr; }
     focusSq = sqName(f, r);
-    drawBoard();
-    document.querySelector(`.sq[data-sq="${focusSq}"]`).focus();
+    for (const c of document.querySelectorAll(".sq[tabindex='0']")) c.tabIndex = -1;
+    focusBoard();
     ev.preventDefault();
+    ev.stopPropagation();
   } else if (ev.key === "Enter" || ev.key === " ") {
     focusSq = cell.dataset.sq;
     activate(focusSq);
-    const again = document.querySelector(`.sq[data-sq="${focusSq}"]`);
-    if (again) again.focus();
+    focusBoard();
     ev.preventDefault();
   }
 });
 
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea, select")) return;
-  if (ev.key === "Escape") { selected = null; $("promo").hidden = true; render(); }
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const onBoard = !!ev.target.closest(".sq");
+  const nav = { ArrowLeft: -1, ArrowRight: 1 };
+  if (ev.key === "Escape") { selected = null; premove = null; premoveFrom = null; shapes = []; $("promo").hidden = true; render(); }
+  else if (nav[ev.key] !== undefined && (!onBoard || ev.shiftKey) && st) { step(nav[ev.key]); ev.preventDefault(); }
+  else if (ev.key === "Home" && st) { view(0); ev.preventDefault(); }
+  else if (ev.key === "End" && st) { view(st.history.length); ev.preventDefault(); }
+  else if (ev.target.matches("button") && (ev.key === "Enter" || ev.key === " ")) return;
   else if (ev.key === "f") flip();
   else if (ev.key === "u") undo();
+  else if (ev.key === "h") hint();
+  else if (ev.key === "a") toggleAnalysis();
 });
 
 function flip() { flipped = !flipped; render(); }
@@ -400,9 +758,34 @@ async function post(path, extra) {
   catch (e) { say(e.message, "error"); }
 }
 
-function undo() { post("/api/undo"); }
+function undo() { premove = null; premoveFrom = null; post("/api/undo"); }
 
-// ---- pieces ----
+function hint() {
+  if (!st || st.result) return;
+  hintPly = viewPly === null ? st.history.length : viewPly;
+  // A hint is a short search; analysis mode's own lines already show the best move.
+  if (analysisOn) render(); else askAnalysis(1, analysisDepth || 5);
+}
+
+function toggleAnalysis() {
+  if (!st) return;
+  analysisOn = !analysisOn;
+  if (analysisOn) askAnalysis();
+  else post("/api/analyse", { off: true });
+  render();
+}
+
+// An in-page question (Resign? New game?) answered by Yes or No.
+function ask(text, action) {
+  confirmAction = action;
+  $("confirm-text").textContent = text;
+  $("confirm").hidden = false;
+  $("confirm-yes").focus();
+}
+$("confirm-yes").addEventListener("click", () => { $("confirm").hidden = true; const a = confirmAction; confirmAction = null; if (a) a(); focusBoard(); });
+$("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; confirmAction = null; focusBoard(); });
+
+// ---- pieces panel ----
 
 function drawPieceList() {
   const list = $("pieces");
@@ -417,8 +800,21 @@ function drawPieceList() {
     list.appendChild(b);
   }
   $("piece-info").replaceChildren();
+  const rules = $("rules-info");
+  rules.replaceChildren();
+  const texts = (vinfo.rules || []).filter((r) => r && typeof r === "object" && r.text);
+  if (texts.length) {
+    rules.appendChild(Object.assign(document.createElement("h3"), { textContent: "Rules" }));
+    const dl = document.createElement("dl");
+    for (const r of texts) {
+      dl.appendChild(Object.assign(document.createElement("dt"), { textContent: r.name }));
+      dl.appendChild(Object.assign(document.createElement("dd"), { textContent: r.text }));
+    }
+    rules.appendChild(dl);
+  }
 }
 
+// The help for one piece: words, XBetza, promotion, and its movement diagram with a legend.
 function showPiece(letter) {
   const p = pieceByLetter[letter];
   if (!p || !vinfo) return;
@@ -428,6 +824,7 @@ function showPiece(letter) {
   h.appendChild(glyphSvg(letter));
   h.appendChild(document.createTextNode(` ${p.name} (${p.letter})`));
   box.appendChild(h);
+  if (p.words) box.appendChild(Object.assign(document.createElement("p"), { textContent: p.words }));
   const b = document.createElement("p");
   b.innerHTML = "XBetza: <code></code>";
   b.querySelector("code").textContent = p.betza + (p.canonical !== p.betza ? ` (${p.canonical})` : "");
@@ -459,8 +856,8 @@ function showPiece(letter) {
   box.appendChild(grid);
   const legend = document.createElement("p");
   legend.className = "legend";
-  for (const [k, text] of [["mc", "moves or captures"], ["m", "moves only"], ["c", "captures only"],
-    ["mh", "moves, or captures by hopping"], ["h", "only by hopping over a piece"]]) {
+  for (const [k, text] of [["mc", "moves or captures (disc)"], ["m", "moves only (ring)"], ["c", "captures only (cross)"],
+    ["mh", "moves, or captures by hopping (ring with triangle)"], ["h", "only by hopping over a piece (triangle)"]]) {
     const item = document.createElement("span");
     item.className = "item";
     item.innerHTML = `<span class="k-${k} sw"></span>`;
@@ -468,7 +865,8 @@ function showPiece(letter) {
     legend.appendChild(item);
   }
   box.appendChild(legend);
-  const rules = vinfo.rules.filter((r) => r === "castling" || r === "king-leap");
+  const names = (vinfo.rules || []).map((r) => (typeof r === "string" ? r : r.name));
+  const rules = names.filter((r) => r === "castling" || r === "king-leap");
   if (p.royal && rules.length) {
     box.appendChild(Object.assign(document.createElement("p"), { textContent: "Also by the rules: " + rules.join(", ") + "." }));
   }
@@ -476,11 +874,20 @@ function showPiece(letter) {
 
 // ---- new game, FEN, PGN ----
 
+// The setup choices of the variant picked in the menu (an uploaded file's come from the server).
+function setupsOfChoice() {
+  const v = $("variant").value;
+  if (v === "@upload") return vinfo && uploadText && vinfo.setups ? vinfo.setups : [];
+  if (v === "@default") return defaultVariant ? defaultVariant.setups : [];
+  const found = variants.find((x) => x.id === v);
+  return found ? found.setups : [];
+}
+
 function fillSetups() {
-  const v = variants.find((x) => x.id === $("variant").value);
   const sel = $("setup");
+  const was = sel.value;
   sel.replaceChildren();
-  const setups = v && !uploadText ? v.setups : [];
+  const setups = setupsOfChoice();
   $("setup-label").hidden = setups.length === 0;
   const def = setups.find((s) => s.default);
   sel.appendChild(Object.assign(document.createElement("option"), { value: "", textContent: def ? `${def.letters} (default)` : "default" }));
@@ -489,38 +896,74 @@ function fillSetups() {
     const text = s.letters + (s.number ? ` (no. ${s.number})` : "");
     sel.appendChild(Object.assign(document.createElement("option"), { value: s.letters, textContent: text }));
   }
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+
+// The menu entry of an uploaded file, named as the file names its variant.
+function setUploadOption(name) {
+  let opt = $("variant").querySelector('option[value="@upload"]');
+  if (!opt) {
+    opt = document.createElement("option");
+    opt.value = "@upload";
+    $("variant").prepend(opt);
+  }
+  opt.textContent = `${name} (your file)`;
+  $("variant").value = "@upload";
 }
 
 function engineLimit() {
+  const level = $("level").value;
+  if (LEVELS[level]) return { nodes: LEVELS[level].nodes, depth: null, movetime_ms: null };
   const n = parseFloat($("limit").value);
   if (!(n > 0)) throw new Error("Give the engine a positive time or depth.");
-  return $("limit-kind").value === "time"
-    ? { movetime_ms: Math.max(1, Math.round(n * 1000)), depth: null }
-    : { depth: Math.max(1, Math.round(n)), movetime_ms: null };
+  return level === "full"
+    ? { movetime_ms: Math.max(1, Math.round(n * 1000)), depth: null, nodes: null }
+    : { depth: Math.max(1, Math.round(n)), movetime_ms: null, nodes: null };
+}
+
+function levelChanged() {
+  const level = $("level").value;
+  $("limit-label").hidden = !!LEVELS[level];
+  $("limit-label").firstChild.textContent = level === "depth" ? "Depth " : "Seconds per move ";
+}
+
+function clockChoice() {
+  const c = $("clock").value;
+  if (!c) return {};
+  const [base, inc] = c.split("+").map(Number);
+  return { clock_ms: Math.round(base * 60000), increment_ms: Math.round(inc * 1000) };
 }
 
 async function newGame(extra) {
   try {
     extra = extra || {};
-    const serverDefault = extra.serverDefault;
-    delete extra.serverDefault;
-    const body = Object.assign({ white: $("white").value, black: $("black").value }, engineLimit());
-    if (uploadText) body.toml = uploadText;
-    else if (!serverDefault) body.variant = $("variant").value;
-    if ($("setup").value && !uploadText) body.setup = $("setup").value;
+    const body = Object.assign({ white: $("white").value, black: $("black").value }, engineLimit(), clockChoice());
+    const v = $("variant").value;
+    if (v === "@upload" && uploadText) body.toml = uploadText;
+    else if (v !== "@default" && v) body.variant = v;
+    if ($("setup").value) body.setup = $("setup").value;
     Object.assign(body, extra);
     const r = await api("POST", "/api/new", body);
+    if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
     sid = r.sid;
     sessionStorage.setItem("polymachy-sid", sid);
-    st = null;
+    // The old game stays on show until the new one's pieces are known.
+    viewPly = null; viewPos = null; premove = null; premoveFrom = null; shapes = []; hintPly = null;
     await loadVariantInfo();
+    if (body.toml) { uploadName = vinfo.name; setUploadOption(uploadName); fillSetups(); }
     flipped = $("white").value === "engine" && $("black").value === "human";
     setState(r.state);
+    if (analysisOn) askAnalysis();
     say("");
+    focusBoard();
+    return true;
   } catch (e) {
     say(e.message, "error");
+    return false;
   }
 }
+
+function gameInProgress() { return st && !st.result && st.history.length > 0; }
 
 function download(name, text) {
   const a = document.createElement("a");
@@ -547,38 +990,74 @@ function copy(text, what) {
   }
 }
 
-$("newgame").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
-$("variant").addEventListener("change", () => { uploadText = null; $("upload").value = ""; fillSetups(); });
+$("newgame").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  if (gameInProgress()) ask("Abandon this game and start a new one?", () => newGame());
+  else newGame();
+});
+$("variant").addEventListener("change", () => { fillSetups(); });
 $("upload").addEventListener("change", async () => {
   const f = $("upload").files[0];
   if (!f) return;
   if (f.size > 256 * 1024) { say("That file is too large for a variant (256 KiB at most).", "error"); return; }
+  const before = $("variant").value;
+  const previous = uploadText;
   uploadText = await f.text();
+  setUploadOption(f.name);
+  $("setup").replaceChildren();
+  if (await newGame()) {
+    try { sessionStorage.setItem("polymachy-upload", uploadText); } catch (e) { /* too large to keep */ }
+    return;
+  }
+  // A file that cannot be played: the menu goes back to what it showed.
+  uploadText = previous;
+  if (previous) setUploadOption(uploadName); else { const o = $("variant").querySelector('option[value="@upload"]'); if (o) o.remove(); $("variant").value = before; }
   fillSetups();
-  newGame();
 });
-$("limit-kind").addEventListener("change", () => { $("limit").value = $("limit-kind").value === "time" ? "2" : "4"; });
-for (const id of ["white", "black"]) {
-  $(id).addEventListener("change", () => { if (sid) post("/api/options", { [id]: $(id).value }); });
-}
+let lastLevel = null;
+$("level").addEventListener("change", () => {
+  const level = $("level").value;
+  // Seconds and depth are different numbers: each gets its own starting value.
+  if (level === "depth" && lastLevel !== "depth") $("limit").value = "4";
+  if (level === "full" && lastLevel !== "full") $("limit").value = "2";
+  lastLevel = level;
+  levelChanged();
+  keep("level", $("level").value);
+  try { if (sid) post("/api/options", engineLimit()); } catch (e) { say(e.message, "error"); }
+});
 $("limit").addEventListener("change", () => { try { if (sid) post("/api/options", engineLimit()); } catch (e) { say(e.message, "error"); } });
+$("sound").addEventListener("change", () => keep("sound", $("sound").checked ? "on" : "off"));
+$("theme").addEventListener("change", () => { keep("theme", $("theme").value); applyTheme(); });
+$("piece-style").addEventListener("change", () => { keep("pieces", $("piece-style").value); if (vinfo) drawPieceList(); render(); });
 $("flip").addEventListener("click", flip);
 $("undo").addEventListener("click", undo);
+$("hint").addEventListener("click", hint);
+$("analyse").addEventListener("click", toggleAnalysis);
 $("go").addEventListener("click", () => post("/api/go"));
 $("stop").addEventListener("click", () => post("/api/stop", { play: true }));
 $("halt").addEventListener("click", () => post("/api/stop", { play: false }));
 $("resign").addEventListener("click", () => {
-  const human = ["white", "black"].filter((c) => st.players[c] === "human");
-  post("/api/resign", human.length === 1 ? { side: human[0] } : {});
+  const human = humanSide();
+  const who = human ? "" : ` for ${st.side === "white" ? "White" : "Black"}`;
+  ask(`Resign this game${who}?`, () => post("/api/resign", human ? { side: human } : {}));
 });
 $("draw").addEventListener("click", () => post("/api/draw"));
-$("copy-fen").addEventListener("click", () => copy(st.fen, "FEN"));
+$("nav-first").addEventListener("click", () => view(0));
+$("nav-prev").addEventListener("click", () => step(-1));
+$("nav-next").addEventListener("click", () => step(1));
+$("nav-last").addEventListener("click", () => view(st.history.length));
+$("moves").addEventListener("click", (ev) => {
+  const m = ev.target.closest("[data-ply]");
+  if (m) view(parseInt(m.dataset.ply, 10));
+});
+$("copy-fen").addEventListener("click", () => copy(shown().fen, "FEN"));
 $("copy-pgn").addEventListener("click", async () => { try { copy(await pgnText(), "PGN"); } catch (e) { say(e.message, "error"); } });
-$("dl-fen").addEventListener("click", () => download(`${st.variant.id}.fen`, st.fen + "\n"));
+$("dl-fen").addEventListener("click", () => download(`${st.variant.id}.fen`, shown().fen + "\n"));
 $("dl-pgn").addEventListener("click", async () => { try { download(`${st.variant.id}.pgn`, await pgnText()); } catch (e) { say(e.message, "error"); } });
-$("load-fen").addEventListener("click", () => post("/api/fen", { fen: $("text").value.trim() }));
+$("load-fen").addEventListener("click", () => { viewPly = null; viewPos = null; post("/api/fen", { fen: $("text").value.trim() }); });
 $("load-pgn").addEventListener("click", async () => {
   try {
+    viewPly = null; viewPos = null;
     setState(await api("POST", "/api/pgn", { sid, pgn: $("text").value }));
     await loadVariantInfo();
     render();
@@ -586,7 +1065,7 @@ $("load-pgn").addEventListener("click", async () => {
   } catch (e) { say(e.message, "error"); }
 });
 window.addEventListener("resize", () => { if (st) drawBoard(); });
-setInterval(drawClocks, 500);
+setInterval(drawClocks, 100);
 
 // For scripts and tests: the board as the page shows it, in FEN placement.
 window.polymachy = {
@@ -598,7 +1077,7 @@ window.polymachy = {
       let row = "", empty = 0;
       for (let f = 0; f < files; f++) {
         const cell = document.querySelector(`.sq[data-sq="${sqName(f, r)}"]`);
-        const p = cell ? cell.dataset.piece : "";
+        const p = !cell ? "" : cell.classList.contains("hole") ? "*" : cell.dataset.piece || "";
         if (!p) { empty++; continue; }
         if (empty) { row += empty; empty = 0; }
         row += p;
@@ -610,36 +1089,65 @@ window.polymachy = {
   },
   status: () => $("status").textContent,
   idle: () => !!st && !pollTimer && !st.engine.thinking,
+  viewing: () => viewPly,
+  squarePx: () => { const c = document.querySelector(".sq"); return c ? c.getBoundingClientRect().width : 0; },
+  premove: () => premove,
 };
 
+// The first game: the tab's own, one from the address, or the server's default.
 (async function start() {
+  $("sound").checked = setting("sound", "on") === "on";
+  $("theme").value = setting("theme", "auto");
+  $("piece-style").value = setting("pieces", "images");
+  $("level").value = setting("level", "full");
+  lastLevel = $("level").value;
+  applyTheme();
+  levelChanged();
   try {
-    variants = (await api("GET", "/api/variants")).variants;
+    const list = await api("GET", "/api/variants");
+    variants = list.variants;
     const sel = $("variant");
+    if (list.default && !list.default.builtin) {
+      defaultVariant = list.default;
+      sel.appendChild(Object.assign(document.createElement("option"), { value: "@default", textContent: `${list.default.name} (${list.default.files}×${list.default.ranks}, this server's)` }));
+    }
     for (const v of variants) sel.appendChild(Object.assign(document.createElement("option"), { value: v.id, textContent: `${v.name} (${v.files}×${v.ranks})` }));
-    fillSetups();
-    if (sid) {
+    const q = new URLSearchParams(location.search);
+    if (q.get("analysis_depth")) analysisDepth = Math.max(1, parseInt(q.get("analysis_depth"), 10) || 1);
+    if (sid && !q.get("variant")) {
       try {
         const s = await api("GET", `/api/state?sid=${sid}`);
         await loadVariantInfo();
-        sel.value = s.variant.id;
+        const kept = sessionStorage.getItem("polymachy-upload");
+        const known = variants.some((v) => v.id === s.variant.id) || (defaultVariant && defaultVariant.id === s.variant.id);
+        if (!known && kept) {
+          uploadText = kept;
+          uploadName = s.variant.name;
+          setUploadOption(uploadName);
+          fillSetups();
+          setState(s);
+          return;
+        }
+        sel.value = defaultVariant && s.variant.id === defaultVariant.id ? "@default" : s.variant.id;
+        if (!sel.value) sel.value = variants.length ? variants[0].id : "";
         fillSetups();
         setState(s);
         return;
       } catch (e) { sid = null; }
     }
-    // A first game from the address (?variant=...&setup=...&white=...&black=...&depth=...&fen=...),
-    // else the server's default variant.
-    const q = new URLSearchParams(location.search);
-    const first = { serverDefault: !q.get("variant") };
+    // A first game from the address (?variant=...&setup=...&white=...&black=...&depth=...
+    // &nodes=...&clock=...&fen=...), else the server's default variant.
+    const first = {};
     if (q.get("variant")) sel.value = q.get("variant");
+    else if (defaultVariant) sel.value = "@default";
+    else if (list.default) sel.value = list.default.id;
     fillSetups();
-    if (q.get("setup")) first.setup = q.get("setup");
-    for (const k of ["white", "black"]) if (q.get(k)) $(k).value = q.get(k);
-    if (q.get("depth")) { $("limit-kind").value = "depth"; $("limit").value = q.get("depth"); }
+    if (q.get("setup")) { first.setup = q.get("setup"); $("setup").value = q.get("setup"); }
+    for (const k of ["white", "black", "clock"]) if (q.get(k)) $(k).value = q.get(k);
+    if (q.get("depth")) { $("level").value = "depth"; $("limit").value = q.get("depth"); levelChanged(); }
+    if (q.get("movetime")) { $("level").value = "full"; $("limit").value = parseInt(q.get("movetime"), 10) / 1000; levelChanged(); }
     if (q.get("fen")) first.fen = q.get("fen");
     await newGame(first);
-    if (st) { sel.value = st.variant.id; fillSetups(); }
   } catch (e) {
     say("Cannot reach the server: " + e.message, "error");
   }

@@ -19,6 +19,10 @@
 //! `POST /api/stop` ends a search: with `"play": true` the best move found so far is played,
 //! otherwise the search is abandoned and the engine waits for `POST /api/go`.
 //!
+//! **Clocks.** A game started with `clock_ms` (and `increment_ms`) is timed: the server
+//! keeps each side's time and is the judge of it; a side whose time is up loses when the game is
+//! next asked about (the page asks every half second while a clock runs).
+//!
 //! **Bad requests** (malformed JSON, missing fields, illegal moves, unknown variants, a body
 //! over [`MAX_BODY`] bytes, an unknown session) get a 4xx status with `{"error": "..."}` and
 //! change nothing.
@@ -28,13 +32,15 @@
 //! | request | does |
 //! |---|---|
 //! | `GET /` `/app.js` `/style.css` | the page |
-//! | `GET /api/variants` | the built-in variants (id, name, size, setups) |
-//! | `POST /api/new` | `{variant?, toml?, setup?, fen?, white?, black?, movetime_ms?, depth?}` → `{sid, state}` |
-//! | `GET /api/state?sid=S` | the game's state |
+//! | `GET /api/variants` | the built-in variants (id, name, size, setups) and the server's default |
+//! | `POST /api/new` | `{variant?, toml?, setup?, fen?, white?, black?, movetime_ms?, depth?, nodes?, clock_ms?, increment_ms?}` → `{sid, state}` |
+//! | `GET /api/state?sid=S` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis |
+//! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
+//! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state |
 //! | `GET /api/variant?sid=S` | the variant: pieces with name, letter, XBetza, glyph, movement diagram |
 //! | `POST /api/move` | `{sid, move}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN |
 //! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn) |
-//! | `POST /api/options` | `{sid, white?, black?, movetime_ms?, depth?}` |
+//! | `POST /api/options` | `{sid, white?, black?, movetime_ms?, depth?, nodes?}` |
 //! | `POST /api/go` | `{sid}`: the engine moves for the side to move |
 //! | `POST /api/stop` | `{sid, play?}`: ends the engine's search |
 //! | `POST /api/resign` | `{sid, side?}`: that side (default: the side to move) resigns |
@@ -52,13 +58,16 @@ use serde_json::{Value, json};
 
 use crate::game::{self, Game, GameResult};
 use crate::geometry::{Color, Geometry, Square};
-use crate::moves::{EMPTY, Move};
+use crate::moves::{EMPTY, Move, MoveKind};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::search::{Limits, Score, Searcher};
 use crate::tables::Shape;
 use crate::variant::Variant;
+use clock::{Clocks, TimeControl};
 
+pub mod analysis;
+pub mod clock;
 pub mod glyph;
 mod http;
 
@@ -72,6 +81,8 @@ pub const MAX_SESSIONS: usize = 32;
 pub const IN_PLAY: Duration = Duration::from_secs(10);
 /// How long a game may go unused before it sleeps (see [`Server::sweep`]).
 pub const DEFAULT_SLEEP_AFTER: Duration = Duration::from_secs(60);
+/// How long an analysis without a depth runs.
+pub const ANALYSIS_TIME: Duration = Duration::from_secs(30);
 /// Hash table of each session's engine, in megabytes.
 const HASH_MB: usize = 16;
 
@@ -140,6 +151,39 @@ struct EngineReport {
     pv: Vec<String>,
 }
 
+/// One analysis line, from the analysed position's side to move.
+#[derive(Clone, Debug)]
+struct LineReport {
+    depth: u32,
+    score: Score,
+    pv: Vec<Move>,
+}
+
+/// The analysis of one position of the game.
+#[derive(Default)]
+struct AnalysisState {
+    /// The ply analysed (0: the start position).
+    ply: Option<usize>,
+    lines: Vec<LineReport>,
+    /// Set while the analysis runs.
+    stop: Option<Arc<AtomicBool>>,
+    /// Bumped by every new analysis or cancel; a thread of another value reports nothing.
+    generation: u64,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl AnalysisState {
+    /// Stops the analysis and forgets it.
+    fn cancel(&mut self) {
+        if let Some(s) = self.stop.take() {
+            s.store(true, Ordering::Relaxed);
+        }
+        self.generation += 1;
+        self.ply = None;
+        self.lines.clear();
+    }
+}
+
 /// How a game ended outside the board rules (resignation, agreed draw).
 #[derive(Clone, Debug)]
 struct Ending {
@@ -174,9 +218,15 @@ struct Session {
     paused: bool,
     report: EngineReport,
     ending: Option<Ending>,
-    /// Time used by each side, and when the side to move started thinking.
-    used: [Duration; 2],
-    turn_start: Instant,
+    /// Both sides' clocks (time left when timed, time used when not).
+    clock: Clocks,
+    /// A node limit for the engine's search (a named level).
+    nodes: Option<u64>,
+    /// The analysis of a position of the game, while asked for.
+    analysis: AnalysisState,
+    /// The move list last sent ([`history_json`]), with the start and moves it was made for:
+    /// the page asks for the state several times a second, and SAN needs the legal moves.
+    history_cache: Option<(String, Vec<Move>, Vec<Value>)>,
     last_use: Instant,
     /// The variant file uploaded for this game, to reload PGN games of it.
     variant: Arc<Variant>,
@@ -236,8 +286,10 @@ impl Session {
             paused: false,
             report: EngineReport::default(),
             ending: None,
-            used: [Duration::ZERO; 2],
-            turn_start: Instant::now(),
+            clock: Clocks::new(None),
+            nodes: None,
+            analysis: AnalysisState::default(),
+            history_cache: None,
             last_use: Instant::now(),
             variant,
         }
@@ -247,13 +299,18 @@ impl Session {
         self.stop.is_some()
     }
 
-    /// Stops the engine for good and frees it; the search thread, if any, is given back to be
-    /// joined (it ends at its next look at the stop flag).
-    fn retire(&mut self) -> Option<std::thread::JoinHandle<()>> {
+    /// Stops the engine and the analysis for good and frees the engine; their threads, if any,
+    /// are given back to be joined (each ends at its next look at its stop flag).
+    fn retire(&mut self) -> Vec<std::thread::JoinHandle<()>> {
         self.closed = true;
         self.cancel_search();
+        self.analysis.cancel();
         self.searcher = None;
-        self.thread.take()
+        self.thread
+            .take()
+            .into_iter()
+            .chain(self.analysis.thread.take())
+            .collect()
     }
 
     /// Abandons a running search (its move will not be played).
@@ -272,15 +329,55 @@ impl Session {
     /// Charges the time since the turn started to the side to move.
     fn charge_clock(&mut self) {
         let side = self.game.position().side();
-        self.used[side.index()] += self.turn_start.elapsed();
-        self.turn_start = Instant::now();
+        self.clock.moved(side);
+    }
+
+    /// Ends the game when the side to move has run out of time; the server is the judge of
+    /// time, so this is asked on every request and before every engine move.
+    fn check_flag(&mut self) {
+        let side = self.game.position().side();
+        if self.over() || !self.clock.flagged(side) {
+            return;
+        }
+        self.cancel_search();
+        self.clock.stop(side);
+        let (loser, winner) = if side == Color::White {
+            ("White", "Black")
+        } else {
+            ("Black", "White")
+        };
+        self.ending = Some(Ending {
+            result: GameResult::win_for(side.flip()),
+            reason: format!("{loser}'s time ran out: {winner} wins."),
+        });
+    }
+
+    /// The move list for the page, made anew only when the game changed.
+    fn history(&mut self) -> Vec<Value> {
+        let start = self.game.start_position().fen();
+        if let Some((f, m, h)) = &self.history_cache
+            && *f == start
+            && m.as_slice() == self.game.moves()
+        {
+            return h.clone();
+        }
+        let h = history_json(&self.game);
+        self.history_cache = Some((start, self.game.moves().to_vec(), h.clone()));
+        h
     }
 
     fn limits(&self) -> Limits {
+        let side = self.game.position().side();
+        let clock = self.clock.control().map(|c| crate::search::Clock {
+            remaining: self.clock.shown(side, Some(side)),
+            increment: c.increment,
+            moves_to_go: None,
+        });
         Limits {
             depth: self.depth,
+            nodes: self.nodes,
             movetime: self.movetime,
-            ..Limits::default()
+            clock,
         }
     }
 
@@ -294,9 +391,9 @@ impl Session {
         self.game = game;
         self.ending = None;
         self.report = EngineReport::default();
-        self.used = [Duration::ZERO; 2];
-        self.turn_start = Instant::now();
+        self.clock = Clocks::new(self.clock.control());
         self.paused = false;
+        self.analysis.cancel();
     }
 }
 
@@ -388,7 +485,8 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
                 s.report.score = Some(r.score);
                 s.report.pv = pv_san(&report_pos, &r.pv);
             }
-            if let Some(mv) = r.best {
+            s.check_flag();
+            if let Some(mv) = r.best.filter(|_| s.ending.is_none()) {
                 s.charge_clock();
                 if s.game.play(mv).is_ok() {
                     s.generation += 1;
@@ -439,20 +537,130 @@ fn negate(s: Score) -> Score {
     }
 }
 
+/// Every square's piece letter, a1 first, rank by rank (`files × ranks` entries): `""` for an
+/// empty square and for a hole.
+fn board_json(pos: &Position) -> Vec<String> {
+    let rules = pos.rules();
+    let g = rules.geometry;
+    (0..g.size())
+        .map(|i| {
+            let sq = i as Square;
+            let c = if g.is_hole(sq) {
+                EMPTY
+            } else {
+                pos.piece_at(sq)
+            };
+            if c == EMPTY {
+                String::new()
+            } else {
+                rules.letter(c).to_string()
+            }
+        })
+        .collect()
+}
+
+/// The position after the first `ply` moves of `game`.
+fn position_at(game: &Game, ply: usize) -> Position {
+    let mut p = game.start_position().clone();
+    for &m in &game.moves()[..ply.min(game.moves().len())] {
+        p.make(m);
+    }
+    p
+}
+
+/// The moves of the game for the move list: SAN, squares, and whether each captured or checked.
+fn history_json(game: &Game) -> Vec<Value> {
+    let g = game.rules().geometry;
+    let mut p = game.start_position().clone();
+    game.moves()
+        .iter()
+        .map(|&m| {
+            let capture = crate::text::is_capture(&p, m);
+            let san = game::san(&mut p, m);
+            p.make(m);
+            json!({"san": san, "from": sq_name(g, m.from), "to": sq_name(g, m.to),
+                   "capture": capture, "check": p.in_check()})
+        })
+        .collect()
+}
+
+/// One position for the page: board, FEN, side to move, the move that led there, check.
+fn position_json(pos: &Position, last: Option<Move>) -> Value {
+    let g = pos.rules().geometry;
+    let side = pos.side();
+    let check = if pos.in_check() {
+        pos.royal_square(side).map(|sq| sq_name(g, sq))
+    } else {
+        None
+    };
+    json!({
+        "board": board_json(pos),
+        "fen": pos.fen(),
+        "side": side_name(side),
+        "last": last.map(|m| json!({"from": sq_name(g, m.from), "to": sq_name(g, m.to)})),
+        "check": check,
+    })
+}
+
+/// What a legal move is, in words, where several moves share a from and a to square.
+fn move_words(rules: &Ruleset, m: Move) -> String {
+    if let Some(k) = m.promotion() {
+        return rules.variant.pieces[k].name.clone();
+    }
+    match m.kind {
+        MoveKind::EnPassant => "take en passant".into(),
+        MoveKind::Special => "castle".into(),
+        _ => "step".into(),
+    }
+}
+
+/// A score from White's side, for the evaluation bar: centipawns (mates as ±100000).
+fn white_cp(score: Score, side: Color) -> i64 {
+    let cp = match score {
+        Score::Cp(c) => c as i64,
+        Score::Mate(m) if m > 0 => 100_000 - m as i64,
+        Score::Mate(m) => -100_000 - m as i64,
+    };
+    if side == Color::White { cp } else { -cp }
+}
+
+/// The analysis for the page: the ply analysed and its lines, scores from White's side.
+fn analysis_json(s: &Session) -> Value {
+    let Some(ply) = s.analysis.ply else {
+        return Value::Null;
+    };
+    let pos = position_at(&s.game, ply);
+    let g = pos.rules().geometry;
+    let side = pos.side();
+    let lines: Vec<Value> = s
+        .analysis
+        .lines
+        .iter()
+        .map(|l| {
+            let white = if side == Color::White {
+                l.score
+            } else {
+                negate(l.score)
+            };
+            json!({
+                "depth": l.depth,
+                "score": score_text(white),
+                "cp": white_cp(l.score, side),
+                "pv": pv_san(&pos, &l.pv),
+                "from": l.pv.first().map(|m| sq_name(g, m.from)),
+                "to": l.pv.first().map(|m| sq_name(g, m.to)),
+            })
+        })
+        .collect();
+    json!({"ply": ply, "running": s.analysis.stop.is_some(), "lines": lines})
+}
+
 /// The game's state for the page.
 fn state_json(sid: &str, s: &mut Session) -> Value {
+    s.check_flag();
     let rules = s.game.rules().clone();
     let g = rules.geometry;
     let pos = s.game.position().clone();
-    let mut board = Vec::with_capacity(g.size());
-    for sq in g.squares() {
-        let c = pos.piece_at(sq);
-        board.push(if c == EMPTY {
-            String::new()
-        } else {
-            rules.letter(c).to_string()
-        });
-    }
     let over = s.over();
     let legal: Vec<Value> = if over {
         Vec::new()
@@ -466,16 +674,12 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
                     "to": sq_name(g, m.to),
                     "promo": m.promotion().map(|k| rules.variant.pieces[k].letter.to_string()),
                     "uci": game::coord(&rules, m),
+                    "words": move_words(&rules, m),
                 })
             })
             .collect()
     };
     let side = pos.side();
-    let check = if pos.in_check() {
-        pos.royal_square(side).map(|sq| sq_name(g, sq))
-    } else {
-        None
-    };
     let result = if let Some(e) = &s.ending {
         Some(json!({"result": e.result.pgn(), "reason": e.reason}))
     } else {
@@ -500,27 +704,27 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
         }
         _ => None,
     };
-    let mut used = s.used;
-    if !over {
-        used[side.index()] += s.turn_start.elapsed();
-    }
-    json!({
+    let history = s.history();
+    let running = (!over).then_some(side);
+    let shown = |c: Color| s.clock.shown(c, running).as_millis() as u64;
+    let control = s.clock.control();
+    let start = s.game.start_position();
+    let mut out = position_json(&pos, s.game.last_move());
+    let fields = json!({
         "sid": sid,
         "variant": {"id": rules.variant.id, "name": rules.variant.title,
                     "files": g.files, "ranks": g.ranks,
                     "holes": rules.variant.holes.iter().map(|&h| g.name(h).to_string()).collect::<Vec<_>>()},
         "setup": rules.setup,
-        "board": board,
-        "side": side_name(side),
-        "fen": pos.fen(),
         "legal": legal,
-        "last": s.game.last_move().map(|m| json!({"from": sq_name(g, m.from), "to": sq_name(g, m.to)})),
-        "check": check,
-        "moves": s.game.san_moves(),
+        "start": {"number": start.fullmove_number(), "side": side_name(start.side()), "fen": start.fen()},
+        "moves": history.iter().map(|h| h["san"].clone()).collect::<Vec<_>>(),
+        "history": history,
         "result": result,
         "players": {"white": s.players[0].name(), "black": s.players[1].name()},
         "movetime_ms": s.movetime.map(|d| d.as_millis() as u64),
         "depth": s.depth,
+        "nodes": s.nodes,
         "engine": {
             "thinking": s.thinking(),
             "paused": s.paused,
@@ -530,8 +734,119 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
             "score_view": side_name(view),
             "pv": s.report.pv,
         },
-        "clocks": {"white_ms": used[0].as_millis() as u64, "black_ms": used[1].as_millis() as u64},
-    })
+        "clocks": {"white_ms": shown(Color::White), "black_ms": shown(Color::Black),
+                   "timed": control.is_some(),
+                   "base_ms": control.map(|c| c.base.as_millis() as u64),
+                   "increment_ms": control.map(|c| c.increment.as_millis() as u64),
+                   "running": running.map(side_name)},
+        "analysis": analysis_json(s),
+    });
+    if let (Some(o), Value::Object(f)) = (out.as_object_mut(), fields) {
+        o.extend(f);
+    }
+    out
+}
+
+/// Starts (or, with `"off": true`, stops) the analysis of a position of the game
+/// (`/api/analyse`: `{sid, ply?, lines?, depth?, off?}`; the ply defaults to the current one).
+fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
+    let mut s = lock(arc);
+    s.analysis.cancel();
+    if body.get("off") == Some(&Value::Bool(true)) {
+        return Ok(());
+    }
+    let plies = s.game.moves().len();
+    let number = |key: &str, max: u64, default: u64| -> Result<u64, ApiError> {
+        match body.get(key) {
+            None | Some(Value::Null) => Ok(default),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| bad(format!("`{key}` must be a whole number from 1 to {max}"))),
+        }
+    };
+    let ply = match body.get("ply") {
+        None | Some(Value::Null) => plies,
+        Some(v) => v
+            .as_u64()
+            .filter(|&p| p as usize <= plies)
+            .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?
+            as usize,
+    };
+    let lines = number("lines", 5, analysis::LINES as u64)? as usize;
+    // Without a depth, an analysis runs for [`ANALYSIS_TIME`] (or until stopped).
+    let depth = match body.get("depth") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(number("depth", analysis::MAX_DEPTH as u64, 1)? as u32),
+    };
+    let mut pos = position_at(&s.game, ply);
+    let stop = Arc::new(AtomicBool::new(false));
+    s.analysis.ply = Some(ply);
+    s.analysis.stop = Some(stop.clone());
+    let generation = s.analysis.generation;
+    let rules = s.game.rules().clone();
+    let old = s.analysis.thread.take();
+    let arc2 = arc.clone();
+    let spawned = std::thread::Builder::new()
+        .name("analysis".into())
+        .spawn(move || {
+            if let Some(t) = old {
+                let _ = t.join();
+            }
+            lower_priority();
+            let mut searcher = Searcher::new(&rules, HASH_MB / 2);
+            searcher.set_stop_flag(stop.clone());
+            let limits = Limits {
+                depth,
+                movetime: depth.is_none().then_some(ANALYSIS_TIME),
+                ..Limits::default()
+            };
+            analysis::search_lines(&mut searcher, &mut pos, &limits, lines, &stop, |k, info| {
+                let mut s = lock(&arc2);
+                if s.analysis.generation != generation {
+                    return;
+                }
+                let line = LineReport {
+                    depth: info.depth,
+                    score: info.score,
+                    pv: info.pv.clone(),
+                };
+                let lines = &mut s.analysis.lines;
+                if k == 1 {
+                    // A deeper iteration: its lines replace the shallower ones.
+                    lines.truncate(1);
+                }
+                match lines.get_mut(k - 1) {
+                    Some(l) => *l = line,
+                    None => lines.push(line),
+                }
+            });
+            let mut s = lock(&arc2);
+            if s.analysis.generation == generation {
+                s.analysis.stop = None;
+            }
+        });
+    match spawned {
+        Ok(h) => s.analysis.thread = Some(h),
+        Err(_) => s.analysis.cancel(),
+    }
+    Ok(())
+}
+
+/// One earlier position of the game (`GET /api/position?sid=S&ply=N`).
+fn ply_json(s: &Session, query: &str) -> Result<Value, ApiError> {
+    let plies = s.game.moves().len();
+    let ply = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("ply="))
+        .and_then(|p| p.parse::<usize>().ok())
+        .filter(|&p| p <= plies)
+        .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?;
+    let pos = position_at(&s.game, ply);
+    let last = ply.checked_sub(1).map(|i| s.game.moves()[i]);
+    let mut v = position_json(&pos, last);
+    v["ply"] = json!(ply);
+    Ok(v)
 }
 
 /// Where a piece of `kind` may go from the square nearest the centre of an empty board: `m`
@@ -690,17 +1005,24 @@ fn setups_json(v: &Variant) -> Vec<Value> {
         .collect()
 }
 
-fn variants_json() -> Value {
+/// The built-in variants, and the one `serve` was started with (`default`; `builtin` false
+/// when it is a file of the operator's, which a page starts by sending no variant name).
+fn variants_json(default: &str) -> Value {
+    let entry = |v: &Variant| {
+        json!({"id": v.id, "name": v.title, "files": v.files, "ranks": v.ranks,
+               "description": v.description, "setups": setups_json(v)})
+    };
     let list: Vec<Value> = crate::variant::BUILTIN
         .iter()
         .filter_map(|(n, _)| Variant::load(n).ok())
-        .map(|v| {
-            let setups = setups_json(&v);
-            json!({"id": v.id, "name": v.title, "files": v.files, "ranks": v.ranks,
-                   "description": v.description, "setups": setups})
-        })
+        .map(|v| entry(&v))
         .collect();
-    json!({ "variants": list })
+    let builtin = crate::variant::BUILTIN.iter().any(|(b, _)| *b == default);
+    let mut d = Variant::load(default).map_or(Value::Null, |v| entry(&v));
+    if let Some(o) = d.as_object_mut() {
+        o.insert("builtin".into(), json!(builtin));
+    }
+    json!({ "variants": list, "default": d })
 }
 
 /// A string field, or `None` when absent or null.
@@ -719,8 +1041,33 @@ fn req_str<'a>(body: &'a Value, key: &str) -> Result<&'a str, ApiError> {
 /// A setting a request may leave out (`None`), clear (`Some(None)`) or set.
 type Change<T> = Option<Option<T>>;
 
-/// Engine settings from a request: `movetime_ms` (1..=600000) and `depth` (1..=64).
-fn engine_settings(body: &Value) -> Result<(Change<Duration>, Change<u32>), ApiError> {
+/// Engine settings from a request.
+struct EngineSettings {
+    movetime: Change<Duration>,
+    depth: Change<u32>,
+    nodes: Change<u64>,
+}
+
+impl EngineSettings {
+    /// Applies the settings given to a session; refused when the engine would be left with
+    /// no limit at all.
+    fn apply(self, s: &mut Session) -> Result<(), ApiError> {
+        let mt = self.movetime.unwrap_or(s.movetime);
+        let depth = self.depth.unwrap_or(s.depth);
+        let nodes = self.nodes.unwrap_or(s.nodes);
+        if mt.is_none() && depth.is_none() && nodes.is_none() {
+            return Err(bad(
+                "give the engine a time per move, a depth or a node count",
+            ));
+        }
+        (s.movetime, s.depth, s.nodes) = (mt, depth, nodes);
+        Ok(())
+    }
+}
+
+/// Engine settings from a request: `movetime_ms` (1..=600000), `depth` (1..=64) and `nodes`
+/// (1..=10^9).
+fn engine_settings(body: &Value) -> Result<EngineSettings, ApiError> {
     let num = |key: &str, max: u64| -> Result<Option<Option<u64>>, ApiError> {
         match body.get(key) {
             None => Ok(None),
@@ -733,9 +1080,34 @@ fn engine_settings(body: &Value) -> Result<(Change<Duration>, Change<u32>), ApiE
             },
         }
     };
-    let mt = num("movetime_ms", 600_000)?.map(|o| o.map(Duration::from_millis));
-    let d = num("depth", 64)?.map(|o| o.map(|n| n as u32));
-    Ok((mt, d))
+    Ok(EngineSettings {
+        movetime: num("movetime_ms", 600_000)?.map(|o| o.map(Duration::from_millis)),
+        depth: num("depth", 64)?.map(|o| o.map(|n| n as u32)),
+        nodes: num("nodes", 1_000_000_000)?,
+    })
+}
+
+/// The time control of a new game: `clock_ms` (base, 1 s to 3 h) and `increment_ms` (0 to
+/// 10 min); none when `clock_ms` is absent or null.
+fn time_control(body: &Value) -> Result<Option<TimeControl>, ApiError> {
+    let base = match body.get("clock_ms") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v
+            .as_u64()
+            .filter(|n| (1_000..=10_800_000).contains(n))
+            .ok_or_else(|| bad("`clock_ms` must be a whole number from 1000 to 10800000"))?,
+    };
+    let inc = match body.get("increment_ms") {
+        None | Some(Value::Null) => 0,
+        Some(v) => v
+            .as_u64()
+            .filter(|&n| n <= 600_000)
+            .ok_or_else(|| bad("`increment_ms` must be a whole number from 0 to 600000"))?,
+    };
+    Ok(Some(TimeControl {
+        base: Duration::from_millis(base),
+        increment: Duration::from_millis(inc),
+    }))
 }
 
 /// Loads a variant by name or from TOML text.
@@ -812,6 +1184,7 @@ impl Server {
             if s.asleep || s.last_use.elapsed() < self.sleep_after {
                 continue;
             }
+            s.analysis.cancel();
             if s.thinking() || s.searcher.is_some() || s.searching {
                 s.asleep = true;
                 s.cancel_search();
@@ -901,8 +1274,8 @@ impl Server {
         // An evicted game's engine stops, and its thread is waited for: the engines never
         // outnumber the games kept.
         for s in evicted {
-            let thread = lock(&s).retire();
-            if let Some(t) = thread {
+            let threads = lock(&s).retire();
+            for t in threads {
                 let _ = t.join();
             }
             self.note_freed();
@@ -961,23 +1334,17 @@ impl Server {
         };
         let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
         let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
-        let (mt, depth) = engine_settings(body)?;
+        let settings = engine_settings(body)?;
+        let control = time_control(body)?;
         let mut sess = Session::new(Game::from_position(pos), variant);
+        sess.clock = Clocks::new(control);
         if let Some(p) = white {
             sess.players[0] = p;
         }
         if let Some(p) = black {
             sess.players[1] = p;
         }
-        if let Some(mt) = mt {
-            sess.movetime = mt;
-        }
-        if let Some(d) = depth {
-            sess.depth = d;
-        }
-        if sess.movetime.is_none() && sess.depth.is_none() {
-            return Err(bad("give the engine a time per move or a depth"));
-        }
+        settings.apply(&mut sess)?;
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
         self.admit(&sid, &arc)?;
@@ -1002,12 +1369,17 @@ impl Server {
                 .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))
         };
         match (method, path) {
-            ("GET", "/api/variants") => return Ok(variants_json()),
+            ("GET", "/api/variants") => return Ok(variants_json(&self.default_variant)),
             ("GET", "/api/state") => {
                 let sid = get_sid()?;
                 let s = self.session(&sid)?;
                 let mut s = lock(&s);
                 return Ok(state_json(&sid, &mut s));
+            }
+            ("GET", "/api/position") => {
+                let sid = get_sid()?;
+                let s = self.session(&sid)?;
+                return ply_json(&lock(&s), query);
             }
             ("GET", "/api/variant") => {
                 let sid = get_sid()?;
@@ -1039,7 +1411,16 @@ impl Server {
             return self.new_game(&body);
         }
         let (sid, arc) = self.session_of(&body)?;
-        let (restart, force) = post_action(&mut lock(&arc), path, &body)?;
+        if path == "/api/analyse" {
+            analyse(&arc, &body)?;
+            let mut s = lock(&arc);
+            return Ok(state_json(&sid, &mut s));
+        }
+        let (restart, force) = {
+            let mut s = lock(&arc);
+            s.check_flag();
+            post_action(&mut s, path, &body)?
+        };
         if restart {
             maybe_start_engine(&arc, force);
         }
@@ -1240,7 +1621,8 @@ fn undo(s: &mut Session) -> Result<(), ApiError> {
         s.game.undo();
     }
     s.report = EngineReport::default();
-    s.turn_start = Instant::now();
+    s.clock.restart_turn();
+    s.analysis.cancel();
     s.paused = humans == 0;
     Ok(())
 }
@@ -1249,14 +1631,7 @@ fn undo(s: &mut Session) -> Result<(), ApiError> {
 fn set_options(s: &mut Session, body: &Value) -> Result<(), ApiError> {
     let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
     let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
-    let (mt, depth) = engine_settings(body)?;
-    let new_mt = mt.unwrap_or(s.movetime);
-    let new_depth = depth.unwrap_or(s.depth);
-    if new_mt.is_none() && new_depth.is_none() {
-        return Err(bad("give the engine a time per move or a depth"));
-    }
-    s.movetime = new_mt;
-    s.depth = new_depth;
+    engine_settings(body)?.apply(s)?;
     if let Some(p) = white {
         s.players[0] = p;
     }
