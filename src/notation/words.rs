@@ -702,6 +702,28 @@ fn is_lame_knight(c: &Component) -> bool {
     c.atom == Atom::W && c.range == Range::Default && plain_first && plain_second
 }
 
+/// Where the second leg of a two-leg component goes, in White's view, when it makes one
+/// turn only: the Terachess Ship's `frblyaflF` turns left into straight forward or back.
+fn absolute_turn(c: &Component, i: usize) -> Option<String> {
+    if i != 1 || c.legs.len() != 2 {
+        return None;
+    }
+    let turns = directions(Atom::K, &c.legs[1].dirs).ok()?;
+    let [turn] = turns.as_slice() else {
+        return None;
+    };
+    let kd = &super::dirs::KING_DIRS;
+    let t = kd.iter().position(|d| d == turn)?;
+    let mut out: Vec<(i8, i8)> = Vec::new();
+    for v in directions(c.atom, &c.legs[0].dirs).ok()? {
+        let d = kd
+            .iter()
+            .position(|&(x, y)| (x, y) == (v.0.signum(), v.1.signum()))?;
+        out.push(kd[(d + t) % 8]);
+    }
+    direction_words(Atom::K, &out, true)
+}
+
 /// A component of several legs, told leg by leg.
 fn multi_clause(c: &Component) -> String {
     if is_lame_knight(c) {
@@ -744,7 +766,10 @@ fn multi_clause(c: &Component) -> String {
                 Some(o) if even => Some(o),
                 _ => None,
             };
-            Some(turn)
+            Some(match absolute_turn(c, i) {
+                Some(abs) => format!("{turn} (so {abs})"),
+                None => turn,
+            })
         };
         let kind = match orth {
             Some(true) => "orthogonally",
