@@ -61,6 +61,7 @@ use crate::variant::Variant;
 
 pub mod glyph;
 mod http;
+pub mod pieces;
 
 pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WORKERS, serve};
 
