@@ -724,6 +724,36 @@ fn absolute_turn(c: &Component, i: usize) -> Option<String> {
     direction_words(Atom::K, &out, true)
 }
 
+/// The direction words of leg `i` of a multi-leg component: absolute for the first leg,
+/// turns for later ones. Updates `orth`, whether the leg's steps are orthogonal (`Some(true)`),
+/// diagonal or either (`None`): a turn of 45 or 135 degrees swaps the two.
+fn leg_directions(
+    c: &Component,
+    i: usize,
+    range: Option<u32>,
+    orth: &mut Option<bool>,
+) -> Option<String> {
+    let leg = &c.legs[i];
+    let eightfold = c.atom.is_eightfold();
+    if i == 0 {
+        let vecs = directions(c.atom, &leg.dirs).unwrap_or_default();
+        return direction_words(c.atom, &vecs, range != Some(1));
+    }
+    let turn = turn_words(&leg.dirs, eightfold);
+    let turns = directions(Atom::K, &leg.dirs).unwrap_or_default();
+    let odd = !leg.dirs.is_empty() && turns.iter().all(|v| v.0 != 0 && v.1 != 0);
+    let even = (leg.dirs.is_empty() && !eightfold) || turns.iter().all(|v| v.0 == 0 || v.1 == 0);
+    *orth = match *orth {
+        Some(o) if odd => Some(!o),
+        Some(o) if even => Some(o),
+        _ => None,
+    };
+    Some(match absolute_turn(c, i) {
+        Some(abs) => format!("{turn} (so {abs})"),
+        None => turn,
+    })
+}
+
 /// A component of several legs, told leg by leg.
 fn multi_clause(c: &Component) -> String {
     if is_lame_knight(c) {
@@ -733,7 +763,6 @@ fn multi_clause(c: &Component) -> String {
             mode_words(last)
         );
     }
-    let eightfold = c.atom.is_eightfold();
     let len = u32::from(c.atom.leap().0);
     let mut range = range_of(c.atom, c.range);
     // Whether the leg's steps are orthogonal (Some(true)), diagonal, or either (None).
@@ -746,31 +775,7 @@ fn multi_clause(c: &Component) -> String {
     let last_index = c.legs.len() - 1;
     for (i, leg) in c.legs.iter().enumerate() {
         let m = &leg.mods;
-        let dirs = if i == 0 {
-            let vecs = directions(c.atom, &leg.dirs).unwrap_or_default();
-            direction_words(c.atom, &vecs, range != Some(1))
-        } else {
-            let turn = turn_words(&leg.dirs, eightfold);
-            let odd = !leg.dirs.is_empty()
-                && directions(Atom::K, &leg.dirs)
-                    .unwrap_or_default()
-                    .iter()
-                    .all(|v| v.0 != 0 && v.1 != 0);
-            let even = leg.dirs.is_empty() && !eightfold
-                || directions(Atom::K, &leg.dirs)
-                    .unwrap_or_default()
-                    .iter()
-                    .all(|v| v.0 == 0 || v.1 == 0);
-            orth = match orth {
-                Some(o) if odd => Some(!o),
-                Some(o) if even => Some(o),
-                _ => None,
-            };
-            Some(match absolute_turn(c, i) {
-                Some(abs) => format!("{turn} (so {abs})"),
-                None => turn,
-            })
-        };
+        let dirs = leg_directions(c, i, range, &mut orth);
         let kind = match orth {
             Some(true) => "orthogonally",
             Some(false) => "diagonally",

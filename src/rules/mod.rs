@@ -14,8 +14,9 @@
 //! Each rule file holds the rule's whole life: a spec type read from its table (`parse`), and
 //! the rule used in play, compiled from the spec once (`compile`) through the core's
 //! [`Builder`] services: rights bits, table edits, arrivals (promotion), special moves
-//! (castling), vetoes. Adding a rule means a file here, one line in [`REGISTRY`], a row in
-//! the README's rules table, and tests.
+//! (castling), vetoes. Each rule explains itself to players ([`Rule::explain`]) from its own
+//! configuration. Adding a rule means a file here, one line in [`REGISTRY`], a row in the
+//! README's rules table, and tests.
 
 mod castling;
 mod draw;

@@ -140,7 +140,7 @@ mod tests {
             if tag.contains('<') {
                 return Err(format!("`<` inside the tag `{tag:.30}`"));
             }
-            if tag.matches('"').count() % 2 != 0 {
+            if !tag.matches('"').count().is_multiple_of(2) {
                 return Err(format!("unbalanced quotes in `{tag:.30}`"));
             }
             if let Some(name) = tag.strip_prefix('/') {
