@@ -494,6 +494,7 @@ fn line_words(atom: Atom, where_: Option<&str>) -> String {
 fn hop_clause(c: &Component, m: &Mods, where_: Option<&str>) -> String {
     let line = line_words(c.atom, where_);
     let within = match range_of(c.atom, c.range) {
+        Some(1) => " within one square".to_owned(),
         Some(n) => format!(" within {} squares", number(n)),
         None => String::new(),
     };
@@ -561,6 +562,8 @@ fn single_clause(c: &Component) -> String {
     };
     if m.j > 0 {
         if range == Some(1) {
+            text = text.replace(", jumping over the squares between", "");
+            text = text.replace(", jumping over the square between", "");
             text.push_str(", only by jumping over a piece on the square between");
         } else {
             text.push_str(", skipping the first square whatever stands there");
@@ -810,7 +813,7 @@ fn multi_clause(c: &Component) -> String {
             parts.push(format!("{}{end}", motion.trim_end_matches(',')));
         } else {
             let cond = if m.p && m.m {
-                " to any square, empty or not"
+                " to any square, empty or not,"
             } else if m.p || m.g {
                 " onto a piece, which it hops over"
             } else {
@@ -833,7 +836,7 @@ fn multi_clause(c: &Component) -> String {
     } else {
         "may also go "
     };
-    format!("{prefix}{first}{middle} and continue from there {last}")
+    format!("{prefix}{first}{middle} and continue from there {last}").replace(",,", ",")
 }
 
 #[cfg(test)]
