@@ -183,6 +183,20 @@ pub fn pieces_text(rs: &Ruleset) -> String {
     out
 }
 
+/// Per rule of the game: its name, then its explanation ([`crate::position::hooks::Rule::explain`]),
+/// indented.
+pub fn rules_text(rs: &Ruleset) -> String {
+    let mut out = String::new();
+    for h in &rs.hooks {
+        out.push_str(&format!("  {}\n", h.name()));
+        out.push_str(&wrap(&h.explain(rs), "       ", 80));
+    }
+    if out.is_empty() {
+        out.push_str("  No special rules: the pieces move as listed by `pieces`.\n");
+    }
+    out
+}
+
 /// The board alone, with nothing beside it: [`render`] without side lines.
 pub fn draw(pos: &Position, last: Option<Move>, ascii: bool) -> String {
     render(pos, last, Style { ascii }, &[])
