@@ -4,7 +4,8 @@
 //! gets a generated image: one of [`SHAPES`] outlines, chosen from its name so that the same
 //! piece looks the same in every variant, with its letter inside, so that no two pieces of a
 //! variant look alike even when their shapes coincide. The page turns this description into
-//! SVG.
+//! SVG; [`shape_svg`] writes the same figure as SVG markup, the image
+//! [`super::pieces`] gives a piece that has no drawing.
 
 use serde_json::{Value, json};
 
