@@ -424,6 +424,17 @@ proptest! {
     fn likely_valid_strings(s in "([fblrvsimcdetpgoynja]{0,4}[WFDNAHCZGKQRB][0-9]?){1,5}") {
         check_parse(&s)?;
     }
+
+    /// Whatever parses can be told in words: one sentence, never empty, never "unknown".
+    #[test]
+    fn every_parsed_piece_has_words(s in "([fblrvsimcdetpgoynja]{0,4}[WFDNAHCZGKQRB][0-9]?){1,5}") {
+        if let Ok(b) = notation::parse(&s) {
+            let text = notation::words::describe(&b);
+            prop_assert!(text.len() > 10, "{:?}: {:?}", s, text);
+            prop_assert!(text.ends_with('.'), "{:?}: {:?}", s, text);
+            prop_assert!(!text.contains("unknown"), "{:?}: {:?}", s, text);
+        }
+    }
 }
 
 fn check_parse(s: &str) -> Result<(), TestCaseError> {

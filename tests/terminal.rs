@@ -62,7 +62,7 @@ fn show_pieces_history_hint_and_save() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.pgn");
     let input = format!(
-        "f3f5\nshow\npieces\nhistory\nhint\nsave {}\nquit\n",
+        "f3f5\nshow\npieces\nrules\nhistory\nhint\nsave {}\nquit\n",
         file.display()
     );
     let r = run_binary(&["play", "--depth", "1", "--black", "human"], &input);
@@ -74,6 +74,23 @@ fn show_pieces_history_hint_and_save() {
         r.stdout
             .lines()
             .any(|l| l.contains("G  Eagle") && l.contains("FyafsF"))
+    );
+    // ... and the movement in words.
+    assert!(
+        r.stdout
+            .contains("Leaps like a Knight (two squares one way and one to the side)"),
+        "{}",
+        r.stdout
+    );
+    // `rules`: each rule by name, explained.
+    assert!(
+        r.stdout.lines().any(|l| l.trim() == "king-leap"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("Once per game, a King that has not moved yet may leap")
     );
     assert!(r.stdout.lines().any(|l| l.trim() == "1. f5"));
     // The hint's score is labelled from the side to move.

@@ -18,6 +18,8 @@ pub struct PieceInfo {
     pub betza: String,
     /// The movement in canonical XBetza (the letter order XBoard accepts).
     pub canonical: String,
+    /// The movement in plain English.
+    pub words: String,
     /// Its value in centipawns, when the file gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
@@ -26,6 +28,15 @@ pub struct PieceInfo {
     /// The letters it may promote to, or nothing.
     #[serde(rename = "promotes-to", skip_serializing_if = "String::is_empty")]
     pub promotes_to: String,
+}
+
+/// One rule in words.
+#[derive(Serialize, Debug)]
+pub struct RuleInfo {
+    /// The rule's name (`king-leap`).
+    pub name: String,
+    /// What it means in this variant.
+    pub text: String,
 }
 
 /// One variant, as scripts see it.
@@ -46,6 +57,8 @@ pub struct VariantInfo {
     /// The setup choices offered, if any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub setups: Vec<String>,
+    /// Each rule in plain English, as the variant sets it up.
+    pub explained: Vec<RuleInfo>,
     /// The pieces, in file order.
     pub piece: Vec<PieceInfo>,
 }
@@ -66,6 +79,14 @@ pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
         ranks: v.ranks,
         start: Position::start(&rules).fen(),
         rules: v.rules.iter().map(|r| r.name().to_string()).collect(),
+        explained: rules
+            .hooks
+            .iter()
+            .map(|h| RuleInfo {
+                name: h.name().to_string(),
+                text: h.explain(&rules),
+            })
+            .collect(),
         setups: v
             .rules
             .iter()
@@ -80,6 +101,7 @@ pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
                 letter: p.letter.to_string(),
                 betza: p.betza_text.clone(),
                 canonical: p.betza.to_string(),
+                words: crate::notation::words::describe(&p.betza),
                 value: p.value,
                 royal: p.royal,
                 promotes_to: letters(&p.promotes_to),

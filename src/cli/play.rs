@@ -140,7 +140,8 @@ Commands:
   undo        take back the last move (your move and the engine's reply against the engine)
   fen         print the position as FEN
   board/show  draw the board again, with the side to move
-  pieces      the pieces: letters, names, movement (XBetza)
+  pieces      the pieces: letters, names, movement (XBetza and words)
+  rules       the game's rules in plain English
   history     the moves played so far
   save FILE   save the game as PGN (prints the full path)
   quit        leave
@@ -794,6 +795,7 @@ impl<'a> Terminal<'a> {
                 self.with_status = true;
             }
             "pieces" | "legend" => print!("{}", board::pieces_text(&self.rules)),
+            "rules" => print!("{}", board::rules_text(&self.rules)),
             "history" => println!("{}", history(&self.game)),
             "moves" => {
                 if over {

@@ -11,6 +11,7 @@ pub mod ast;
 pub mod dirs;
 mod parse;
 mod print;
+pub mod words;
 
 pub use ast::{Atom, Betza, Component, Leg, Mods, Range};
 pub use parse::parse;

@@ -148,6 +148,13 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
     fn notation_hint(&self, _rs: &Ruleset, _kind: usize) -> Option<String> {
         None
     }
+
+    /// The rule in plain English for players, as this variant sets it up: what it allows or
+    /// forbids, to which pieces, when and on which squares. Built from the rule's own
+    /// configuration; every rule of the engine gives its own.
+    fn explain(&self, _rs: &Ruleset) -> String {
+        format!("This game plays with the `{}` rule.", self.name())
+    }
 }
 
 /// Compiles specs into rules: the rules layer implements it (`rules::Registry`).

@@ -26,7 +26,7 @@
 //! A setup choice may not move the King or its partner (such a variant is refused when it is
 //! compiled): their squares, and so the rights a FEN may give, are the same in every setup.
 
-use super::{Registered, spec_as};
+use super::{Registered, join, spec_as};
 use crate::position::hooks::{
     Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset,
     SpecialMove, Square, Val, Variant, code, color_of, kind_of,
@@ -402,6 +402,49 @@ impl Rule for Castling {
 
     fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
         rs.royal[kind].then(|| self.distances.iter().map(|d| format!("O{d}")).collect())
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let g = rs.geometry;
+        let Some(first) = self.wings.first() else {
+            return "Castling is set up, but no King has a partner on its rank to castle with."
+                .to_owned();
+        };
+        let king = rs.variant.pieces[kind_of(rs.start[first.king_from as usize])]
+            .name
+            .clone();
+        let partner = rs.variant.pieces[self.partner].name.clone();
+        let distances: Vec<String> = self.distances.iter().map(|d| d.to_string()).collect();
+        let how_far = match self.distances.as_slice() {
+            [1] => "one square".to_owned(),
+            [d] => format!("{d} squares"),
+            _ => format!(
+                "{} squares (each a move of its own, written O-O/N or O-O-O/N with N the \
+                 distance; it must stop short of the {partner})",
+                join(&distances, "or")
+            ),
+        };
+        let mut text = format!(
+            "The {king} may castle with a {partner} on its own rank while neither has moved: the \
+             {king} moves {how_far} toward the {partner}, and the {partner} jumps to the square \
+             next to the {king} on its other side. Every square between them must be empty, and \
+             the {king} may not be in check, pass over an attacked square or land on one."
+        );
+        let mut moves = Vec::new();
+        for w in self.wings.iter().filter(|w| w.color == Color::White) {
+            moves.push(format!(
+                "{} to {} with the {partner} from {} to {}",
+                g.name(w.king_from),
+                g.name(w.king_to),
+                g.name(w.rook_from),
+                g.name(w.rook_to)
+            ));
+        }
+        text.push_str(&format!(
+            " White's castling moves: {}; Black's are their mirror images on its side of the board.",
+            join(&moves, "or")
+        ));
+        text
     }
 
     fn generate(&self, pos: &Position, out: &mut MoveList) {

@@ -11,16 +11,17 @@
 //! ```
 //! Without a `[rules.draw]` table these defaults apply (FIDE's rules).
 
-use super::{Registered, spec_as};
-use crate::position::hooks::{Draws, Params, Rule, RuleSpec, Stalemate, Variant};
+use super::{Registered, kinds, spec_as};
+use crate::position::hooks::{Draws, Params, Rule, RuleSpec, Ruleset, Stalemate, Variant};
 
 pub const REGISTERED: Registered = Registered {
     name: "draw",
     about: "stalemate, repetition and the move-count rule",
     parse: |p, v| DrawSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
     compile: |s, b| {
-        b.set_draws(spec_as::<DrawSpec>(s)?.draws);
-        Ok(Box::new(DrawRule))
+        let draws = spec_as::<DrawSpec>(s)?.draws;
+        b.set_draws(draws);
+        Ok(Box::new(DrawRule { draws }))
     },
 };
 
@@ -39,13 +40,50 @@ impl RuleSpec for DrawSpec {
     }
 }
 
-/// The draw rules live in the ruleset (`Ruleset::draws`), read by the game and the search.
+/// The draw rules live in the ruleset (`Ruleset::draws`), read by the game and the search;
+/// the rule keeps a copy for its explanation.
 #[derive(Clone, Debug)]
-struct DrawRule;
+struct DrawRule {
+    draws: Draws,
+}
 
 impl Rule for DrawRule {
     fn name(&self) -> &'static str {
         "draw"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let d = self.draws;
+        let mut out = vec![match d.stalemate {
+            Stalemate::Draw => "A side that has no legal move while not in check is stalemated: the game is a draw.".to_owned(),
+            Stalemate::Win => "A side that has no legal move while not in check is stalemated, and wins the game.".to_owned(),
+            Stalemate::Loss => "A side that has no legal move while not in check is stalemated, and loses the game (stalemating the opponent wins).".to_owned(),
+        }];
+        if d.repetition > 0 {
+            out.push(format!(
+                "The same position (same side to move, same castling or leap rights and \
+                 en-passant squares) occurring {} times draws the game at once.",
+                d.repetition
+            ));
+        }
+        if d.move_limit > 0 {
+            let forward: Vec<usize> = (0..rs.irreversible.len())
+                .filter(|&k| rs.irreversible[k])
+                .collect();
+            let pieces = if forward.is_empty() {
+                String::new()
+            } else {
+                format!(", a move of {}", kinds(rs, &forward, "or"))
+            };
+            out.push(format!(
+                "{} moves by each side without a capture{pieces} or a promotion draw the game \
+                 (unless the last of them gives checkmate).",
+                d.move_limit
+            ));
+        } else {
+            out.push("There is no limit on moves without a capture.".to_owned());
+        }
+        out.join(" ")
     }
 }
 

@@ -9,8 +9,8 @@
 //! `fmnnD` is a double step that leaves en-passant rights on the square passed. This rule only
 //! narrows who may use them.
 
-use super::{Registered, spec_as};
-use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Variant};
+use super::{Registered, kinds, spec_as};
+use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Ruleset, Variant};
 use crate::variant::PieceDef;
 
 pub const REGISTERED: Registered = Registered {
@@ -91,12 +91,30 @@ impl RuleSpec for EnPassantSpec {
 }
 
 /// Compiling is all this rule does: it clears the en-passant marks of the pieces not named.
+/// It keeps who may capture and who may be taken, for its explanation.
 #[derive(Clone, Debug)]
-struct EnPassant;
+struct EnPassant {
+    capturers: Vec<usize>,
+    victims: Vec<usize>,
+}
 
 impl Rule for EnPassant {
     fn name(&self) -> &'static str {
         "en-passant"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        if self.capturers.is_empty() || self.victims.is_empty() {
+            return "No piece captures en passant in this game.".to_owned();
+        }
+        let victims = kinds(rs, &self.victims, "or");
+        let capturers = kinds(rs, &self.capturers, "or");
+        format!(
+            "When {victims} makes a step of two or more squares that leaves en-passant rights (a \
+             double step), an enemy piece that could capture on a square it passed may, on the \
+             very next move only, capture it by moving to that square, as if it had stopped \
+             there. Only {capturers} captures en passant, and only {victims} can be taken this way."
+        )
     }
 }
 
@@ -109,5 +127,15 @@ fn compile(spec: &EnPassantSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, S
             b.edit_entries(kind, |e| e.forbid_leaving_ep());
         }
     }
-    Ok(Box::new(EnPassant))
+    let all = &b.rules().variant.pieces;
+    let named = |list: &Option<Vec<usize>>, has: fn(&PieceDef) -> bool| -> Vec<usize> {
+        (0..all.len())
+            .filter(|&k| has(&all[k]) && list.as_ref().is_none_or(|l| l.contains(&k)))
+            .collect()
+    };
+    let rule = EnPassant {
+        capturers: named(&spec.capturers, has_e),
+        victims: named(&spec.victims, leaves_ep),
+    };
+    Ok(Box::new(rule))
 }

@@ -12,7 +12,7 @@
 //! A special move that also moves a second piece (castling) is judged by its main piece alone.
 
 use super::{Registered, spec_as};
-use crate::position::hooks::{EMPTY, Move, Position, Rule, RuleSpec};
+use crate::position::hooks::{EMPTY, Move, Position, Rule, RuleSpec, Ruleset};
 
 pub const REGISTERED: Registered = Registered {
     name: "flying-general",
@@ -45,6 +45,28 @@ struct FlyingGeneral;
 impl Rule for FlyingGeneral {
     fn name(&self) -> &'static str {
         "flying-general"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let names: Vec<&str> = rs
+            .variant
+            .pieces
+            .iter()
+            .zip(&rs.royal)
+            .filter(|(_, r)| **r)
+            .map(|(p, _)| p.name.as_str())
+            .collect();
+        format!(
+            "The two {} may never face each other on a file with nothing between them: no move \
+             may leave them so. A lone piece standing between them is therefore pinned to that \
+             file, and a {} may not step onto a file the other one holds open.",
+            if names.len() == 1 {
+                format!("{}s", names[0])
+            } else {
+                "royal pieces".to_string()
+            },
+            names.first().copied().unwrap_or("royal piece")
+        )
     }
 
     fn veto(&self, pos: &Position, mv: Move) -> bool {

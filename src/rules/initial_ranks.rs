@@ -24,10 +24,10 @@
 //! ([`RuleSpec::initial_moves`]), so the moves it allows are in the tables that every other
 //! rule edits (en passant, promotion) and in the attack probes.
 
-use super::{Registered, spec_as};
+use super::{Registered, a, join, spec_as};
 use crate::geometry::{Color, Geometry, Square};
-use crate::notation;
-use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Val, Variant};
+use crate::notation::{self, words};
+use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Ruleset, Val, Variant};
 
 pub const REGISTERED: Registered = Registered {
     name: "initial-ranks",
@@ -80,17 +80,61 @@ impl RuleSpec for InitialRanksSpec {
 }
 
 /// Everything this rule does happens while the tables are compiled; in play it does nothing.
+/// It keeps its table for its explanation.
 #[derive(Clone, Debug)]
-struct InitialRanks;
+struct InitialRanks {
+    pieces: Vec<PieceRanks>,
+}
 
 impl Rule for InitialRanks {
     fn name(&self) -> &'static str {
         "initial-ranks"
     }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let mut out = Vec::new();
+        for p in &self.pieces {
+            let piece = &rs.variant.pieces[p.kind];
+            for &i in &p.components {
+                let Some(c) = piece.betza.components.get(i) else {
+                    continue;
+                };
+                let mut plain = c.clone();
+                plain.legs[0].mods.initial = false;
+                let move_words = words::clauses(&notation::Betza {
+                    components: vec![plain],
+                })
+                .join("; ");
+                let white: Vec<String> = p.ranks.iter().map(|r| (r + 1).to_string()).collect();
+                let black: Vec<String> = p
+                    .ranks
+                    .iter()
+                    .map(|r| (rs.geometry.ranks - r).to_string())
+                    .collect();
+                out.push(format!(
+                    "{} may make its first-move option `{}` (it {move_words}) from any square of \
+                     rank {} (White) or rank {} (Black), even if it has moved before.",
+                    a(&piece.name),
+                    notation::Betza {
+                        components: vec![c.clone()]
+                    },
+                    join(&white, "or"),
+                    join(&black, "or")
+                ));
+            }
+        }
+        let mut text = out.join(" ");
+        if let Some(first) = text.get(..1) {
+            text = first.to_uppercase() + &text[1..];
+        }
+        text
+    }
 }
 
-fn compile(_spec: &InitialRanksSpec, _b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
-    Ok(Box::new(InitialRanks))
+fn compile(spec: &InitialRanksSpec, _b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
+    Ok(Box::new(InitialRanks {
+        pieces: spec.pieces.clone(),
+    }))
 }
 
 impl InitialRanksSpec {

@@ -12,7 +12,7 @@
 //! origin and placed on that square (replacing whatever stands there), an enemy piece could
 //! capture it. Any move of the royal piece ends the right.
 
-use super::{Registered, spec_as};
+use super::{Registered, join, royal_name, spec_as};
 use crate::position::hooks::{
     Builder, Code, Color, EMPTY, Geometry, Move, MoveKind, MoveList, Position, Rule, RuleSpec,
     Ruleset, Square, SquareSet, code, color_of,
@@ -182,6 +182,62 @@ impl Rule for KingLeap {
 
     fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
         rs.royal[kind].then(|| "imAimDimN".to_string())
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let king = royal_name(rs);
+        let g = rs.geometry;
+        let start = |c: Color| -> Vec<Square> {
+            g.squares()
+                .filter(|&s| {
+                    rs.is_royal(rs.start[s as usize]) && color_of(rs.start[s as usize]) == c
+                })
+                .collect()
+        };
+        let names = |sqs: &[Square]| -> Vec<String> {
+            sqs.iter().map(|&s| g.name(s).to_string()).collect()
+        };
+        let (white, black) = (start(Color::White), start(Color::Black));
+        let mut text = format!(
+            "Once per game, a {king} that has not moved yet may leap to any empty square exactly \
+             two squares away: two squares along a rank, file or diagonal, or a Knight's move \
+             (up to 16 squares), jumping over whatever stands between. The leap never captures; \
+             it is not allowed while the {king} is in check, and it may not land in check. For a \
+             straight or diagonal leap the square passed over must not be attacked, and for a \
+             Knight-shaped leap at least one of the two squares next to both the start and the \
+             landing square must not be attacked (a square counts as attacked if the {king}, \
+             standing there, could be captured). Any move of the {king} ends the right."
+        );
+        if let ([w], [b]) = (white.as_slice(), black.as_slice()) {
+            let targets: Vec<String> = (-2i32..=2)
+                .flat_map(|dy| (-2i32..=2).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) == 2)
+                .filter_map(|(dx, dy)| g.offset(*w, dx, dy))
+                .map(|s| g.name(s).to_string())
+                .collect();
+            text.push_str(&format!(
+                " Here White's {king} starts on {} and Black's on {}; from {} it may leap to {}.",
+                g.name(*w),
+                g.name(*b),
+                g.name(*w),
+                join(&targets, "or")
+            ));
+        } else if !white.is_empty() {
+            text.push_str(&format!(
+                " Here White's {king} starts on {} and Black's on {}.",
+                join(&names(&white), "and"),
+                join(&names(&black), "and")
+            ));
+        }
+        let setups = (self.home[0].iter().count() > white.len()).then(|| {
+            let homes: Vec<String> = self.home[0].iter().map(|s| g.name(s).to_string()).collect();
+            format!(
+                " Other setups may start it on {} (White; Black's on the mirror squares), with the same right.",
+                join(&homes, "or")
+            )
+        });
+        text.push_str(&setups.unwrap_or_default());
+        text
     }
 
     fn generate(&self, pos: &Position, out: &mut MoveList) {

@@ -11,8 +11,8 @@
 //! checkmate of the last one ends the game. Without this rule a side with several royal pieces
 //! is in check when any of them is attacked.
 
-use super::{Registered, spec_as};
-use crate::position::hooks::{Rule, RuleSpec};
+use super::{Registered, kinds, spec_as};
+use crate::position::hooks::{Rule, RuleSpec, Ruleset};
 
 pub const REGISTERED: Registered = Registered {
     name: "last-royal",
@@ -45,5 +45,15 @@ struct LastRoyal;
 impl Rule for LastRoyal {
     fn name(&self) -> &'static str {
         "last-royal"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let royal: Vec<usize> = (0..rs.royal.len()).filter(|&k| rs.royal[k]).collect();
+        format!(
+            "A side with several royal pieces ({}) is in check only when every one of them is \
+             attacked: it may leave some of them attacked, and one may be captured while another \
+             remains. Checkmating the last one wins.",
+            kinds(rs, &royal, "and")
+        )
     }
 }

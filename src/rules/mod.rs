@@ -14,8 +14,9 @@
 //! Each rule file holds the rule's whole life: a spec type read from its table (`parse`), and
 //! the rule used in play, compiled from the spec once (`compile`) through the core's
 //! [`Builder`] services: rights bits, table edits, arrivals (promotion), special moves
-//! (castling), vetoes. Adding a rule means a file here, one line in [`REGISTRY`], a row in
-//! the README's rules table, and tests.
+//! (castling), vetoes. Each rule explains itself to players ([`Rule::explain`]) from its own
+//! configuration. Adding a rule means a file here, one line in [`REGISTRY`], a row in the
+//! README's rules table, and tests.
 
 mod castling;
 mod draw;
@@ -59,6 +60,43 @@ pub const REGISTRY: &[Registered] = &[
     flying_general::REGISTERED,
 ];
 
+/// `a`, `a and b`, `a, b and c` (with `word` in place of "and").
+fn join(items: &[String], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
+    }
+}
+
+/// A piece's name with its indefinite article: "a Pawn", "an Eagle".
+fn a(name: &str) -> String {
+    let article = match name.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('u') if name.to_ascii_lowercase().starts_with("uni") => "a",
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    };
+    format!("{article} {name}")
+}
+
+/// The names of piece kinds, each with its article, joined with `word`: "a Pawn or a Prince".
+fn kinds(rs: &crate::position::hooks::Ruleset, ks: &[usize], word: &str) -> String {
+    let names: Vec<String> = ks.iter().map(|&k| a(&rs.variant.pieces[k].name)).collect();
+    join(&names, word)
+}
+
+/// The royal pieces' names ("King"), or "royal piece" when several kinds are royal.
+fn royal_name(rs: &crate::position::hooks::Ruleset) -> String {
+    let royal: Vec<&str> = (0..rs.royal.len())
+        .filter(|&k| rs.royal[k])
+        .map(|k| rs.variant.pieces[k].name.as_str())
+        .collect();
+    match royal.as_slice() {
+        [one] => (*one).to_owned(),
+        _ => "royal piece".to_owned(),
+    }
+}
+
 /// The spec of type `S` behind `spec` (the registry pairs each rule's parser and compiler, so
 /// a mismatch is a programming error, reported as a compile error rather than a panic).
 fn spec_as<S: RuleSpec>(spec: &dyn RuleSpec) -> Result<&S, String> {
@@ -93,5 +131,121 @@ impl RuleCompiler for Registry {
             .find(|r| r.name == spec.name())
             .ok_or_else(|| format!("no rule is named `{}`", spec.name()))?;
         (r.compile)(spec, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::hooks::{Ruleset, Variant};
+
+    /// Each rule of a built-in game with its explanation.
+    fn explained(game: &str) -> Vec<(String, String)> {
+        let v = Variant::load(game).unwrap();
+        let rs = Ruleset::new(&v, None).unwrap();
+        rs.hooks
+            .iter()
+            .map(|h| (h.name().to_owned(), h.explain(&rs)))
+            .collect()
+    }
+
+    fn text(game: &str, rule: &str) -> String {
+        explained(game)
+            .into_iter()
+            .find(|(n, _)| n == rule)
+            .unwrap_or_else(|| panic!("{game} has no {rule}"))
+            .1
+    }
+
+    #[test]
+    fn every_rule_of_every_game_explains_itself() {
+        for (game, _) in crate::variant::BUILTIN {
+            for (name, text) in explained(game) {
+                println!("{game} {name}: {text}");
+                assert!(text.len() > 40, "{game} {name}: {text}");
+                assert!(
+                    !text.contains("plays with the"),
+                    "{game} {name}: no own words"
+                );
+                assert!(text.ends_with('.'), "{game} {name}: {text}");
+                assert!(
+                    text.starts_with(char::is_uppercase),
+                    "{game} {name}: {text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_king_leap_says_when_and_where() {
+        let t = text("metamachy", "king-leap");
+        for part in [
+            "Once per game",
+            "has not moved",
+            "in check",
+            "never captures",
+            "Knight's move",
+            "White's King starts on g1 and Black's on g12",
+            "from g1 it may leap to e1, i1, e2, i2, e3, f3, g3, h3 or i3",
+        ] {
+            assert!(t.contains(part), "missing `{part}` in: {t}");
+        }
+        // Other setups put the King on f1, f2 or g2 as well.
+        assert!(t.contains("f1, g1, f2 or g2"), "{t}");
+    }
+
+    #[test]
+    fn castling_names_its_squares() {
+        let t = text("chess", "castling");
+        assert!(t.contains("moves 2 squares toward the Rook"), "{t}");
+        assert!(t.contains("e1 to g1 with the Rook from h1 to f1"), "{t}");
+        assert!(t.contains("e1 to c1 with the Rook from a1 to d1"), "{t}");
+        let t = text("wildebeest", "castling");
+        assert!(t.contains("1, 2, 3 or 4 squares"), "{t}");
+    }
+
+    #[test]
+    fn promotion_says_where_and_to_what() {
+        let t = text("metamachy", "promotion");
+        assert!(t.contains("on reaching the last rank (rank 12 for White, 1 for Black): a Pawn or a Prince promotes to a Queen, a Lion or an Eagle."), "{t}");
+        let t = text("terachess2", "promotion");
+        assert!(
+            t.contains("a Pawn or a Troll promotes to a Queen; a Prince to an Amazon; "),
+            "{t}"
+        );
+        assert!(t.contains("compulsory"), "{t}");
+        let t = text("grand", "promotion");
+        assert!(t.contains("the last 3 ranks (ranks 8 to 10"), "{t}");
+        assert!(t.contains("optional, except on the last rank"), "{t}");
+        assert!(t.contains("fewer of than at the start"), "{t}");
+    }
+
+    #[test]
+    fn the_other_rules_in_words() {
+        let t = text("metamachy", "en-passant");
+        assert!(
+            t.contains("Only a Pawn captures en passant, and only a Pawn or a Prince can be taken"),
+            "{t}"
+        );
+        let t = text("wildebeest", "draw");
+        assert!(t.contains("loses the game"), "{t}");
+        assert!(t.contains("50 moves by each side"), "{t}");
+        let t = text("wildebeest", "initial-ranks");
+        assert!(
+            t.contains("rank 2 or 3 (White) or rank 9 or 8 (Black)"),
+            "{t}"
+        );
+        let t = text("terachess2", "promotion-by-move");
+        assert!(t.contains("The Troll promotes only"), "{t}");
+        assert!(t.contains("captures one square diagonally forward"), "{t}");
+        let t = text("metamachy", "setup-choice");
+        assert!(
+            t.contains(
+                "Queen, King, Lion and Eagle on f1, g1, f2 and g2 in any order (24 arrangements)"
+            ),
+            "{t}"
+        );
+        let t = text("zanzibar-xxl", "setup-choice");
+        assert!(t.starts_with("Before the game, Black may arrange"), "{t}");
+        assert!(t.contains("must stand on the f or g file"), "{t}");
     }
 }

@@ -14,9 +14,9 @@
 //! no choice is left (`lost-only`), the piece may not move there at all; where it is optional
 //! and no choice is left, it moves there unpromoted.
 
-use super::{Registered, spec_as};
+use super::{Registered, kinds, spec_as};
 use crate::position::hooks::{
-    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Variant, code,
+    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Ruleset, Variant, code,
     color_of, kind_of,
 };
 
@@ -64,6 +64,8 @@ impl PromotionSpec {
 /// `lost-only`.
 #[derive(Clone, Debug)]
 pub struct Promotion {
+    /// The table as read, for the explanation.
+    spec: PromotionSpec,
     /// Per kind, per colour: how many of that kind a side may have after a promotion (its
     /// count in the start position), when promotion is only to lost pieces.
     limit: Option<Vec<[u32; 2]>>,
@@ -136,13 +138,84 @@ impl Promotion {
         if limit.is_some() || !royals.is_empty() {
             b.veto_every_move();
         }
-        Ok(Promotion { limit, royals })
+        Ok(Promotion {
+            spec: spec.clone(),
+            limit,
+            royals,
+        })
+    }
+}
+
+/// "the last rank (12)" or "the last 3 ranks (8 to 10)", for White.
+fn ranks_words(n: u8, ranks: u8) -> String {
+    if n == 1 {
+        format!("the last rank (rank {ranks} for White, 1 for Black)")
+    } else {
+        format!(
+            "the last {n} ranks (ranks {} to {ranks} for White, {n} to 1 for Black)",
+            ranks + 1 - n
+        )
     }
 }
 
 impl Rule for Promotion {
     fn name(&self) -> &'static str {
         "promotion"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let s = &self.spec;
+        let ranks = rs.geometry.ranks;
+        let pieces = &rs.variant.pieces;
+        // Pieces with the same choices in one sentence.
+        let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        for (k, p) in pieces.iter().enumerate() {
+            if p.promotes_to.is_empty() {
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.1 == p.promotes_to) {
+                Some(g) => g.0.push(k),
+                None => groups.push((vec![k], p.promotes_to.clone())),
+            }
+        }
+        if groups.is_empty() {
+            return "No piece promotes in this game.".to_owned();
+        }
+        let each: Vec<String> = groups
+            .iter()
+            .enumerate()
+            .map(|(i, (who, to))| {
+                let verb = if i == 0 { " promotes" } else { "" };
+                format!("{}{verb} to {}", kinds(rs, who, "or"), kinds(rs, to, "or"))
+            })
+            .collect();
+        let mut out = vec![format!(
+            "Pieces promote on reaching {}: {}.",
+            ranks_words(s.zone, ranks),
+            each.join("; ")
+        )];
+        out.push(
+            "Any move that ends there promotes, a capture or a double step as well.".to_owned(),
+        );
+        if !s.optional {
+            out.push("Promotion is compulsory.".to_owned());
+        } else if s.compulsory_zone > 0 {
+            out.push(format!(
+                "Promotion is optional, except on {}, where it is compulsory.",
+                ranks_words(s.compulsory_zone, ranks)
+            ));
+        } else {
+            out.push("Promotion is optional: the piece may stay what it is.".to_owned());
+        }
+        if s.lost_only {
+            out.push(
+                "A piece may only promote to a kind its side has fewer of than at the start \
+                 (one that has been captured); where promotion is compulsory and no such piece \
+                 is left to choose, the piece may not move there at all."
+                    .to_owned(),
+            );
+        }
+        out.join(" ")
     }
 
     /// With `lost-only`: a promotion to a kind the side has as many of as at the start is

@@ -9,8 +9,8 @@
 //! `promotion` rule (for the zone) and a `promotes-to` list on the piece.
 
 use super::{Registered, spec_as};
-use crate::notation;
-use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Val, Variant};
+use crate::notation::{self, words};
+use crate::position::hooks::{Builder, Params, Rule, RuleSpec, Ruleset, Val, Variant};
 
 pub const REGISTERED: Registered = Registered {
     name: "promotion-by-move",
@@ -40,13 +40,35 @@ impl RuleSpec for PromotionByMoveSpec {
 }
 
 /// Compiling is all this rule does: it narrows the promoting entries of its pieces to the
-/// components named. In play it does nothing more.
+/// components named. In play it does nothing more; it keeps its table for its explanation.
 #[derive(Clone, Debug)]
-struct PromotionByMove;
+struct PromotionByMove {
+    pieces: Vec<(usize, Vec<usize>)>,
+}
 
 impl Rule for PromotionByMove {
     fn name(&self) -> &'static str {
         "promotion-by-move"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let mut out = Vec::new();
+        for (kind, comps) in &self.pieces {
+            let piece = &rs.variant.pieces[*kind];
+            let moves = notation::Betza {
+                components: comps
+                    .iter()
+                    .filter_map(|&i| piece.betza.components.get(i).cloned())
+                    .collect(),
+            };
+            out.push(format!(
+                "The {} promotes only when one of these moves ends in the promotion zone: it {} \
+                 (`{moves}`). Its other moves never promote it, even when they end there.",
+                piece.name,
+                words::clauses(&moves).join("; or it ")
+            ));
+        }
+        out.join(" ")
     }
 }
 
@@ -56,7 +78,9 @@ fn compile(spec: &PromotionByMoveSpec, b: &mut Builder<'_>) -> Result<Box<dyn Ru
             e.set_promotes(comps.contains(&(e.component as usize)));
         });
     }
-    Ok(Box::new(PromotionByMove))
+    Ok(Box::new(PromotionByMove {
+        pieces: spec.pieces.clone(),
+    }))
 }
 
 impl PromotionByMoveSpec {

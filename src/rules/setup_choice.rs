@@ -20,26 +20,100 @@
 //! White mirror: `chooser = "black"` with Black's squares.
 
 use super::{Registered, spec_as};
-use crate::position::hooks::{Color, Geometry, Params, Placement, Rule, RuleSpec, Square, Variant};
+use crate::position::hooks::{
+    Color, Geometry, Params, Placement, Rule, RuleSpec, Ruleset, Square, Variant,
+};
 
 pub const REGISTERED: Registered = Registered {
     name: "setup-choice",
     about: "a choice among arrangements of some pieces in the start position",
     parse: |p, v| SetupChoiceSpec::build(p, v).map(|s| Box::new(s) as Box<dyn RuleSpec>),
     compile: |s, _| {
-        spec_as::<SetupChoiceSpec>(s)?;
-        Ok(Box::new(SetupChoice))
+        let spec = spec_as::<SetupChoiceSpec>(s)?;
+        Ok(Box::new(SetupChoice { spec: spec.clone() }))
     },
 };
 
 /// The setup choice is made before the tables are built (a spec's [`RuleSpec::setup`]); in
-/// play the rule does nothing.
+/// play the rule does nothing. It keeps its table for its explanation.
 #[derive(Clone, Debug)]
-struct SetupChoice;
+struct SetupChoice {
+    spec: SetupChoiceSpec,
+}
 
 impl Rule for SetupChoice {
     fn name(&self) -> &'static str {
         "setup-choice"
+    }
+
+    fn explain(&self, rs: &Ruleset) -> String {
+        let s = &self.spec;
+        let v = &rs.variant;
+        let g = rs.geometry;
+        let (chooser, other) = match s.chooser {
+            Color::White => ("White", "Black"),
+            Color::Black => ("Black", "White"),
+        };
+        let names: Vec<String> = s
+            .default
+            .chars()
+            .filter_map(|c| v.kind_by_letter(c))
+            .map(|k| v.pieces[k].name.clone())
+            .collect();
+        let mirrored: Vec<String> = s
+            .squares
+            .iter()
+            .map(|&sq| g.name(g.mirror_rank(sq)).to_string())
+            .collect();
+        let mut text = format!(
+            "Before the game, {chooser} may arrange its {} on {} in any order ({} arrangements), \
+             and {other} sets up the mirror image on the same files ({}).",
+            super::join(&names, "and"),
+            super::join(&s.square_names, "and"),
+            s.arrangements(),
+            mirrored.join(", ")
+        );
+        if !s.royal_files.is_empty() {
+            let files: Vec<String> = s
+                .royal_files
+                .iter()
+                .map(|&f| Geometry::file_char(f).to_string())
+                .collect();
+            let royal: Vec<&str> = s.royals.iter().map(|r| r.1.as_str()).collect();
+            text.push_str(&format!(
+                " The {} must stand on the {} file.",
+                super::join(
+                    &royal.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+                    "and"
+                ),
+                super::join(&files, "or")
+            ));
+        }
+        let placed: Vec<String> = s
+            .default
+            .chars()
+            .zip(&s.square_names)
+            .filter_map(|(c, sq)| {
+                v.kind_by_letter(c)
+                    .map(|k| format!("{} {sq}", v.pieces[k].name))
+            })
+            .collect();
+        text.push_str(&format!(
+            " The default setup is {} ({}).",
+            s.default,
+            placed.join(", ")
+        ));
+        if !s.numbered.is_empty() {
+            text.push_str(&format!(
+                " {} of them are also numbered, 1 to {}.",
+                s.numbered.len(),
+                s.numbered.len()
+            ));
+        }
+        if let Some(chosen) = &rs.setup {
+            text.push_str(&format!(" This game uses setup {chosen}."));
+        }
+        text
     }
 }
 
@@ -234,6 +308,31 @@ impl SetupChoiceSpec {
             }
         }
         Ok(())
+    }
+
+    /// How many distinct arrangements of the default's letters the rule accepts.
+    fn arrangements(&self) -> usize {
+        fn count(spec: &SetupChoiceSpec, rest: &mut Vec<char>, cur: &mut String) -> usize {
+            if rest.is_empty() {
+                return usize::from(spec.royal_placed(cur).is_ok());
+            }
+            let mut total = 0;
+            let mut tried = Vec::new();
+            for i in 0..rest.len() {
+                if tried.contains(&rest[i]) {
+                    continue;
+                }
+                tried.push(rest[i]);
+                let c = rest.remove(i);
+                cur.push(c);
+                total += count(spec, rest, cur);
+                cur.pop();
+                rest.insert(i, c);
+            }
+            total
+        }
+        let mut letters = sorted(&self.default);
+        count(self, &mut letters, &mut String::new())
     }
 
     /// Whether `letter` is a royal piece's.

@@ -4,7 +4,8 @@
 //! gets a generated image: one of [`SHAPES`] outlines, chosen from its name so that the same
 //! piece looks the same in every variant, with its letter inside, so that no two pieces of a
 //! variant look alike even when their shapes coincide. The page turns this description into
-//! SVG.
+//! SVG; [`shape_svg`] writes the same figure as SVG markup, the image
+//! [`super::pieces`] gives a piece that has no drawing.
 
 use serde_json::{Value, json};
 
@@ -24,6 +25,56 @@ pub fn fide_glyph(name: &str) -> Option<char> {
         "pawn" => '\u{265F}',
         _ => return None,
     })
+}
+
+/// The outline of a generated glyph as SVG (the same figures `web/app.js` draws), in a
+/// 100 x 100 box.
+fn outline(shape: &str) -> String {
+    let poly = |n: usize, r: f64, rot: f64, inner: Option<f64>| -> String {
+        let k = if inner.is_some() { 2 * n } else { n };
+        let points: Vec<String> = (0..k)
+            .map(|i| {
+                let a = rot + (i as f64 * 2.0 * std::f64::consts::PI) / k as f64;
+                let rr = match inner {
+                    Some(inner) if i % 2 == 1 => inner,
+                    _ => r,
+                };
+                format!("{:.1},{:.1}", 50.0 + rr * a.sin(), 52.0 - rr * a.cos())
+            })
+            .collect();
+        format!(r#"<polygon points="{}"/>"#, points.join(" "))
+    };
+    match shape {
+        "circle" => r#"<circle cx="50" cy="52" r="40"/>"#.to_owned(),
+        "hexagon" => poly(6, 44.0, 0.0, None),
+        "shield" => r#"<path d="M14 12 H86 V48 Q86 80 50 95 Q14 80 14 48 Z"/>"#.to_owned(),
+        "diamond" => poly(4, 47.0, 0.0, None),
+        "octagon" => poly(8, 44.0, std::f64::consts::PI / 8.0, None),
+        "star" => poly(10, 47.0, 0.0, Some(36.0)),
+        "drop" => r#"<path d="M50 5 C72 32 90 48 90 66 A40 30 0 0 1 10 66 C10 48 28 32 50 5 Z"/>"#
+            .to_owned(),
+        _ => r#"<rect x="10" y="12" width="80" height="80" rx="14"/>"#.to_owned(),
+    }
+}
+
+/// A generated image as SVG markup: the outline `shape` (one of [`SHAPES`]) in the piece's
+/// colour (`currentColor`) with `label` inside, drawn like the drawn images in
+/// `web/pieces/` (outline and letter in `var(--piece-line, #000)`).
+pub fn shape_svg(shape: &str, label: char) -> String {
+    let label = match label {
+        '<' | '>' | '&' | '"' | '\'' => '?',
+        c => c,
+    };
+    format!(
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">"#,
+            r#"<g fill="currentColor" stroke="var(--piece-line, #000)" stroke-width="3" stroke-linejoin="round">{}</g>"#,
+            r#"<text x="50" y="54" text-anchor="middle" dominant-baseline="central" font-family="sans-serif" font-weight="bold" font-size="44" fill="var(--piece-line, #000)">{}</text>"#,
+            "</svg>\n"
+        ),
+        outline(shape),
+        label
+    )
 }
 
 /// The shape of a generated glyph: a hash of the name picks it (FNV-1a).
@@ -86,5 +137,16 @@ mod tests {
             .map(|g| g["shape"].as_str().unwrap())
             .collect();
         assert_eq!(shapes.len(), 3);
+    }
+
+    #[test]
+    fn a_generated_image_has_its_shape_and_letter() {
+        let svg = shape_svg("hexagon", 'X');
+        assert!(svg.contains("<polygon points="), "{svg}");
+        assert!(svg.contains(">X</text>"), "{svg}");
+        assert!(svg.contains(r#"fill="currentColor""#));
+        assert!(shape_svg("circle", 'Y').contains("<circle"));
+        // Markup characters never reach the image.
+        assert!(shape_svg("star", '<').contains(">?</text>"));
     }
 }

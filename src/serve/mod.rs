@@ -70,6 +70,7 @@ pub mod analysis;
 pub mod clock;
 pub mod glyph;
 mod http;
+pub mod pieces;
 
 pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WORKERS, serve};
 
@@ -928,6 +929,7 @@ fn variant_json(rules: &Ruleset) -> Value {
         .map(|p| (p.letter, p.name.as_str()))
         .collect();
     let glyphs = glyph::glyphs(&named);
+    let images = pieces::images(&named);
     let pieces: Vec<Value> = rules
         .variant
         .pieces
@@ -942,6 +944,8 @@ fn variant_json(rules: &Ruleset) -> Value {
                 "canonical": p.betza.to_string(),
                 "royal": p.royal,
                 "glyph": glyphs[k],
+                "image": images[k],
+                "words": crate::notation::words::describe(&p.betza),
                 "promotes_to": p.promotes_to.iter().map(|&q| rules.variant.pieces[q].letter.to_string()).collect::<Vec<_>>(),
                 "diagram": {
                     "from": sq_name(g, from),
@@ -959,7 +963,7 @@ fn variant_json(rules: &Ruleset) -> Value {
         "ranks": g.ranks,
         "setup": rules.setup,
         "setups": setups,
-        "rules": rules.variant.rules.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        "rules": rules.hooks.iter().map(|h| json!({"name": h.name(), "text": h.explain(rules)})).collect::<Vec<_>>(),
         "pieces": pieces,
     })
 }

@@ -148,7 +148,29 @@ pub fn legend(rs: &Ruleset, lines: usize, cols: usize) -> Option<Vec<String>> {
     Some(out.into_iter().map(|l| l.trim_end().to_string()).collect())
 }
 
-/// One line per piece: letter, name, movement in XBetza, and what it promotes to.
+/// `text` broken into lines of at most `width` characters (a longer word stands alone), each
+/// starting with `indent`.
+pub fn wrap(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.len() + 1 + word.len() > width {
+            out.push_str(&format!("{indent}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{indent}{line}\n"));
+    }
+    out
+}
+
+/// Per piece: a line with its letter, name, movement in XBetza and what it promotes to, then
+/// its movement in words, indented.
 pub fn pieces_text(rs: &Ruleset) -> String {
     let mut out = String::new();
     for p in &rs.variant.pieces {
@@ -165,6 +187,25 @@ pub fn pieces_text(rs: &Ruleset) -> String {
             out.push_str(&format!("  promotes to {to}"));
         }
         out.push('\n');
+        out.push_str(&wrap(
+            &crate::notation::words::describe(&p.betza),
+            "       ",
+            80,
+        ));
+    }
+    out
+}
+
+/// Per rule of the game: its name, then its explanation ([`crate::position::hooks::Rule::explain`]),
+/// indented.
+pub fn rules_text(rs: &Ruleset) -> String {
+    let mut out = String::new();
+    for h in &rs.hooks {
+        out.push_str(&format!("  {}\n", h.name()));
+        out.push_str(&wrap(&h.explain(rs), "       ", 80));
+    }
+    if out.is_empty() {
+        out.push_str("  No special rules: the pieces move as listed by `pieces`.\n");
     }
     out
 }
