@@ -96,12 +96,13 @@ pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
         piece: v
             .pieces
             .iter()
-            .map(|p| PieceInfo {
+            .enumerate()
+            .map(|(kind, p)| PieceInfo {
                 name: p.name.clone(),
                 letter: p.letter.to_string(),
                 betza: p.betza_text.clone(),
                 canonical: p.betza.to_string(),
-                words: crate::notation::words::describe(&p.betza),
+                words: v.piece_words(kind),
                 value: p.value,
                 royal: p.royal,
                 promotes_to: letters(&p.promotes_to),

@@ -2,7 +2,7 @@
 //!
 //! A piece's name is looked up case-insensitively, with spaces, hyphens and other
 //! non-letters ignored, and with a few other spellings of the same piece ([`ALIASES`]:
-//! Marshall for Marshal, Griffin for Gryphon): the same name shows the same drawing in every
+//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor): the same name shows the same drawing in every
 //! game. A piece without a drawing (one a variant file invents) gets a generated image, the
 //! letter-in-shape glyph of [`super::glyph`].
 //!
@@ -14,6 +14,7 @@ use super::glyph;
 /// The drawings, by normalised name (see [`normalise`]), in alphabetical order.
 pub const IMAGES: &[(&str, &str)] = &[
     ("admiral", include_str!("../../web/pieces/admiral.svg")),
+    ("advisor", include_str!("../../web/pieces/advisor.svg")),
     ("amazon", include_str!("../../web/pieces/amazon.svg")),
     (
         "archbishop",
@@ -37,6 +38,7 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("gazelle", include_str!("../../web/pieces/gazelle.svg")),
     ("giraffe", include_str!("../../web/pieces/giraffe.svg")),
     ("gryphon", include_str!("../../web/pieces/gryphon.svg")),
+    ("khon", include_str!("../../web/pieces/khon.svg")),
     ("king", include_str!("../../web/pieces/king.svg")),
     ("knight", include_str!("../../web/pieces/knight.svg")),
     ("lion", include_str!("../../web/pieces/lion.svg")),
@@ -73,6 +75,13 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("rhino", "rhinoceros"),
     ("gnu", "wildebeest"),
     ("horse", "knight"),
+    // The King's counsellor of Xiangqi and Makruk, one diagonal step (the Ferz).
+    ("met", "advisor"),
+    ("ferz", "advisor"),
+    ("mandarin", "advisor"),
+    ("guard", "advisor"),
+    ("silver", "khon"),
+    ("silvergeneral", "khon"),
 ];
 
 /// A name as the tables hold it: lower case, letters and digits only (`"Marshal "` and

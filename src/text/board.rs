@@ -173,7 +173,7 @@ pub fn wrap(text: &str, indent: &str, width: usize) -> String {
 /// its movement in words, indented.
 pub fn pieces_text(rs: &Ruleset) -> String {
     let mut out = String::new();
-    for p in &rs.variant.pieces {
+    for (kind, p) in rs.variant.pieces.iter().enumerate() {
         out.push_str(&format!("  {}  {:<12} {}", p.letter, p.name, p.betza_text));
         if p.royal {
             out.push_str("  (royal)");
@@ -187,11 +187,7 @@ pub fn pieces_text(rs: &Ruleset) -> String {
             out.push_str(&format!("  promotes to {to}"));
         }
         out.push('\n');
-        out.push_str(&wrap(
-            &crate::notation::words::describe(&p.betza),
-            "       ",
-            80,
-        ));
+        out.push_str(&wrap(&rs.variant.piece_words(kind), "       ", 80));
     }
     out
 }

@@ -127,6 +127,33 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// Piece `kind`'s movement in plain English ([`crate::notation::words`]), with what the
+    /// zones change: its movement where a zone gives it another, and the zone it never leaves.
+    pub fn piece_words(&self, kind: usize) -> String {
+        let p = &self.pieces[kind];
+        let mut out = crate::notation::words::describe(&p.betza);
+        for z in &p.betza_in {
+            let alt = crate::notation::words::describe(&z.betza);
+            let alt = alt.trim_end_matches('.');
+            let mut cs = alt.chars();
+            let alt = match cs.next() {
+                Some(c) => c.to_lowercase().collect::<String>() + cs.as_str(),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                " Where it stands in `{}` it instead {alt}.",
+                self.zones[z.zone].name
+            ));
+        }
+        if let Some(z) = p.confined {
+            out.push_str(&format!(
+                " It never leaves `{}` (its own side's copy).",
+                self.zones[z].name
+            ));
+        }
+        out
+    }
+
     /// The kind whose letter is `c` (either case).
     pub fn kind_by_letter(&self, c: char) -> Option<usize> {
         let up = c.to_ascii_uppercase();
