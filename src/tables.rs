@@ -268,21 +268,6 @@ fn reach_set(c: &Component) -> Option<Vec<Reach>> {
 /// whose moves are exactly a plain atom's written otherwise (`FyafvF` is a Bishop), and a
 /// component that adds no move to the others (`fW` beside `W`).
 pub fn notation_warnings(b: &Betza) -> Vec<String> {
-    const PLAIN: [Atom; 13] = [
-        Atom::W,
-        Atom::F,
-        Atom::D,
-        Atom::N,
-        Atom::A,
-        Atom::H,
-        Atom::C,
-        Atom::Z,
-        Atom::G,
-        Atom::K,
-        Atom::R,
-        Atom::B,
-        Atom::Q,
-    ];
     let sets: Vec<Option<Vec<Reach>>> = b.components.iter().map(reach_set).collect();
     let mut out = Vec::new();
     if sets.iter().any(|s| s.is_none()) || b.components.is_empty() {
@@ -293,7 +278,7 @@ pub fn notation_warnings(b: &Betza) -> Vec<String> {
     all.sort();
     all.dedup();
     let written = b.to_string();
-    for atom in PLAIN {
+    for atom in Atom::ALL {
         let plain = Component {
             legs: vec![crate::notation::Leg::default()],
             atom,

@@ -289,21 +289,7 @@ fn error_display() {
 // ---------------------------------------------------------------------------------------------
 // Property tests.
 
-const ATOMS: [Atom; 13] = [
-    Atom::W,
-    Atom::F,
-    Atom::D,
-    Atom::N,
-    Atom::A,
-    Atom::H,
-    Atom::C,
-    Atom::Z,
-    Atom::G,
-    Atom::K,
-    Atom::R,
-    Atom::B,
-    Atom::Q,
-];
+const ATOMS: [Atom; 13] = Atom::ALL;
 
 fn is_oblique(atom: Atom) -> bool {
     matches!(atom, Atom::N | Atom::C | Atom::Z)

@@ -38,6 +38,23 @@ pub enum Atom {
 }
 
 impl Atom {
+    /// Every atom, in the order of their letters above.
+    pub const ALL: [Atom; 13] = [
+        Atom::W,
+        Atom::F,
+        Atom::D,
+        Atom::N,
+        Atom::A,
+        Atom::H,
+        Atom::C,
+        Atom::Z,
+        Atom::G,
+        Atom::K,
+        Atom::R,
+        Atom::B,
+        Atom::Q,
+    ];
+
     /// The letter that names this atom.
     pub fn letter(self) -> char {
         match self {
