@@ -1086,7 +1086,7 @@ fn a_clock_runs_out_and_the_server_ends_the_game() {
         st["result"]["reason"]
             .as_str()
             .unwrap()
-            .contains("time ran out")
+            .contains("time is up")
     );
     assert_eq!(st["clocks"]["black_ms"], 0);
     assert_eq!(st["clocks"]["running"], Value::Null);
