@@ -472,10 +472,10 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Table>>, force: bool) {
             }
             // The time is charged, and the move refused when the engine's flag fell.
             s.check_flag();
-            if let Some(mv) = r.best {
-                if s.game.play(mv).is_ok() {
-                    s.generation += 1;
-                }
+            if let Some(mv) = r.best
+                && s.game.play(mv).is_ok()
+            {
+                s.generation += 1;
             }
             drop(s);
             drop(spare);
