@@ -819,9 +819,9 @@ mod tests {
         assert!(!played[2].capture && !played[2].check);
         let mut x = chess();
         play_all(&mut x, "e4 d5 exd5 Qxd5 Nc3 Qe5");
-        let played = x.played();
-        assert!(played[2].capture && !played[2].check, "exd5 captures");
-        assert!(!played[5].capture && played[5].check, "Qe5+ checks");
+        let xp = x.played();
+        assert!(xp[2].capture && !xp[2].check, "exd5 captures");
+        assert!(!xp[5].capture && xp[5].check, "Qe5+ checks");
         assert_eq!(x.position_at(2).unwrap().fen(), x.fen_at(2).unwrap());
         for (i, p) in played.iter().enumerate() {
             assert_eq!(Some(p.fen.clone()), s.fen_at(i + 1));
