@@ -630,7 +630,8 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
     let rules = s.game.rules().clone();
     let g = rules.geometry;
     let pos = s.game.position().clone();
-    let over = s.over();
+    let verdict = s.game.verdict();
+    let over = verdict.is_some();
     let legal: Vec<Value> = if over {
         Vec::new()
     } else {
@@ -649,10 +650,7 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
             .collect()
     };
     let side = pos.side();
-    let result = s
-        .game
-        .verdict()
-        .map(|v| json!({"result": v.result.pgn(), "reason": v.to_string()}));
+    let result = verdict.map(|v| json!({"result": v.result.pgn(), "reason": v.to_string()}));
     // The score from the viewpoint of the player: the human when one human plays, else White.
     let humans: Vec<Color> = [Color::White, Color::Black]
         .into_iter()
