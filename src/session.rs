@@ -1,7 +1,7 @@
 //! One game as every front-end plays it: the terminal, UCI, CECP, the referee and self-play
 //! talk to a [`Session`], never to the record underneath ([`crate::game`]) or to the move
-//! readers and writers ([`crate::text`]) directly (`tests/layers.rs` checks it; the web
-//! server, still on the record, is listed there as pending).
+//! readers and writers ([`crate::text`]) directly (`tests/layers.rs` checks it), and so does
+//! the web server.
 //!
 //! A session reads a move in any accepted notation ([`Session::read`]), judges it (a legal
 //! move, or a [`MoveError`] that says precisely why not), applies it, takes moves back (one, or
@@ -198,6 +198,10 @@ pub struct Played {
     pub san: String,
     /// The position after it, as FEN.
     pub fen: String,
+    /// Whether it captured.
+    pub capture: bool,
+    /// Whether it gave check.
+    pub check: bool,
 }
 
 /// A clock's time control: the time each side starts with and the time added per move.
@@ -349,6 +353,12 @@ impl Session {
     /// The position after the first `ply` moves (0: the start), as FEN; `None` past the last
     /// move.
     pub fn fen_at(&self, ply: usize) -> Option<String> {
+        self.position_at(ply).map(|p| p.fen())
+    }
+
+    /// The position after the first `ply` moves (0: the start), with the history before it;
+    /// `None` past the last move.
+    pub fn position_at(&self, ply: usize) -> Option<Position> {
         let moves = self.game.moves();
         if ply > moves.len() {
             return None;
@@ -357,7 +367,7 @@ impl Session {
         for &m in &moves[..ply] {
             p.make(m);
         }
-        Some(p.fen())
+        Some(p)
     }
 
     /// `mv` in coordinates.
@@ -383,6 +393,7 @@ impl Session {
             .moves()
             .iter()
             .map(|&mv| {
+                let capture = is_capture(&p, mv);
                 let san = san(&mut p, mv);
                 p.make(mv);
                 Played {
@@ -390,6 +401,8 @@ impl Session {
                     coord: coord(self.rules(), mv),
                     san,
                     fen: p.fen(),
+                    capture,
+                    check: p.in_check(),
                 }
             })
             .collect()
@@ -803,6 +816,13 @@ mod tests {
         assert_eq!(played.len(), 3);
         assert_eq!(played[2].san, "Nf3");
         assert_eq!(played[2].coord, "g1f3");
+        assert!(!played[2].capture && !played[2].check);
+        let mut x = chess();
+        play_all(&mut x, "e4 d5 exd5 Qxd5 Nc3 Qe5");
+        let xp = x.played();
+        assert!(xp[2].capture && !xp[2].check, "exd5 captures");
+        assert!(!xp[5].capture && xp[5].check, "Qe5+ checks");
+        assert_eq!(x.position_at(2).unwrap().fen(), x.fen_at(2).unwrap());
         for (i, p) in played.iter().enumerate() {
             assert_eq!(Some(p.fen.clone()), s.fen_at(i + 1));
         }

@@ -190,10 +190,6 @@ fn every_rule_has_its_file_its_readme_row_and_its_documentation() {
 /// The front-ends: each plays its games through `crate::session`.
 const FRONT_ENDS: &[&str] = &["protocol", "referee", "selfplay", "cli", "serve"];
 
-/// Front-ends not yet moved onto the session. Pending: `serve` still plays on the game
-/// record and writes its own moves; it is ported next, and this list is then empty.
-const PENDING_SESSION_PORT: &[&str] = &["serve"];
-
 /// `line: crate::PATH` for each path in `text` that goes round the session: the game record
 /// (`crate::game`) or the move readers and writers (`crate::text`, whose board drawing
 /// `crate::text::board` stays open to all).
@@ -221,10 +217,7 @@ fn around_the_session(text: &str) -> Vec<String> {
 fn front_ends_play_through_the_session() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut wrong = Vec::new();
-    for module in FRONT_ENDS
-        .iter()
-        .filter(|m| !PENDING_SESSION_PORT.contains(m))
-    {
+    for module in FRONT_ENDS {
         let mut files = Vec::new();
         let dir = src.join(module);
         if dir.is_dir() {

@@ -1086,7 +1086,7 @@ fn a_clock_runs_out_and_the_server_ends_the_game() {
         st["result"]["reason"]
             .as_str()
             .unwrap()
-            .contains("time ran out")
+            .contains("time is up")
     );
     assert_eq!(st["clocks"]["black_ms"], 0);
     assert_eq!(st["clocks"]["running"], Value::Null);
@@ -1100,6 +1100,42 @@ fn a_clock_runs_out_and_the_server_ends_the_game() {
         let (status, v) = call(&s, "POST", "/api/new", Some(bad.clone()));
         assert_eq!(status, 400, "{bad}: {v}");
     }
+}
+
+#[test]
+fn taking_a_move_back_gives_back_the_clocks_and_an_untimed_clock_counts_up() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human",
+               "clock_ms": 60000, "increment_ms": 30000}),
+    );
+    let st = ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "e4"}));
+    let white = st["clocks"]["white_ms"].as_u64().unwrap();
+    assert!(white > 60_000, "the increment is added: {}", st["clocks"]);
+    assert_eq!(st["clocks"]["running"], "black");
+    let st = ok(&s, "POST", "/api/undo", json!({"sid": sid}));
+    assert_eq!(st["clocks"]["running"], "white");
+    let white = st["clocks"]["white_ms"].as_u64().unwrap();
+    assert!(
+        white <= 60_000,
+        "the increment is taken back: {}",
+        st["clocks"]
+    );
+    assert!(white > 50_000, "{}", st["clocks"]);
+    // Untimed: each side's time used, from zero.
+    let (sid, st) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human"}),
+    );
+    assert_eq!(st["clocks"]["timed"], false);
+    assert_eq!(st["clocks"]["base_ms"], Value::Null);
+    assert!(st["clocks"]["white_ms"].as_u64().unwrap() < 10_000);
+    std::thread::sleep(Duration::from_millis(30));
+    let st = ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "e4"}));
+    let used = st["clocks"]["white_ms"].as_u64().unwrap();
+    assert!((30..10_000).contains(&used), "{}", st["clocks"]);
+    assert_eq!(st["clocks"]["black_ms"], 0);
 }
 
 #[test]

@@ -1,90 +1,78 @@
-//! The game clock of a page's game: base time plus increment per move, or, untimed, the time
-//! each side has used. The server is the judge of time: a side whose time is up when it is
-//! asked about (any request, or the engine's move) loses on time.
+//! The page's clocks. The game's session keeps them ([`Session::set_clocks`]): a timed game
+//! counts down from its base time and adds its increment per move, and the side whose time
+//! is up loses on time when the server next asks ([`Session::charge_until`]). An untimed game
+//! shows each side's time used: its clocks count down from [`STOPWATCH`], a time no game
+//! reaches, and the page is sent what has gone.
 
 use std::time::{Duration, Instant};
 
+use serde_json::{Value, json};
+
 use crate::geometry::Color;
+use crate::session::{Session, TimeControl};
 
-/// A time control: each side starts with `base` and gains `increment` after each of its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// The time each side starts with.
-    pub base: Duration,
-    /// The time added after each move.
-    pub increment: Duration,
+/// Where an untimed game's clocks start: they show the time used since.
+pub const STOPWATCH: Duration = Duration::from_secs(1 << 32);
+
+/// Starts `game`'s clocks at `now`: `control` for both sides, or, untimed, the stopwatch.
+pub fn start(game: &mut Session, control: Option<TimeControl>, now: Instant) {
+    let tc = control.unwrap_or(TimeControl {
+        base: STOPWATCH,
+        increment: Duration::ZERO,
+    });
+    game.set_clocks(Some([tc, tc]));
+    game.start_turn(now);
 }
 
-/// Both sides' clocks.
-#[derive(Clone, Debug)]
-pub struct Clocks {
+/// The time shown for `side` at `now`, with `running` the side whose clock runs (if any):
+/// time left when timed (never below zero), time used when not.
+pub fn shown(
+    game: &Session,
     control: Option<TimeControl>,
-    /// Time left (timed) or used (untimed), as of `since`, for each side.
-    time: [Duration; 2],
-    since: Instant,
+    side: Color,
+    running: Option<Color>,
+    now: Instant,
+) -> Duration {
+    let left = if running == Some(side) {
+        game.remaining_at(side, now)
+    } else {
+        game.remaining(side)
+    }
+    .unwrap_or_default();
+    match control {
+        Some(_) => left,
+        None => STOPWATCH.saturating_sub(left),
+    }
 }
 
-impl Clocks {
-    /// Fresh clocks: full time for both sides, the side to move's running from now.
-    pub fn new(control: Option<TimeControl>) -> Clocks {
-        let start = control.map_or(Duration::ZERO, |c| c.base);
-        Clocks {
-            control,
-            time: [start; 2],
-            since: Instant::now(),
-        }
-    }
-
-    /// The time control, if the game is timed.
-    pub fn control(&self) -> Option<TimeControl> {
-        self.control
-    }
-
-    /// The time shown for `side` now, with `running` the side whose clock runs (if any):
-    /// time left when timed (never below zero), time used when not.
-    pub fn shown(&self, side: Color, running: Option<Color>) -> Duration {
-        let t = self.time[side.index()];
-        if running != Some(side) {
-            return t;
-        }
-        let spent = self.since.elapsed();
-        match self.control {
-            Some(_) => t.saturating_sub(spent),
-            None => t + spent,
-        }
-    }
-
-    /// Whether `side`, whose clock runs, has no time left.
-    pub fn flagged(&self, side: Color) -> bool {
-        self.control.is_some() && self.shown(side, Some(side)).is_zero()
-    }
-
-    /// `mover` finished a move: its thinking time is charged and its increment added; the
-    /// other side's clock starts.
-    pub fn moved(&mut self, mover: Color) {
-        let now = self.shown(mover, Some(mover));
-        self.time[mover.index()] = match self.control {
-            Some(c) => now + c.increment,
-            None => now,
-        };
-        self.since = Instant::now();
-    }
-
-    /// The side to move's clock restarts from now, its time kept (after a take-back, say).
-    pub fn restart_turn(&mut self) {
-        self.since = Instant::now();
-    }
-
-    /// Stops `side`'s running clock for good at what it shows (at the end of the game).
-    pub fn stop(&mut self, side: Color) {
-        self.time[side.index()] = self.shown(side, Some(side));
-        self.since = Instant::now();
-    }
+/// The clocks for the page: `{white_ms, black_ms, timed, base_ms, increment_ms, running}`.
+pub fn json(
+    game: &Session,
+    control: Option<TimeControl>,
+    running: Option<Color>,
+    now: Instant,
+) -> Value {
+    let ms = |c: Color| shown(game, control, c, running, now).as_millis() as u64;
+    json!({
+        "white_ms": ms(Color::White),
+        "black_ms": ms(Color::Black),
+        "timed": control.is_some(),
+        "base_ms": control.map(|c| c.base.as_millis() as u64),
+        "increment_ms": control.map(|c| c.increment.as_millis() as u64),
+        "running": running.map(super::side_name),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Ruleset;
+    use crate::variant::Variant;
+
+    fn chess() -> Session {
+        let v = Variant::load("chess").unwrap();
+        Session::new(&Ruleset::new(&v, None).unwrap())
+    }
 
     #[test]
     fn a_timed_clock_counts_down_and_adds_the_increment() {
@@ -92,26 +80,43 @@ mod tests {
             base: Duration::from_millis(40),
             increment: Duration::from_secs(5),
         };
-        let mut c = Clocks::new(Some(tc));
-        assert!(!c.flagged(Color::White));
-        std::thread::sleep(Duration::from_millis(60));
-        assert!(c.flagged(Color::White), "40 ms are gone");
-        assert_eq!(
-            c.shown(Color::Black, Some(Color::White)),
-            Duration::from_millis(40),
-            "Black's clock does not run"
-        );
-        c.moved(Color::White);
-        assert_eq!(c.shown(Color::White, None), Duration::from_secs(5));
+        let mut g = chess();
+        let t0 = Instant::now();
+        start(&mut g, Some(tc), t0);
+        let white = Some(Color::White);
+        let later = t0 + Duration::from_millis(30);
+        let v = json(&g, Some(tc), white, later);
+        assert_eq!(v["white_ms"], 10);
+        assert_eq!(v["black_ms"], 40, "Black's clock does not run");
+        assert_eq!(v["timed"], true);
+        assert_eq!(v["base_ms"], 40);
+        assert_eq!(v["increment_ms"], 5000);
+        assert_eq!(v["running"], "white");
+        assert_eq!(g.charge_until(later), None);
+        g.play_text("e4").unwrap();
+        let v = json(&g, Some(tc), Some(Color::Black), later);
+        assert_eq!(v["white_ms"], 5010);
+        assert!(g.charge_until(later + Duration::from_millis(41)).is_some());
+        let v = json(&g, Some(tc), None, later);
+        assert_eq!(v["black_ms"], 0, "the flag fell");
+        assert_eq!(v["running"], Value::Null);
     }
 
     #[test]
     fn an_untimed_clock_counts_time_used() {
-        let mut c = Clocks::new(None);
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(!c.flagged(Color::White));
-        c.moved(Color::White);
-        assert!(c.shown(Color::White, None) >= Duration::from_millis(20));
-        assert_eq!(c.shown(Color::Black, None), Duration::ZERO);
+        let mut g = chess();
+        let t0 = Instant::now();
+        start(&mut g, None, t0);
+        let t1 = t0 + Duration::from_millis(20);
+        let v = json(&g, None, Some(Color::White), t1);
+        assert_eq!(v["white_ms"], 20);
+        assert_eq!(v["black_ms"], 0);
+        assert_eq!(v["timed"], false);
+        assert_eq!(v["base_ms"], Value::Null);
+        assert_eq!(g.charge_until(t1), None);
+        g.play_text("e4").unwrap();
+        let v = json(&g, None, Some(Color::Black), t1 + Duration::from_millis(7));
+        assert_eq!(v["white_ms"], 20);
+        assert_eq!(v["black_ms"], 7);
     }
 }

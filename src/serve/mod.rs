@@ -6,7 +6,10 @@
 //! module for its limits and for who may ask); JSON through `serde_json`.
 //!
 //! **Sessions.** Each browser tab starts its own game with `POST /api/new` and gets a session
-//! id that it sends with every later request; games never mix between tabs. At most
+//! id that it sends with every later request; games never mix between tabs. A tab's game is a
+//! [`crate::session::Session`], as in every other front-end: it reads the moves sent, judges
+//! and plays them, takes them back, keeps the clocks and decides how the game ends; the
+//! server adds who plays each side, the engine and the analysis. At most
 //! [`MAX_SESSIONS`] games are kept: the least recently used goes first (its engine stops and
 //! its thread is waited for), but never one used in the last [`IN_PLAY`]; where every game is
 //! in play, a new game is refused (503) until one is not. A game unused for a while sleeps: its engine stops and frees its
@@ -20,8 +23,10 @@
 //! otherwise the search is abandoned and the engine waits for `POST /api/go`.
 //!
 //! **Clocks.** A game started with `clock_ms` (and `increment_ms`) is timed: the server
-//! keeps each side's time and is the judge of it; a side whose time is up loses when the game is
-//! next asked about (the page asks every half second while a clock runs).
+//! keeps each side's time (the session's clocks) and is the judge of it; a side whose time is
+//! up loses when the game is next asked about (the page asks every half second while a clock
+//! runs). An untimed game shows each side's time used (see the `clock` module). Taking moves
+//! back sets the clocks back to what they were before them.
 //!
 //! **Bad requests** (malformed JSON, missing fields, illegal moves, unknown variants, a body
 //! over [`MAX_BODY`] bytes, an unknown session) get a 4xx status with `{"error": "..."}` and
@@ -37,9 +42,9 @@
 //! | `GET /api/state?sid=S` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis |
 //! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
 //! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state |
-//! | `GET /api/variant?sid=S` | the variant: pieces with name, letter, XBetza, glyph, movement diagram |
+//! | `GET /api/variant?sid=S` | the variant: its setups, its rules as `{name, text}`, and its pieces, each with name, letter, XBetza, glyph, `image` (SVG), `words` (the movement in words), promotions and movement diagram |
 //! | `POST /api/move` | `{sid, move}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN |
-//! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn) |
+//! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included |
 //! | `POST /api/options` | `{sid, white?, black?, movetime_ms?, depth?, nodes?}` |
 //! | `POST /api/go` | `{sid}`: the engine moves for the side to move |
 //! | `POST /api/stop` | `{sid, play?}`: ends the engine's search |
@@ -56,15 +61,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::game::{self, Game, GameResult};
 use crate::geometry::{Color, Geometry, Square};
 use crate::moves::{EMPTY, Move, MoveKind};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::search::{Limits, Score, Searcher};
+use crate::session::{Session, TimeControl, parse_pgn};
 use crate::tables::Shape;
 use crate::variant::Variant;
-use clock::{Clocks, TimeControl};
 
 pub mod analysis;
 pub mod clock;
@@ -185,16 +189,11 @@ impl AnalysisState {
     }
 }
 
-/// How a game ended outside the board rules (resignation, agreed draw).
-#[derive(Clone, Debug)]
-struct Ending {
-    result: GameResult,
-    reason: String,
-}
-
-/// One browser tab's game.
-struct Session {
-    game: Game,
+/// One browser tab's game: the game's session and what the page adds to it (who plays each
+/// side, the engine, the analysis).
+struct Table {
+    /// The game: its moves, clocks and ending.
+    game: Session,
     players: [Player; 2],
     movetime: Option<Duration>,
     depth: Option<u32>,
@@ -218,9 +217,8 @@ struct Session {
     /// The engine waits for `go` (after a `stop` without play).
     paused: bool,
     report: EngineReport,
-    ending: Option<Ending>,
-    /// Both sides' clocks (time left when timed, time used when not).
-    clock: Clocks,
+    /// The time control, when the game is timed (see [`clock`] for the untimed clocks).
+    control: Option<TimeControl>,
     /// A node limit for the engine's search (a named level).
     nodes: Option<u64>,
     /// The analysis of a position of the game, while asked for.
@@ -235,7 +233,7 @@ struct Session {
 
 /// All games.
 pub struct Server {
-    sessions: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
+    sessions: Mutex<HashMap<String, Arc<Mutex<Table>>>>,
     counter: AtomicU64,
     seed: u64,
     /// The variant and setup `serve` was started with.
@@ -269,9 +267,10 @@ fn sq_name(g: Geometry, sq: Square) -> String {
     g.name(sq).to_string()
 }
 
-impl Session {
-    fn new(game: Game, variant: Arc<Variant>) -> Session {
-        Session {
+impl Table {
+    fn new(mut game: Session, variant: Arc<Variant>, control: Option<TimeControl>) -> Table {
+        clock::start(&mut game, control, Instant::now());
+        Table {
             game,
             players: [Player::Human, Player::Engine],
             movetime: Some(Duration::from_secs(2)),
@@ -286,8 +285,7 @@ impl Session {
             generation: 0,
             paused: false,
             report: EngineReport::default(),
-            ending: None,
-            clock: Clocks::new(None),
+            control,
             nodes: None,
             analysis: AnalysisState::default(),
             history_cache: None,
@@ -324,33 +322,16 @@ impl Session {
     }
 
     fn over(&mut self) -> bool {
-        self.ending.is_some() || self.game.outcome().is_some()
+        self.game.is_over()
     }
 
-    /// Charges the time since the turn started to the side to move.
-    fn charge_clock(&mut self) {
-        let side = self.game.position().side();
-        self.clock.moved(side);
-    }
-
-    /// Ends the game when the side to move has run out of time; the server is the judge of
-    /// time, so this is asked on every request and before every engine move.
+    /// Charges the time since the turn started to the side to move, and ends the game when
+    /// that side has run out of time; the server is the judge of time, so this is asked on
+    /// every request and before every engine move.
     fn check_flag(&mut self) {
-        let side = self.game.position().side();
-        if self.over() || !self.clock.flagged(side) {
-            return;
+        if self.game.charge_until(Instant::now()).is_some() {
+            self.cancel_search();
         }
-        self.cancel_search();
-        self.clock.stop(side);
-        let (loser, winner) = if side == Color::White {
-            ("White", "Black")
-        } else {
-            ("Black", "White")
-        };
-        self.ending = Some(Ending {
-            result: GameResult::win_for(side.flip()),
-            reason: format!("{loser}'s time ran out: {winner} wins."),
-        });
     }
 
     /// The move list for the page, made anew only when the game changed.
@@ -368,9 +349,12 @@ impl Session {
     }
 
     fn limits(&self) -> Limits {
-        let side = self.game.position().side();
-        let clock = self.clock.control().map(|c| crate::search::Clock {
-            remaining: self.clock.shown(side, Some(side)),
+        let side = self.game.side_to_move();
+        let clock = self.control.map(|c| crate::search::Clock {
+            remaining: self
+                .game
+                .remaining_at(side, Instant::now())
+                .unwrap_or_default(),
             increment: c.increment,
             moves_to_go: None,
         });
@@ -382,17 +366,17 @@ impl Session {
         }
     }
 
-    /// A new position or game: everything about the old one goes.
-    fn reset_with(&mut self, game: Game) {
+    /// A new position or game: everything about the old one goes; the clocks start again
+    /// with the same time control.
+    fn reset_with(&mut self, mut game: Session) {
         self.cancel_search();
         if !Arc::ptr_eq(game.rules(), self.game.rules()) {
             // Made anew for the new rules when the engine next searches.
             self.searcher = None;
         }
+        clock::start(&mut game, self.control, Instant::now());
         self.game = game;
-        self.ending = None;
         self.report = EngineReport::default();
-        self.clock = Clocks::new(self.clock.control());
         self.paused = false;
         self.analysis.cancel();
     }
@@ -409,12 +393,12 @@ fn lower_priority() {
 }
 
 /// Starts the engine when it is to move and idle.
-fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
+fn maybe_start_engine(sess_arc: &Arc<Mutex<Table>>, force: bool) {
     let mut s = lock(sess_arc);
     if s.closed || s.asleep || s.thinking() || s.over() || s.searching {
         return;
     }
-    let side = s.game.position().side();
+    let side = s.game.side_to_move();
     if !force && (s.paused || s.players[side.index()] != Player::Engine) {
         return;
     }
@@ -442,7 +426,7 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
         .spawn(move || {
             lower_priority();
             let stop = thread_stop;
-            let report_pos = pos.clone();
+            // While the generation holds, the game's position is the one searched.
             let r = searcher.search(&mut pos, &limits, |info| {
                 let mut s = lock(&arc);
                 if s.generation != generation {
@@ -451,7 +435,7 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
                 s.report.depth = info.depth;
                 s.report.score = Some(info.score);
                 s.report.nodes = info.nodes;
-                s.report.pv = pv_san(&report_pos, &info.pv);
+                s.report.pv = pv_san(&s.game, &info.pv);
             });
             let mut s = lock(&arc);
             s.searching = false;
@@ -484,14 +468,14 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
             if r.depth > 0 {
                 s.report.depth = r.depth;
                 s.report.score = Some(r.score);
-                s.report.pv = pv_san(&report_pos, &r.pv);
+                s.report.pv = pv_san(&s.game, &r.pv);
             }
+            // The time is charged, and the move refused when the engine's flag fell.
             s.check_flag();
-            if let Some(mv) = r.best.filter(|_| s.ending.is_none()) {
-                s.charge_clock();
-                if s.game.play(mv).is_ok() {
-                    s.generation += 1;
-                }
+            if let Some(mv) = r.best
+                && s.game.play(mv).is_ok()
+            {
+                s.generation += 1;
             }
             drop(s);
             drop(spare);
@@ -510,20 +494,13 @@ fn maybe_start_engine(sess_arc: &Arc<Mutex<Session>>, force: bool) {
     }
 }
 
-/// The principal variation as SAN, cut where a move is not legal.
-fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
-    let mut p = pos.clone();
-    let mut out = Vec::new();
-    for &m in pv.iter().take(12) {
-        let mut l = crate::moves::MoveList::new();
-        p.legal_moves(&mut l);
-        if !l.as_slice().contains(&m) {
-            break;
-        }
-        out.push(game::san(&mut p, m));
-        p.make(m);
-    }
-    out
+/// The most moves of a principal variation shown.
+const PV_SHOWN: usize = 12;
+
+/// A principal variation from the current position of `game` in the SAN-like form, cut where a
+/// move is not legal.
+fn pv_san(game: &Session, pv: &[Move]) -> Vec<String> {
+    game.san_line(&pv[..pv.len().min(PV_SHOWN)])
 }
 
 /// A score as text: `+0.35`, `#3`.
@@ -560,27 +537,14 @@ fn board_json(pos: &Position) -> Vec<String> {
         .collect()
 }
 
-/// The position after the first `ply` moves of `game`.
-fn position_at(game: &Game, ply: usize) -> Position {
-    let mut p = game.start_position().clone();
-    for &m in &game.moves()[..ply.min(game.moves().len())] {
-        p.make(m);
-    }
-    p
-}
-
 /// The moves of the game for the move list: SAN, squares, and whether each captured or checked.
-fn history_json(game: &Game) -> Vec<Value> {
+fn history_json(game: &Session) -> Vec<Value> {
     let g = game.rules().geometry;
-    let mut p = game.start_position().clone();
-    game.moves()
-        .iter()
-        .map(|&m| {
-            let capture = crate::text::is_capture(&p, m);
-            let san = game::san(&mut p, m);
-            p.make(m);
-            json!({"san": san, "from": sq_name(g, m.from), "to": sq_name(g, m.to),
-                   "capture": capture, "check": p.in_check()})
+    game.played()
+        .into_iter()
+        .map(|p| {
+            json!({"san": p.san, "from": sq_name(g, p.mv.from), "to": sq_name(g, p.mv.to),
+                   "capture": p.capture, "check": p.check})
         })
         .collect()
 }
@@ -626,13 +590,17 @@ fn white_cp(score: Score, side: Color) -> i64 {
 }
 
 /// The analysis for the page: the ply analysed and its lines, scores from White's side.
-fn analysis_json(s: &Session) -> Value {
-    let Some(ply) = s.analysis.ply else {
+fn analysis_json(s: &Table) -> Value {
+    let Some((ply, pos)) = s
+        .analysis
+        .ply
+        .and_then(|ply| Some((ply, s.game.position_at(ply)?)))
+    else {
         return Value::Null;
     };
-    let pos = position_at(&s.game, ply);
     let g = pos.rules().geometry;
     let side = pos.side();
+    let at = Session::from_position(pos);
     let lines: Vec<Value> = s
         .analysis
         .lines
@@ -647,7 +615,7 @@ fn analysis_json(s: &Session) -> Value {
                 "depth": l.depth,
                 "score": score_text(white),
                 "cp": white_cp(l.score, side),
-                "pv": pv_san(&pos, &l.pv),
+                "pv": pv_san(&at, &l.pv),
                 "from": l.pv.first().map(|m| sq_name(g, m.from)),
                 "to": l.pv.first().map(|m| sq_name(g, m.to)),
             })
@@ -657,12 +625,13 @@ fn analysis_json(s: &Session) -> Value {
 }
 
 /// The game's state for the page.
-fn state_json(sid: &str, s: &mut Session) -> Value {
+fn state_json(sid: &str, s: &mut Table) -> Value {
     s.check_flag();
     let rules = s.game.rules().clone();
     let g = rules.geometry;
     let pos = s.game.position().clone();
-    let over = s.over();
+    let verdict = s.game.verdict();
+    let over = verdict.is_some();
     let legal: Vec<Value> = if over {
         Vec::new()
     } else {
@@ -674,20 +643,14 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
                     "from": sq_name(g, m.from),
                     "to": sq_name(g, m.to),
                     "promo": m.promotion().map(|k| rules.variant.pieces[k].letter.to_string()),
-                    "uci": game::coord(&rules, m),
+                    "uci": s.game.coord(m),
                     "words": move_words(&rules, m),
                 })
             })
             .collect()
     };
     let side = pos.side();
-    let result = if let Some(e) = &s.ending {
-        Some(json!({"result": e.result.pgn(), "reason": e.reason}))
-    } else {
-        s.game
-            .outcome()
-            .map(|o| json!({"result": o.result.pgn(), "reason": o.to_string()}))
-    };
+    let result = verdict.map(|v| json!({"result": v.result.pgn(), "reason": v.to_string()}));
     // The score from the viewpoint of the player: the human when one human plays, else White.
     let humans: Vec<Color> = [Color::White, Color::Black]
         .into_iter()
@@ -707,8 +670,6 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
     };
     let history = s.history();
     let running = (!over).then_some(side);
-    let shown = |c: Color| s.clock.shown(c, running).as_millis() as u64;
-    let control = s.clock.control();
     let start = s.game.start_position();
     let mut out = position_json(&pos, s.game.last_move());
     let fields = json!({
@@ -735,11 +696,7 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
             "score_view": side_name(view),
             "pv": s.report.pv,
         },
-        "clocks": {"white_ms": shown(Color::White), "black_ms": shown(Color::Black),
-                   "timed": control.is_some(),
-                   "base_ms": control.map(|c| c.base.as_millis() as u64),
-                   "increment_ms": control.map(|c| c.increment.as_millis() as u64),
-                   "running": running.map(side_name)},
+        "clocks": clock::json(&s.game, s.control, running, Instant::now()),
         "analysis": analysis_json(s),
     });
     if let (Some(o), Value::Object(f)) = (out.as_object_mut(), fields) {
@@ -750,7 +707,7 @@ fn state_json(sid: &str, s: &mut Session) -> Value {
 
 /// Starts (or, with `"off": true`, stops) the analysis of a position of the game
 /// (`/api/analyse`: `{sid, ply?, lines?, depth?, off?}`; the ply defaults to the current one).
-fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
+fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiError> {
     let mut s = lock(arc);
     s.analysis.cancel();
     if body.get("off") == Some(&Value::Bool(true)) {
@@ -780,7 +737,10 @@ fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
         None | Some(Value::Null) => None,
         Some(_) => Some(number("depth", analysis::MAX_DEPTH as u64, 1)? as u32),
     };
-    let mut pos = position_at(&s.game, ply);
+    let mut pos = s
+        .game
+        .position_at(ply)
+        .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?;
     let stop = Arc::new(AtomicBool::new(false));
     s.analysis.ply = Some(ply);
     s.analysis.stop = Some(stop.clone());
@@ -835,15 +795,14 @@ fn analyse(arc: &Arc<Mutex<Session>>, body: &Value) -> Result<(), ApiError> {
 }
 
 /// One earlier position of the game (`GET /api/position?sid=S&ply=N`).
-fn ply_json(s: &Session, query: &str) -> Result<Value, ApiError> {
+fn ply_json(s: &Table, query: &str) -> Result<Value, ApiError> {
     let plies = s.game.moves().len();
-    let ply = query
+    let (ply, pos) = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("ply="))
         .and_then(|p| p.parse::<usize>().ok())
-        .filter(|&p| p <= plies)
+        .and_then(|p| Some((p, s.game.position_at(p)?)))
         .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?;
-    let pos = position_at(&s.game, ply);
     let last = ply.checked_sub(1).map(|i| s.game.moves()[i]);
     let mut v = position_json(&pos, last);
     v["ply"] = json!(ply);
@@ -1055,7 +1014,7 @@ struct EngineSettings {
 impl EngineSettings {
     /// Applies the settings given to a session; refused when the engine would be left with
     /// no limit at all.
-    fn apply(self, s: &mut Session) -> Result<(), ApiError> {
+    fn apply(self, s: &mut Table) -> Result<(), ApiError> {
         let mt = self.movetime.unwrap_or(s.movetime);
         let depth = self.depth.unwrap_or(s.depth);
         let nodes = self.nodes.unwrap_or(s.nodes);
@@ -1127,23 +1086,18 @@ fn load_variant(
                 message: e.to_string(),
             })
         }
-        (Some(n), None) => {
-            // Only built-in names: a page must not make the server read files.
-            if !crate::variant::BUILTIN.iter().any(|(b, _)| *b == n) {
-                return Err(ApiError {
-                    status: 404,
-                    message: format!(
-                        "unknown variant `{n}` (known: {})",
-                        crate::variant::BUILTIN
-                            .iter()
-                            .map(|(b, _)| *b)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
-            }
-            Variant::load(n).map_err(|e| bad(e.to_string()))
-        }
+        // Only built-in names: a page must not make the server read files.
+        (Some(n), None) => Variant::builtin_named(n).ok_or_else(|| ApiError {
+            status: 404,
+            message: format!(
+                "unknown variant `{n}` (known: {})",
+                crate::variant::BUILTIN
+                    .iter()
+                    .map(|(b, _)| *b)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
         (None, None) => Variant::load(fallback).map_err(|e| bad(e.to_string())),
     }
 }
@@ -1182,7 +1136,7 @@ impl Server {
     /// game wakes it, and the engine resumes if it is to move.
     pub fn sweep(&self) {
         let mut slept = false;
-        let sessions: Vec<Arc<Mutex<Session>>> = lock(&self.sessions).values().cloned().collect();
+        let sessions: Vec<Arc<Mutex<Table>>> = lock(&self.sessions).values().cloned().collect();
         for arc in sessions {
             let mut s = lock(&arc);
             if s.asleep || s.last_use.elapsed() < self.sleep_after {
@@ -1225,7 +1179,7 @@ impl Server {
         format!("{:016x}{n:x}", x ^ (x >> 29))
     }
 
-    fn session(&self, sid: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
+    fn session(&self, sid: &str) -> Result<Arc<Mutex<Table>>, ApiError> {
         let map = lock(&self.sessions);
         let s = map.get(sid).cloned().ok_or(ApiError {
             status: 404,
@@ -1243,7 +1197,7 @@ impl Server {
         Ok(s)
     }
 
-    fn session_of(&self, body: &Value) -> Result<(String, Arc<Mutex<Session>>), ApiError> {
+    fn session_of(&self, body: &Value) -> Result<(String, Arc<Mutex<Table>>), ApiError> {
         let sid = req_str(body, "sid")?.to_string();
         let s = self.session(&sid)?;
         Ok((sid, s))
@@ -1252,7 +1206,7 @@ impl Server {
     /// Keeps a new game `sid`: games unused for a while make room for it when the most are
     /// kept (their engines stopped and waited for); with every kept game in play, it is
     /// refused (503).
-    fn admit(&self, sid: &str, arc: &Arc<Mutex<Session>>) -> Result<(), ApiError> {
+    fn admit(&self, sid: &str, arc: &Arc<Mutex<Table>>) -> Result<(), ApiError> {
         let mut evicted = Vec::new();
         let full;
         {
@@ -1330,18 +1284,15 @@ impl Server {
                 made
             }
         };
-        let pos = match opt_str(body, "fen")? {
-            Some(f) if !f.trim().is_empty() => {
-                Position::from_fen(&rules, f).map_err(|e| bad(e.to_string()))?
-            }
-            _ => Position::start(&rules),
+        let game = match opt_str(body, "fen")? {
+            Some(f) if !f.trim().is_empty() => Session::from_fen(&rules, f).map_err(bad)?,
+            _ => Session::new(&rules),
         };
         let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
         let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
         let settings = engine_settings(body)?;
         let control = time_control(body)?;
-        let mut sess = Session::new(Game::from_position(pos), variant);
-        sess.clock = Clocks::new(control);
+        let mut sess = Table::new(game, variant, control);
         if let Some(p) = white {
             sess.players[0] = p;
         }
@@ -1441,58 +1392,37 @@ impl Server {
         let s = self.session(sid)?;
         let mut s = lock(&s);
         let mut g = s.game.clone();
-        g.tags.retain(|t| t.0 != "White" && t.0 != "Black");
+        let tags = g.tags_mut();
+        tags.retain(|t| t.0 != "White" && t.0 != "Black");
         for (c, tag) in [(0, "White"), (1, "Black")] {
             let who = if s.players[c] == Player::Human {
                 "Human"
             } else {
                 "Polymachy"
             };
-            g.tags.push((tag.into(), who.into()));
+            tags.push((tag.into(), who.into()));
         }
-        let mut text = g.to_pgn();
-        if let Some(e) = &s.ending {
-            // A resignation or agreed draw: the board rules know nothing of it.
-            text = text.replacen(
-                "[Result \"*\"]",
-                &format!("[Result \"{}\"]", e.result.pgn()),
-                1,
-            );
-            if let Some(stripped) = text.trim_end().strip_suffix('*') {
-                text = format!("{stripped}{{{}}} {}\n", e.reason, e.result.pgn());
-            }
-        }
+        let text = g.to_pgn();
         s.last_use = Instant::now();
         Ok(text)
     }
 }
 
 /// A draw claim: granted when the variant's draw rules hold, or between two humans (agreement).
-fn draw_claim(s: &mut Session) -> Result<String, ApiError> {
+fn draw_claim(s: &mut Table) -> Result<(), ApiError> {
     if s.players.iter().all(|&p| p == Player::Human) {
-        return Ok("Draw agreed.".into());
+        s.game.agree_draw();
+    } else {
+        s.game.claim_draw().map_err(conflict)?;
     }
-    let d = s.game.rules().draws;
-    let pos = s.game.position();
-    let h = pos.hash();
-    let seen = 1 + pos.history_hashes().filter(|&x| x == h).count() as u32;
-    // One repetition short of the automatic draw may be claimed, as in FIDE chess.
-    if d.repetition > 1 && seen + 1 >= d.repetition {
-        return Ok(format!("Draw claimed: the position occurred {seen} times."));
-    }
-    if d.move_limit > 0 && pos.halfmove_clock() + 1 >= 2 * d.move_limit {
-        return Ok("Draw claimed by the move-count rule.".into());
-    }
-    Err(conflict(format!(
-        "no draw by the rules: this position occurred {seen} time(s) (a claim needs {}), and {} of {} moves passed without a capture or pawn move",
-        d.repetition.saturating_sub(1).max(1),
-        pos.halfmove_clock() / 2,
-        d.move_limit
-    )))
+    Ok(())
 }
 
 /// The rules of a PGN game: its `Variant` tag names a built-in game or the session's own.
-fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<(Variant, Arc<Ruleset>), ApiError> {
+fn rules_for_pgn(
+    rec: &crate::session::PgnRecord,
+    s: &Table,
+) -> Result<(Variant, Arc<Ruleset>), ApiError> {
     let setup = rec.tag("SetupChoice").map(|(x, _)| x.to_string());
     let variant = match rec.tag("Variant") {
         Some((name, _))
@@ -1501,16 +1431,10 @@ fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<(Variant, Arc<Rul
         {
             (*s.variant).clone()
         }
-        Some((name, _)) => {
-            let found = crate::variant::BUILTIN
-                .iter()
-                .filter_map(|(n, _)| Variant::load(n).ok())
-                .find(|v| v.id.eq_ignore_ascii_case(name) || v.title.eq_ignore_ascii_case(name));
-            found.ok_or(ApiError {
-                status: 404,
-                message: format!("unknown variant `{name}` in the PGN"),
-            })?
-        }
+        Some((name, _)) => Variant::builtin_named(name).ok_or(ApiError {
+            status: 404,
+            message: format!("unknown variant `{name}` in the PGN"),
+        })?,
         None => (*s.variant).clone(),
     };
     let rules = Ruleset::new(&variant, setup.as_deref()).map_err(bad)?;
@@ -1519,7 +1443,7 @@ fn rules_for_pgn(rec: &game::PgnRecord, s: &Session) -> Result<(Variant, Arc<Rul
 
 /// Applies a POST request other than a new game to the session `s`: (whether the engine may
 /// have to start, whether it starts even on a human's turn).
-fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool), ApiError> {
+fn post_action(s: &mut Table, path: &str, body: &Value) -> Result<(bool, bool), ApiError> {
     let mut restart = false;
     let mut force = false;
     match path {
@@ -1528,16 +1452,17 @@ fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool)
             if s.over() {
                 return Err(conflict("the game is over"));
             }
-            let side = s.game.position().side();
+            let side = s.game.side_to_move();
             if s.thinking() || s.players[side.index()] == Player::Engine {
                 return Err(conflict("it is the engine's turn"));
             }
-            let mv = s.game.parse(text).map_err(|e| ApiError {
+            let mv = s.game.read(text).map_err(|e| ApiError {
                 status: 422,
                 message: e.to_string(),
             })?;
-            s.charge_clock();
-            s.game.play(mv).map_err(|e| bad(e.to_string()))?;
+            // The mover's time is charged; the move stands unless its flag fell meanwhile.
+            s.check_flag();
+            s.game.play(mv).map_err(|e| conflict(e.to_string()))?;
             s.generation += 1;
             restart = true;
         }
@@ -1573,26 +1498,21 @@ fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool)
             if s.over() {
                 return Err(conflict("the game is over"));
             }
-            let reason = draw_claim(s)?;
+            draw_claim(s)?;
             s.cancel_search();
-            s.ending = Some(Ending {
-                result: GameResult::Draw,
-                reason,
-            });
         }
         "/api/fen" => {
             let fen = req_str(body, "fen")?;
-            let rules = s.game.rules().clone();
-            let pos = Position::from_fen(&rules, fen).map_err(|e| bad(e.to_string()))?;
-            s.reset_with(Game::from_position(pos));
+            let game = Session::from_fen(s.game.rules(), fen).map_err(bad)?;
+            s.reset_with(game);
             restart = true;
         }
         "/api/pgn" => {
             let text = req_str(body, "pgn")?;
-            let rec = game::parse_pgn(text)
-                .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
+            let rec =
+                parse_pgn(text).map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
             let (variant, rules) = rules_for_pgn(&rec, s)?;
-            let g = Game::from_record(&rules, &rec)
+            let g = Session::from_record(&rules, &rec)
                 .map_err(|e| bad(format!("PGN line {}: {}", e.line, e.message)))?;
             s.reset_with(g);
             s.variant = Arc::new(variant);
@@ -1609,30 +1529,33 @@ fn post_action(s: &mut Session, path: &str, body: &Value) -> Result<(bool, bool)
 }
 
 /// Takes back the last move, and the engine's reply before it when one person plays the engine.
-fn undo(s: &mut Session) -> Result<(), ApiError> {
+fn undo(s: &mut Table) -> Result<(), ApiError> {
     if s.game.moves().is_empty() {
         return Err(conflict("no move to take back"));
     }
     s.cancel_search();
-    s.ending = None;
-    s.game.undo();
     let humans = s.players.iter().filter(|&&p| p == Player::Human).count();
-    while humans == 1 && !s.game.moves().is_empty() {
-        let side = s.game.position().side();
-        if s.players[side.index()] == Player::Human {
-            break;
+    match [Color::White, Color::Black]
+        .into_iter()
+        .find(|c| s.players[c.index()] == Player::Human)
+    {
+        Some(human) if humans == 1 => {
+            s.game.undo_to(human);
         }
-        s.game.undo();
+        _ => {
+            s.game.undo();
+        }
     }
+    // The clocks are back as they were before the moves taken back; the turn starts now.
+    s.game.start_turn(Instant::now());
     s.report = EngineReport::default();
-    s.clock.restart_turn();
     s.analysis.cancel();
     s.paused = humans == 0;
     Ok(())
 }
 
 /// Sets who plays each side and the engine's time or depth (`/api/options`).
-fn set_options(s: &mut Session, body: &Value) -> Result<(), ApiError> {
+fn set_options(s: &mut Table, body: &Value) -> Result<(), ApiError> {
     let white = Player::parse(body.get("white").unwrap_or(&Value::Null), "white")?;
     let black = Player::parse(body.get("black").unwrap_or(&Value::Null), "black")?;
     engine_settings(body)?.apply(s)?;
@@ -1642,7 +1565,7 @@ fn set_options(s: &mut Session, body: &Value) -> Result<(), ApiError> {
     if let Some(p) = black {
         s.players[1] = p;
     }
-    let side = s.game.position().side();
+    let side = s.game.side_to_move();
     if s.thinking() && s.players[side.index()] == Player::Human {
         s.cancel_search();
     }
@@ -1651,12 +1574,12 @@ fn set_options(s: &mut Session, body: &Value) -> Result<(), ApiError> {
 }
 
 /// Ends the game by the resignation of `side` (default: the side to move).
-fn resign(s: &mut Session, body: &Value) -> Result<(), ApiError> {
+fn resign(s: &mut Table, body: &Value) -> Result<(), ApiError> {
     if s.over() {
         return Err(conflict("the game is over"));
     }
     let side = match opt_str(body, "side")? {
-        None => s.game.position().side(),
+        None => s.game.side_to_move(),
         Some("white") => Color::White,
         Some("black") => Color::Black,
         Some(o) => {
@@ -1664,21 +1587,6 @@ fn resign(s: &mut Session, body: &Value) -> Result<(), ApiError> {
         }
     };
     s.cancel_search();
-    s.ending = Some(Ending {
-        result: GameResult::win_for(side.flip()),
-        reason: format!(
-            "{} resigns: {} wins.",
-            if side == Color::White {
-                "White"
-            } else {
-                "Black"
-            },
-            if side == Color::White {
-                "Black"
-            } else {
-                "White"
-            }
-        ),
-    });
+    s.game.resign(side);
     Ok(())
 }
