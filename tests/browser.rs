@@ -13,7 +13,7 @@
 //! Needs Chromium (`chromium` on Debian). Without it the tests fail when `CI` is set and
 //! otherwise skip with a message.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -290,32 +290,16 @@ impl Browser {
 }
 
 /// The server, on a free port.
-fn serve() -> (Reaped, String) {
+fn serve() -> (common::Server, String) {
     serve_variant("metamachy")
 }
 
-/// The server for `variant` (a built-in name or a file), on a free port.
-fn serve_variant(variant: &str) -> (Reaped, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(["serve", "--port", "0", "--variant", variant])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in `{line}`"))
-        .to_string();
-    // Keep reading the server's output so that it never blocks on a full pipe.
-    std::thread::spawn(move || {
-        let mut sink = Vec::new();
-        let _ = out.read_to_end(&mut sink);
-    });
-    (Reaped(child), url)
+/// The server for `variant` (a built-in name or a file), on a free port, and its page's
+/// address.
+fn serve_variant(variant: &str) -> (common::Server, String) {
+    let server = common::start_server(common::serve_command(&["--variant", variant]));
+    let url = server.url();
+    (server, url)
 }
 
 fn placement_of(fen: &str) -> String {
@@ -544,7 +528,7 @@ fn play_metamachy_and_load_terachess_in_chromium() {
 }
 
 /// A server and a page opened on `query` (after `?`), idle; `None` without Chromium.
-fn page(variant: &str, query: &str) -> Option<(Reaped, Browser)> {
+fn page(variant: &str, query: &str) -> Option<(common::Server, Browser)> {
     let Some(exe) = chromium() else {
         common::missing("chromium");
         return None;

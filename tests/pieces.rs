@@ -1,66 +1,22 @@
 //! `GET /api/variant` carries each piece's drawn image and its movement in words, and each
 //! rule explained; `variants --toml` carries the same words.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
 use serde_json::{Value, json};
 
-struct Server {
-    child: Child,
-    addr: String,
-}
+mod common;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::{Server, http, serve_command, start_server};
 
 fn start() -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL printed: `{line}`"));
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
-    std::thread::spawn(move || {
-        let mut sink = Vec::new();
-        let _ = out.read_to_end(&mut sink);
-    });
-    Server { child, addr }
+    start_server(serve_command(&[]))
 }
 
 /// One request; the answer's status and JSON body.
 fn call(s: &Server, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let mut c = TcpStream::connect(&s.addr).unwrap();
-    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        s.addr,
-        body.len()
-    );
-    c.write_all(head.as_bytes()).unwrap();
-    c.write_all(body.as_bytes()).unwrap();
-    let mut resp = String::new();
-    let _ = c.read_to_string(&mut resp);
-    let (head, body) = resp.split_once("\r\n\r\n").expect("an HTTP answer");
-    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let v = serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+    let (status, _, text) = http(&s.addr, method, path, body.as_bytes());
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"));
     (status, v)
 }
 

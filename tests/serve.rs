@@ -1,81 +1,24 @@
 //! `polymachy serve`: every HTTP endpoint, and every kind of bad request (each answered with a
 //! 4xx status and a JSON message, and changing nothing).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-struct Server {
-    child: Child,
-    addr: String,
-}
+mod common;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::{Server, http, serve_command, start_server};
 
 fn start(args: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(["serve", "--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL printed: `{line}`"));
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
-    assert!(
-        addr.starts_with("127.0.0.1:"),
-        "loopback by default: {addr}"
-    );
-    std::thread::spawn(move || {
-        let mut sink = Vec::new();
-        let _ = out.read_to_end(&mut sink);
-    });
-    Server { child, addr }
+    start_server(serve_command(args))
 }
 
 /// One HTTP/1.1 request; (status, content type, body).
 fn raw(s: &Server, method: &str, path: &str, body: &[u8]) -> (u16, String, String) {
-    let mut c = TcpStream::connect(&s.addr).unwrap();
-    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        s.addr,
-        body.len()
-    );
-    c.write_all(head.as_bytes()).unwrap();
-    // A server may answer (and close) before reading all of a huge body.
-    let _ = c.write_all(body);
-    let mut resp = Vec::new();
-    let _ = c.read_to_end(&mut resp);
-    let text = String::from_utf8_lossy(&resp).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
-    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let ctype = head
-        .lines()
-        .find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("content-type")
-                .then(|| v.trim().to_string())
-        })
-        .unwrap_or_default();
-    (status, ctype, body.to_string())
+    http(&s.addr, method, path, body)
 }
 
 fn call(s: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {

@@ -4,39 +4,27 @@
 
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod common;
+
 /// The server's limits, as documented (`polymachy::serve`).
 const MAX_SESSIONS: usize = polymachy::serve::MAX_SESSIONS;
 const WORKERS: usize = polymachy::serve::WORKERS;
 
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::{Server, serve_command, start_server};
 
 /// Starts a server; `nofile` sets its descriptor limit (soft and hard).
 fn start(args: &[&str], nofile: Option<u64>) -> Server {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polymachy"));
-    cmd.args(["serve", "--port", "0", "--variant", "chess"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
+    let mut cmd = serve_command(&["--variant", "chess"]);
+    cmd.args(args);
     if let Some(n) = nofile {
         // SAFETY: only setrlimit, which is async-signal-safe, runs between fork and exec.
         unsafe {
@@ -52,23 +40,7 @@ fn start(args: &[&str], nofile: Option<u64>) -> Server {
             });
         }
     }
-    let mut child = cmd.spawn().expect("the server starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let addr = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL printed: `{line}`"))
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
-    assert!(addr.starts_with("127.0.0.1:"), "loopback only: {addr}");
-    std::thread::spawn(move || {
-        let mut sink = Vec::new();
-        let _ = out.read_to_end(&mut sink);
-    });
-    Server { child, addr }
+    start_server(cmd)
 }
 
 /// The server's thread count and resident memory (KiB), from /proc.

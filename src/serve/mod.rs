@@ -904,7 +904,7 @@ fn variant_json(rules: &Ruleset) -> Value {
                 "royal": p.royal,
                 "glyph": glyphs[k],
                 "image": images[k],
-                "words": crate::notation::words::describe(&p.betza),
+                "words": rules.variant.piece_words(k),
                 "promotes_to": p.promotes_to.iter().map(|&q| rules.variant.pieces[q].letter.to_string()).collect::<Vec<_>>(),
                 "diagram": {
                     "from": sq_name(g, from),

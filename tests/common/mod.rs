@@ -112,3 +112,90 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A `polymachy serve` process on a free port, killed when dropped.
+pub struct Server {
+    /// The process.
+    pub child: Child,
+    /// `127.0.0.1:PORT`, as the server printed it.
+    pub addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// The page's address, `http://ADDR/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+}
+
+/// `polymachy serve --port 0` with `args`, as a command to adjust before [`start_server`].
+pub fn serve_command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polymachy"));
+    cmd.args(["serve", "--port", "0"]).args(args);
+    cmd
+}
+
+/// Starts a `serve` command and reads the address it prints; its later output is read and
+/// dropped, so that the server never blocks on a full pipe. It must listen on loopback.
+pub fn start_server(mut cmd: Command) -> Server {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let addr = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL printed: `{line}`"))
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    assert!(
+        addr.starts_with("127.0.0.1:"),
+        "loopback by default: {addr}"
+    );
+    std::thread::spawn(move || {
+        let mut sink = Vec::new();
+        let _ = out.read_to_end(&mut sink);
+    });
+    Server { child, addr }
+}
+
+/// One HTTP/1.1 request with a JSON content type; (status, content type, body). The body is
+/// written after the head; a server may answer (and close) before reading all of it.
+pub fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String, String) {
+    use std::io::Read;
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let _ = c.write_all(body);
+    let mut resp = Vec::new();
+    let _ = c.read_to_end(&mut resp);
+    let text = String::from_utf8_lossy(&resp).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    (status, ctype, body.to_string())
+}
