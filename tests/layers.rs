@@ -42,25 +42,33 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// `line: module uses X` for each `crate::X` path in `text` naming a module above `mine`.
-fn upward_imports(module: &str, mine: usize, text: &str) -> Vec<String> {
-    let mut wrong = Vec::new();
+/// Each `crate::a::b` path in `text` with its line number (from 1), as `a::b`.
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let mut rest = line;
         while let Some(i) = rest.find("crate::") {
             rest = &rest[i + 7..];
-            let name: String = rest
+            let path: String = rest
                 .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
                 .collect();
-            if let Some(theirs) = layer_of(&name)
-                && theirs > mine
-            {
-                wrong.push(format!("{}: {module} uses {name}", n + 1));
-            }
+            out.push((n + 1, path.trim_end_matches(':').to_string()));
         }
     }
-    wrong
+    out
+}
+
+/// `line: module uses X` for each `crate::X` path in `text` naming a module above `mine`.
+fn upward_imports(module: &str, mine: usize, text: &str) -> Vec<String> {
+    crate_paths(text)
+        .into_iter()
+        .filter_map(|(n, path)| {
+            let name = path.split("::").next().unwrap_or("").to_string();
+            let theirs = layer_of(&name)?;
+            (theirs > mine).then(|| format!("{n}: {module} uses {name}"))
+        })
+        .collect()
 }
 
 #[test]
@@ -109,23 +117,14 @@ const RULE_API: &[&str] = &["geometry", "moves", "notation", "variant", "rules"]
 
 /// `line: crate::PATH` for each import in `text` that a rule file may not make.
 fn outside_rule_api(text: &str) -> Vec<String> {
-    let mut wrong = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let mut rest = line;
-        while let Some(i) = rest.find("crate::") {
-            rest = &rest[i + 7..];
-            let path: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
+    crate_paths(text)
+        .into_iter()
+        .filter(|(_, path)| {
             let top = path.split("::").next().unwrap_or("");
-            let ok = RULE_API.contains(&top) || path.starts_with("position::hooks");
-            if !ok {
-                wrong.push(format!("{}: crate::{path}", n + 1));
-            }
-        }
-    }
-    wrong
+            !(RULE_API.contains(&top) || path.starts_with("position::hooks"))
+        })
+        .map(|(n, path)| format!("{n}: crate::{path}"))
+        .collect()
 }
 
 /// A rule never reaches into the generator, the position's insides, the search or the game:
@@ -194,23 +193,15 @@ const FRONT_ENDS: &[&str] = &["protocol", "referee", "selfplay", "cli", "serve"]
 /// (`crate::game`) or the move readers and writers (`crate::text`, whose board drawing
 /// `crate::text::board` stays open to all).
 fn around_the_session(text: &str) -> Vec<String> {
-    let mut wrong = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let mut rest = line;
-        while let Some(i) = rest.find("crate::") {
-            rest = &rest[i + 7..];
-            let path: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
+    crate_paths(text)
+        .into_iter()
+        .filter(|(_, path)| {
             let top = path.split("::").next().unwrap_or("");
             let board = path == "text::board" || path.starts_with("text::board::");
-            if top == "game" || (top == "text" && !board) {
-                wrong.push(format!("{}: crate::{path}", n + 1));
-            }
-        }
-    }
-    wrong
+            top == "game" || (top == "text" && !board)
+        })
+        .map(|(n, path)| format!("{n}: crate::{path}"))
+        .collect()
 }
 
 #[test]
@@ -248,7 +239,7 @@ fn the_session_check_sees_a_way_round() {
         [
             "1: crate::game::Game",
             "3: crate::text::coord",
-            "4: crate::text::"
+            "4: crate::text"
         ]
     );
 }

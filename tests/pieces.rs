@@ -1,8 +1,6 @@
 //! `GET /api/variant` carries each piece's drawn image and its movement in words, and each
 //! rule explained; `variants --toml` carries the same words.
 
-use std::process::Command;
-
 use serde_json::{Value, json};
 
 mod common;
@@ -125,16 +123,9 @@ fn the_same_name_shows_the_same_image_in_two_games() {
 
 #[test]
 fn variants_toml_carries_the_words_and_the_rules() {
-    let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(["variants", "--toml", "--variant", "chess"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: toml::Table = String::from_utf8_lossy(&out.stdout).parse().unwrap();
+    let out = common::run_binary(&["variants", "--toml", "--variant", "chess"], "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: toml::Table = out.stdout.parse().unwrap();
     let chess = &doc["variant"].as_array().unwrap()[0];
     let bishop = chess["piece"]
         .as_array()
