@@ -19,8 +19,17 @@ def games(text):
         toks = [t for t in body.split() if not re.match(r"^\d+\.(\.\.)?$", t)]
         yield tags, toks, block
 
-def norm(s):
-    return s.rstrip("+#").replace("=", "")
+# Fairy-Stockfish's SAN names some pieces by other letters than its FEN does (Xiangqi's
+# Elephant is B in a FEN but E in SAN, the Horse N and H); Polymachy writes the FEN letters in
+# both. These map pyffish's SAN letter to the FEN letter.
+SAN_LETTERS = {"xiangqi": {"E": "B", "H": "N"}}
+
+def norm(s, variant=""):
+    s = s.rstrip("+#").replace("=", "")
+    m = SAN_LETTERS.get(variant, {})
+    if s and s[0] in m:
+        s = m[s[0]] + s[1:]
+    return s
 
 def main(path):
     n = 0
@@ -38,7 +47,7 @@ def main(path):
             cands = [m for m in legal if not dest or re.match(r"[a-z][0-9]+([a-z][0-9]+)", m).group(1) == dest[-1]]
             if not dest or not cands:
                 cands = legal
-            hits = [m for m in cands if norm(pyffish.get_san(variant, now, m)) == norm(san)]
+            hits = [m for m in cands if norm(pyffish.get_san(variant, now, m, False, pyffish.NOTATION_SAN), variant) == norm(san)]
             if len(hits) != 1:
                 print(f"game {n}: move {len(moves) + 1} `{san}` matches {hits} among {len(legal)} legal moves")
                 return 1
