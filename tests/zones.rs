@@ -118,3 +118,83 @@ fn zone_mistakes_are_precise_errors() {
     );
     assert!(e.contains("bad notation for King in `home`"), "{e}");
 }
+
+/// A 5x5 game whose Pawns promote where `promotion` says; the Rook-like Ship `S` too.
+fn promoting(promotion: &str) -> String {
+    format!(
+        "name = \"Z\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/P1S2/K4\"\n\n\
+         [zones]\nfar = {{ ranks = [5] }}\ncorners = {{ squares = [\"a5\", \"e5\"] }}\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+         [[piece]]\nname = \"Pawn\"\nletter = \"P\"\nbetza = \"fW\"\npromotes-to = \"Q\"\n\n\
+         [[piece]]\nname = \"Ship\"\nletter = \"S\"\nbetza = \"fR\"\npromotes-to = \"Q\"\n\n\
+         [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
+         [rules.promotion]\n{promotion}\n"
+    )
+}
+
+/// The legal moves from `from` in `fen`, in coordinates.
+fn moves_from(rs: &Arc<Ruleset>, fen: &str, from: &str) -> Vec<String> {
+    let mut p = Position::from_fen(rs, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    let from = rs.geometry.parse_square(from).unwrap();
+    let mut out: Vec<String> = l
+        .iter()
+        .filter(|m| m.from == from)
+        .map(|m| polymachy::session::coord(rs, *m))
+        .collect();
+    out.sort();
+    out
+}
+
+// A named zone is where promotion happens; a piece may have a zone of its own. The Pawn on c4
+// promotes on c5 (the far rank); the Ship on a4 slides to a5 (a corner: it promotes) but not on
+// c5, and the Pawn would promote only in the corners with `piece-zones`.
+#[test]
+fn promotion_zones_by_name() {
+    let text = promoting("zone = \"far\"\npiece-zones = { S = \"corners\" }");
+    let v = Variant::from_toml(&text, "z.toml").unwrap_or_else(|e| panic!("{e}"));
+    let rs = Ruleset::new(&v, None).unwrap();
+    assert_eq!(moves_from(&rs, "4k/2P2/5/S4/K4 w - - 0 1", "c4"), ["c4c5q"]);
+    assert_eq!(
+        moves_from(&rs, "4k/5/5/S4/K4 w - - 0 1", "a2"),
+        ["a2a3", "a2a4", "a2a5q"]
+    );
+    assert_eq!(
+        moves_from(&rs, "4k/5/5/2S2/K4 w - - 0 1", "c2"),
+        ["c2c3", "c2c4", "c2c5"]
+    );
+    let rule = rs
+        .hooks
+        .iter()
+        .find(|h| h.name() == "promotion")
+        .unwrap()
+        .explain(&rs);
+    assert!(
+        rule.contains("a square of `far`")
+            && rule.contains("Ship promotes only on a square of `corners`"),
+        "{rule}"
+    );
+}
+
+#[test]
+fn promotion_zone_mistakes_are_errors() {
+    for (rule, words) in [
+        ("zone = \"nowhere\"", "no zone is named `nowhere`"),
+        ("piece-zones = { S = \"edge\" }", "no zone is named `edge`"),
+        (
+            "piece-zones = { X = \"far\" }",
+            "no piece has the letter `X`",
+        ),
+        (
+            "zone = \"far\"\noptional = true\ncompulsory-zone = 1",
+            "goes with a `zone` of ranks",
+        ),
+    ] {
+        let e = match Variant::from_toml(&promoting(rule), "z.toml") {
+            Err(e) => e.lines.join("\n"),
+            Ok(_) => panic!("should be refused: {rule}"),
+        };
+        assert!(e.contains(words), "{rule}: {e}");
+    }
+}

@@ -2,7 +2,10 @@
 //!
 //! ```toml
 //! [rules.promotion]
-//! zone = 1             # integer, default 1: the last `zone` ranks (seen from each side)
+//! zone = 1             # integer, default 1: the last `zone` ranks (seen from each side);
+//!                      # or the name of a zone of `[zones]` (its squares, each side its own)
+//! piece-zones = { S = "corners" }  # optional: a zone of `[zones]` per piece letter, where
+//!                      # that piece promotes instead (Tamerlane's Ship only in the corners)
 //! optional = false     # boolean, default false: promotion is compulsory
 //! compulsory-zone = 0  # integer, default 0: with `optional`, the last ranks of the zone where
 //!                      # promotion is compulsory all the same (Grand Chess: zone 3, this 1)
@@ -10,14 +13,15 @@
 //!                      # of than in the start position
 //! ```
 //! What each piece may become is the piece's own `promotes-to` list; a piece without one
-//! never promotes. A move that ends in the zone promotes. Where promotion is compulsory and
+//! never promotes. A move that ends in the zone promotes. `compulsory-zone` counts ranks, so it
+//! goes with a zone of ranks only; in a named zone promotion is compulsory unless `optional`. Where promotion is compulsory and
 //! no choice is left (`lost-only`), the piece may not move there at all; where it is optional
 //! and no choice is left, it moves there unpromoted.
 
 use super::{Registered, kinds, spec_as};
 use crate::position::hooks::{
-    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Ruleset, Variant, code,
-    color_of, kind_of,
+    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Ruleset, Val, Variant,
+    code, color_of, kind_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -31,6 +35,10 @@ pub const REGISTERED: Registered = Registered {
 #[derive(Clone, Debug)]
 pub struct PromotionSpec {
     pub zone: u8,
+    /// `zone` given by name: its index in the variant's zones (then `zone` is unused).
+    pub named: Option<usize>,
+    /// Per piece kind, a named zone where it promotes instead.
+    pub piece_zones: Vec<(usize, usize)>,
     pub optional: bool,
     pub compulsory_zone: u8,
     pub lost_only: bool,
@@ -47,12 +55,71 @@ impl RuleSpec for PromotionSpec {
 
 impl PromotionSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionSpec> {
-        let zone = p.int("zone", 1, v.ranks as i64).unwrap_or(1) as u8;
+        let zone_by_name = |p: &mut Params<'_, '_>, name: &str, span| -> Option<usize> {
+            let i = v.zones.iter().position(|z| z.name == name);
+            if i.is_none() {
+                let names: Vec<&str> = v.zones.iter().map(|z| z.name.as_str()).collect();
+                p.error(
+                    span,
+                    format!("no zone is named `{name}`"),
+                    Some(if names.is_empty() {
+                        "declare it in a `[zones]` table, or give a number of ranks".to_string()
+                    } else {
+                        format!("the zones: {}", names.join(", "))
+                    }),
+                );
+            }
+            i
+        };
+        let (zone, named) = match p.get("zone").map(|x| (x.val.clone(), x.span.clone())) {
+            Some((Val::Str(name), span)) => (1, zone_by_name(p, &name, span)),
+            _ => (p.int("zone", 1, v.ranks as i64).unwrap_or(1) as u8, None),
+        };
+        let mut piece_zones = Vec::new();
+        if let Some((t, _)) = p.table("piece-zones") {
+            for (letter, lspan, val) in t {
+                let kind = letter
+                    .chars()
+                    .next()
+                    .filter(|_| letter.chars().count() == 1)
+                    .and_then(|c| v.kind_by_letter(c));
+                let Some(kind) = kind else {
+                    p.error(
+                        lspan.clone(),
+                        format!("`piece-zones`: no piece has the letter `{letter}`"),
+                        None,
+                    );
+                    continue;
+                };
+                match &val.val {
+                    Val::Str(name) => {
+                        if let Some(z) = zone_by_name(p, name, val.span.clone()) {
+                            piece_zones.push((kind, z));
+                        }
+                    }
+                    _ => p.error(
+                        val.span.clone(),
+                        format!("`piece-zones.{letter}` must name a zone"),
+                        None,
+                    ),
+                }
+            }
+        }
         let optional = p.boolean("optional").unwrap_or(false);
         let compulsory_zone = p.int("compulsory-zone", 0, zone as i64).unwrap_or(0) as u8;
+        if named.is_some() && compulsory_zone > 0 {
+            let span = p.span.clone();
+            p.error(
+                span,
+                "`compulsory-zone` counts ranks: it goes with a `zone` of ranks, not a named zone",
+                None,
+            );
+        }
         let lost_only = p.boolean("lost-only").unwrap_or(false);
         Some(PromotionSpec {
             zone,
+            named,
+            piece_zones,
             optional,
             compulsory_zone,
             lost_only,
@@ -100,12 +167,25 @@ impl Promotion {
             if choices.is_empty() {
                 continue;
             }
+            let named = spec
+                .piece_zones
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map(|&(_, z)| z)
+                .or(spec.named);
             for color in [Color::White, Color::Black] {
                 for sq in g.squares() {
                     let d = from_end(color, g.rank(sq));
-                    if d < spec.zone {
+                    let (inside, stay) = match named {
+                        Some(z) => (
+                            b.rules().variant.zones[z].contains(color, sq),
+                            spec.optional,
+                        ),
+                        None => (d < spec.zone, d >= must),
+                    };
+                    if inside {
                         let arrival = Arrival {
-                            stay: d >= must,
+                            stay,
                             choices: choices.clone(),
                         };
                         b.set_arrival(kind, color, sq, arrival);
@@ -189,11 +269,20 @@ impl Rule for Promotion {
                 format!("{}{verb} to {}", kinds(rs, who, "or"), kinds(rs, to, "or"))
             })
             .collect();
+        let place = match s.named {
+            Some(z) => format!("a square of `{}`", rs.variant.zones[z].name),
+            None => ranks_words(s.zone, ranks),
+        };
         let mut out = vec![format!(
-            "Pieces promote on reaching {}: {}.",
-            ranks_words(s.zone, ranks),
+            "Pieces promote on reaching {place}: {}.",
             each.join("; ")
         )];
+        for &(k, z) in &s.piece_zones {
+            out.push(format!(
+                "The {} promotes only on a square of `{}`.",
+                pieces[k].name, rs.variant.zones[z].name
+            ));
+        }
         out.push(
             "Any move that ends there promotes, a capture or a double step as well.".to_owned(),
         );
