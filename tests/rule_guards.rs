@@ -189,3 +189,72 @@ fn no_shipped_game_draws_a_warning() {
         assert!(v.warnings.is_empty(), "{name}: {:?}", v.warnings);
     }
 }
+
+/// Four pieces arranged on a1-d1 (King, Rook, Queen, Bishop), `constraints` added to the
+/// setup-choice table.
+fn arranged(constraints: &str) -> Variant {
+    let t = format!(
+        "name = \"Arrange\"\nfiles = 8\nranks = 8\nstart = \"4k3/8/8/8/8/8/8/KQBR4\"\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+         [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n\
+         [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
+         [[piece]]\nname = \"Bishop\"\nletter = \"B\"\nbetza = \"B\"\n\n\
+         [rules.setup-choice]\nsquares = [\"a1\", \"b1\", \"c1\", \"d1\"]\ndefault = \"KQBR\"\n{constraints}\n"
+    );
+    Variant::from_toml(&t, "arrange.toml").unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn setup_choices_constrain_any_piece() {
+    let v = arranged(
+        "royal-files = [\"a\", \"b\"]\npiece-files = { R = [\"a\", \"d\"], B = [\"c\", \"d\"] }",
+    );
+    // Accepted: King a or b, Rook a or d, Bishop c or d.
+    assert!(Ruleset::new(&v, Some("KQBR")).is_ok());
+    assert!(Ruleset::new(&v, Some("RKBQ")).is_ok());
+    let e = Ruleset::new(&v, Some("KRQB")).unwrap_err().to_string();
+    assert!(
+        e.contains("puts the Rook on the b file") && e.contains("a or d"),
+        "{e}"
+    );
+    let e = Ruleset::new(&v, Some("KBRQ")).unwrap_err().to_string();
+    assert!(e.contains("puts the Bishop on the b file"), "{e}");
+    // Counted: K on a: R on d, B on c, Q on b (1); K on b: R a or d, B c or d (3): 4 setups.
+    let rs = Ruleset::new(&v, Some("KQBR")).unwrap();
+    let explained = rs
+        .hooks
+        .iter()
+        .find(|h| h.name() == "setup-choice")
+        .unwrap()
+        .explain(&rs);
+    assert!(explained.contains("(4 arrangements)"), "{explained}");
+    assert!(
+        explained.contains("The Rook must stand on the a or d file"),
+        "{explained}"
+    );
+    // A letter no piece has, and a file off the board, are errors.
+    for (bad, words) in [
+        (
+            "piece-files = { X = [\"a\"] }",
+            "no piece has the letter `X`",
+        ),
+        (
+            "piece-files = { R = [\"z\"] }",
+            "expected file letters of this board",
+        ),
+    ] {
+        let t = format!(
+            "name = \"Arrange\"\nfiles = 8\nranks = 8\nstart = \"4k3/8/8/8/8/8/8/KQBR4\"\n\n\
+             [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+             [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n\
+             [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
+             [[piece]]\nname = \"Bishop\"\nletter = \"B\"\nbetza = \"B\"\n\n\
+             [rules.setup-choice]\nsquares = [\"a1\", \"b1\", \"c1\", \"d1\"]\ndefault = \"KQBR\"\n{bad}\n"
+        );
+        let e = match Variant::from_toml(&t, "arrange.toml") {
+            Err(e) => e.lines.join("\n"),
+            Ok(_) => panic!("should be refused: {bad}"),
+        };
+        assert!(e.contains(words), "{bad}: {e}");
+    }
+}

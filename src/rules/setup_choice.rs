@@ -7,6 +7,7 @@
 //! default = "QKLG"                     # the letters on those squares in the default setup
 //! numbered = ["KQGL", "KQLG", ...]     # optional: setups a user may pick by number (from 1)
 //! royal-files = ["f", "g"]             # optional: files a royal piece must stand on
+//! piece-files = { L = ["f", "g"] }     # optional: per piece letter, the files it must stand on
 //! chooser = "white"                    # "white" (default) or "black": the side that arranges
 //!                                      # its pieces; the other side mirrors them
 //! ```
@@ -21,7 +22,7 @@
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
-    Color, Geometry, Params, Placement, Rule, RuleSpec, Ruleset, Square, Variant,
+    Color, Geometry, Params, Placement, Rule, RuleSpec, Ruleset, Square, Val, Variant,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -73,21 +74,22 @@ impl Rule for SetupChoice {
             s.arrangements(),
             mirrored.join(", ")
         );
-        if !s.royal_files.is_empty() {
-            let files: Vec<String> = s
-                .royal_files
-                .iter()
-                .map(|&f| Geometry::file_char(f).to_string())
-                .collect();
-            let royal: Vec<&str> = s.royals.iter().map(|r| r.1.as_str()).collect();
-            text.push_str(&format!(
-                " The {} must stand on the {} file.",
-                super::join(
-                    &royal.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
-                    "and"
-                ),
-                super::join(&files, "or")
-            ));
+        let mut named: Vec<char> = Vec::new();
+        for c in s.default.chars() {
+            if named.contains(&c) {
+                continue;
+            }
+            named.push(c);
+            if let Some((name, files)) = s.files_for(c) {
+                let files: Vec<String> = files
+                    .iter()
+                    .map(|&f| Geometry::file_char(f).to_string())
+                    .collect();
+                text.push_str(&format!(
+                    " The {name} must stand on the {} file.",
+                    super::join(&files, "or")
+                ));
+            }
         }
         let placed: Vec<String> = s
             .default
@@ -127,6 +129,8 @@ pub struct SetupChoiceSpec {
     pub royal_files: Vec<u8>,
     /// Letters of the royal pieces, with their names, for `royal_files`.
     pub royals: Vec<(char, String)>,
+    /// `piece-files`: per piece letter (with its name), the files (0-based) it may stand on.
+    pub piece_files: Vec<(char, String, Vec<u8>)>,
     /// The files of `squares`, for the messages.
     pub files: Vec<u8>,
     /// The side whose squares `squares` names and who makes the choice; the other side's
@@ -169,6 +173,48 @@ fn on_own_half(g: &Geometry, sq: Square, side: Color) -> bool {
         Color::Black => g.ranks as u32 - 1 - r,
     };
     2 * own + 1 < g.ranks as u32
+}
+
+/// `piece-files`: per piece letter, the files it may be set up on.
+fn read_piece_files(p: &mut Params<'_, '_>, v: &Variant) -> Vec<(char, String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let Some((t, _)) = p.table("piece-files") else {
+        return out;
+    };
+    for (letter, lspan, val) in t {
+        let mut cs = letter.chars();
+        let kind = match (cs.next(), cs.next()) {
+            (Some(c), None) => v.kind_by_letter(c).map(|k| (c, k)),
+            _ => None,
+        };
+        let Some((c, k)) = kind else {
+            p.error(
+                lspan.clone(),
+                format!("`piece-files`: no piece has the letter `{letter}`"),
+                Some(crate::variant::params_letter_hint(v)),
+            );
+            continue;
+        };
+        let items: Vec<_> = match &val.val {
+            Val::Array(xs) => xs.iter().collect(),
+            _ => vec![val],
+        };
+        let mut files = Vec::new();
+        for it in items {
+            match &it.val {
+                Val::Str(f) if f.len() == 1 && f.as_bytes()[0].wrapping_sub(b'a') < v.files => {
+                    files.push(f.as_bytes()[0] - b'a')
+                }
+                _ => p.error(
+                    it.span.clone(),
+                    format!("`piece-files.{letter}`: expected file letters of this board"),
+                    None,
+                ),
+            }
+        }
+        out.push((c.to_ascii_uppercase(), v.pieces[k].name.clone(), files));
+    }
+    out
 }
 
 /// `royal-files`: the files a royal piece may be set up on (none: any).
@@ -221,6 +267,7 @@ impl SetupChoiceSpec {
         };
         let numbered: Vec<(String, _)> = p.strings("numbered").unwrap_or_default();
         let royal_files = read_royal_files(p, v);
+        let piece_files = read_piece_files(p, v);
         let royals: Vec<(char, String)> = v
             .pieces
             .iter()
@@ -269,6 +316,7 @@ impl SetupChoiceSpec {
             numbered: numbered.iter().map(|x| x.0.clone()).collect(),
             royal_files,
             royals,
+            piece_files,
             files,
             chooser,
             title: v.title.clone(),
@@ -285,18 +333,32 @@ impl SetupChoiceSpec {
         Some(rule)
     }
 
-    /// Checks that `letters` put every royal piece on one of `royal_files`.
-    fn royal_placed(&self, letters: &str) -> Result<(), String> {
-        if self.royal_files.is_empty() {
-            return Ok(());
+    /// The files `letter` may stand on (`None`: any), with the piece's name.
+    fn files_for(&self, letter: char) -> Option<(&str, &[u8])> {
+        let c = letter.to_ascii_uppercase();
+        if let Some((_, name, files)) = self.piece_files.iter().find(|x| x.0 == c) {
+            return Some((name, files));
         }
+        match self.royals.iter().find(|r| r.0 == c) {
+            Some((_, name)) if !self.royal_files.is_empty() => Some((name, &self.royal_files)),
+            _ => None,
+        }
+    }
+
+    /// Whether `letter` may stand on `squares[i]` by its own constraint.
+    fn allowed(&self, letter: char, i: usize) -> bool {
+        self.files_for(letter)
+            .is_none_or(|(_, files)| files.contains(&self.files[i]))
+    }
+
+    /// Checks that `letters` put every constrained piece on one of its files (`royal-files`,
+    /// `piece-files`).
+    fn royal_placed(&self, letters: &str) -> Result<(), String> {
         for (&f, c) in self.files.iter().zip(letters.chars()) {
-            let c = c.to_ascii_uppercase();
-            if let Some((_, name)) = self.royals.iter().find(|r| r.0 == c)
-                && !self.royal_files.contains(&f)
+            if let Some((name, files)) = self.files_for(c)
+                && !files.contains(&f)
             {
-                let allowed: Vec<String> = self
-                    .royal_files
+                let allowed: Vec<String> = files
                     .iter()
                     .map(|&f| Geometry::file_char(f).to_string())
                     .collect();
@@ -335,33 +397,49 @@ impl SetupChoiceSpec {
         count(self, &mut letters, &mut String::new())
     }
 
-    /// Whether `letter` is a royal piece's.
-    fn is_royal(&self, letter: char) -> bool {
-        self.royals
-            .iter()
-            .any(|r| r.0 == letter.to_ascii_uppercase())
-    }
-
     /// Whether some arrangement this rule accepts puts `letter` (one of the default's) on
-    /// `squares[i]`. Only royal pieces are restricted (to `royal_files`), so it does exactly
-    /// when the letter may stand there and the other royal pieces still find squares.
+    /// `squares[i]`: the letter may stand there, and the default's other letters can then be
+    /// matched to the other squares, each where it may stand (a bipartite matching).
     fn can_stand(&self, letter: char, i: usize) -> bool {
-        if self.royal_files.is_empty() {
-            return true;
+        if !self.allowed(letter, i) {
+            return false;
         }
-        let allowed = |j: usize| self.royal_files.contains(&self.files[j]);
-        let mut royals_left = self.default.chars().filter(|&c| self.is_royal(c)).count();
-        let mut squares_left = (0..self.squares.len()).filter(|&j| allowed(j)).count();
-        if self.is_royal(letter) {
-            if !allowed(i) {
-                return false;
+        let mut rest: Vec<char> = self.default.chars().collect();
+        match rest.iter().position(|c| c.eq_ignore_ascii_case(&letter)) {
+            Some(at) => rest.remove(at),
+            None => return false,
+        };
+        let squares: Vec<usize> = (0..self.squares.len()).filter(|&j| j != i).collect();
+        // Kuhn's augmenting paths: owner[s] is the letter placed on squares[s].
+        let mut owner: Vec<Option<usize>> = vec![None; squares.len()];
+        fn place(
+            spec: &SetupChoiceSpec,
+            l: usize,
+            rest: &[char],
+            squares: &[usize],
+            owner: &mut [Option<usize>],
+            seen: &mut [bool],
+        ) -> bool {
+            for s in 0..squares.len() {
+                if seen[s] || !spec.allowed(rest[l], squares[s]) {
+                    continue;
+                }
+                seen[s] = true;
+                let free = match owner[s] {
+                    None => true,
+                    Some(other) => place(spec, other, rest, squares, owner, seen),
+                };
+                if free {
+                    owner[s] = Some(l);
+                    return true;
+                }
             }
-            royals_left -= 1;
+            false
         }
-        if allowed(i) {
-            squares_left -= 1;
-        }
-        royals_left <= squares_left
+        (0..rest.len()).all(|l| {
+            let mut seen = vec![false; squares.len()];
+            place(self, l, &rest, &squares, &mut owner, &mut seen)
+        })
     }
 
     /// What a user may give to pick a setup, with an example: the letters of an arrangement
@@ -384,21 +462,18 @@ impl SetupChoiceSpec {
             Color::White => "White's squares, Black mirrors them",
             Color::Black => "Black's squares, White mirrors them",
         };
-        let royal = if self.royal_files.is_empty() {
-            String::new()
-        } else {
-            let allowed: Vec<String> = self
-                .royal_files
-                .iter()
-                .map(|&f| Geometry::file_char(f).to_string())
-                .collect();
-            let names: Vec<&str> = self.royals.iter().map(|r| r.1.as_str()).collect();
-            format!(
-                ", the {} on the {} file",
-                names.join(" and "),
-                allowed.join(" or ")
-            )
-        };
+        let royal: String = self
+            .default
+            .chars()
+            .filter_map(|c| self.files_for(c))
+            .map(|(name, files)| {
+                let allowed: Vec<String> = files
+                    .iter()
+                    .map(|&f| Geometry::file_char(f).to_string())
+                    .collect();
+                format!(", the {name} on the {} file", allowed.join(" or "))
+            })
+            .collect();
         format!(
             "choose a setup by its letters, an arrangement of {} on {} ({who}){royal}, e.g. `--setup {example}`",
             self.default,
