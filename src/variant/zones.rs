@@ -61,7 +61,12 @@ pub(super) fn read(t: &Entries, g: &Geometry, diags: &mut Vec<Diag>) -> Vec<Zone
         for (s, span) in squares.iter().flatten() {
             match g.parse_square(s) {
                 Some(sq) if !g.is_hole(sq) => sq_list.push(sq),
-                _ => p.error(
+                Some(_) => p.error(
+                    span.clone(),
+                    format!("`{s}` is a hole: no zone holds it"),
+                    None,
+                ),
+                None => p.error(
                     span.clone(),
                     format!("`{s}` is not a square of this board"),
                     None,
