@@ -258,6 +258,14 @@ impl Builder<'_> {
         self.rs.check_needs_every_royal = true;
     }
 
+    /// Gives the sides hands: pieces in hand are kept in the position (its FEN, its hash),
+    /// `MoveKind::Drop` moves put them on the board, promoted pieces are marked, and, when
+    /// `captures_to_hand`, a captured piece goes to the captor's hand (a promoted one as the
+    /// kind it promoted from). The rule generates the drops it allows.
+    pub fn use_hands(&mut self, captures_to_hand: bool) {
+        self.rs.set_up_hands(captures_to_hand);
+    }
+
     /// The variant's draw rules.
     pub fn set_draws(&mut self, d: Draws) {
         self.rs.draws = d;
