@@ -28,6 +28,7 @@ fn variants_lists_every_built_in_game() {
         "wildebeest",
         "xiangqi",
         "makruk",
+        "crazyhouse",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
