@@ -406,6 +406,7 @@ impl San {
         let want_kind = m.wanted_kind(&rules);
         let matches = |m: &Move, pos: &Position| -> bool {
             m.to == to
+                && m.kind != MoveKind::Drop
                 && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
                 && origin.file.is_none_or(|f| g.file(m.from) == f)
                 && origin.rank.is_none_or(|r| g.rank(m.from) == r)
@@ -523,6 +524,7 @@ impl San {
         let want_kind = m.wanted_kind(&rules);
         let matches = |mv: &Move, pos: &Position| -> bool {
             mv.to == to
+                && mv.kind != MoveKind::Drop
                 && want_kind.is_none_or(|k| kind_of(pos.piece_at(mv.from)) == k)
                 && origin.file.is_none_or(|f| g.file(mv.from) == f)
                 && origin.rank.is_none_or(|r| g.rank(mv.from) == r)
@@ -535,6 +537,7 @@ impl San {
                 .filter(|m| {
                     m.to == to
                         && m.promo != 0
+                        && m.kind != MoveKind::Drop
                         && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
                         && origin.file.is_none_or(|f| g.file(m.from) == f)
                         && origin.rank.is_none_or(|r| g.rank(m.from) == r)
