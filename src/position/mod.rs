@@ -690,6 +690,7 @@ impl Position {
     }
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
+    // long: the search's hot path in one piece: each change of a board move, with its hash key.
     pub fn make(&mut self, mv: Move) {
         if mv.kind == MoveKind::Drop {
             self.make_drop(mv);
