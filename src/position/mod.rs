@@ -797,6 +797,7 @@ impl Position {
     /// With hands, after a board move: the captured piece goes to the captor's hand (as the
     /// kind it promoted from when it was marked promoted), and promoted marks follow their
     /// pieces. Saves what unmake needs in the last undo record.
+    #[cold]
     #[inline(never)]
     fn hand_and_marks(
         &mut self,
@@ -853,6 +854,7 @@ impl Position {
     }
 
     /// Plays a drop: a piece of the mover's hand on an empty square.
+    #[cold]
     #[inline(never)]
     fn make_drop(&mut self, mv: Move) {
         let k = mv.aux as usize;
@@ -889,7 +891,35 @@ impl Position {
         }
     }
 
+    /// Takes back what [`Position::hand_and_marks`] did (the undo record, already popped;
+    /// the side to move is the mover again).
+    #[cold]
+    #[inline(never)]
+    fn unmake_hand_and_marks(&mut self, u: &Undo) {
+        let me = self.side.index();
+        let mv = u.mv;
+        if u.hand_kind != NO_HAND {
+            self.hand[me][u.hand_kind as usize] -= 1;
+        }
+        if u.marks & MARK_OTHER != 0 {
+            let (a, b) = self.rules.specials[mv.aux as usize].also;
+            self.promoted.remove(b);
+            self.promoted.insert(a);
+        }
+        if u.marks & (MARK_MOVED | MARK_MADE) != 0 {
+            self.promoted.remove(mv.to);
+        }
+        if u.marks & MARK_MOVED != 0 {
+            self.promoted.insert(mv.from);
+        }
+        if u.marks & MARK_CAPTURED != 0 {
+            self.promoted.insert(u.cap_sq);
+        }
+    }
+
     /// Takes back a drop (the last undo record, already popped).
+    #[cold]
+    #[inline(never)]
     fn unmake_drop(&mut self, u: &Undo) {
         self.side = self.side.flip();
         let me = self.side.index();
@@ -1036,25 +1066,6 @@ impl Position {
         self.side = self.side.flip();
         self.fullmove = u.fullmove;
         let (me, them) = (self.side.index(), self.side.flip().index());
-        if rs.hands {
-            if u.hand_kind != NO_HAND {
-                self.hand[me][u.hand_kind as usize] -= 1;
-            }
-            if u.marks & MARK_OTHER != 0 {
-                let (a, b) = rs.specials[mv.aux as usize].also;
-                self.promoted.remove(b);
-                self.promoted.insert(a);
-            }
-            if u.marks & (MARK_MOVED | MARK_MADE) != 0 {
-                self.promoted.remove(mv.to);
-            }
-            if u.marks & MARK_MOVED != 0 {
-                self.promoted.insert(mv.from);
-            }
-            if u.marks & MARK_CAPTURED != 0 {
-                self.promoted.insert(u.cap_sq);
-            }
-        }
         let placed = self.board[mv.to as usize];
         self.board[mv.to as usize] = EMPTY;
         self.occupied[me].remove(mv.to);
@@ -1084,6 +1095,9 @@ impl Position {
         self.hash = u.hash;
         self.royal = u.royal;
         self.royal_count = u.royal_count;
+        if self.rules.hands {
+            self.unmake_hand_and_marks(&u);
+        }
     }
 
     /// Whether any move value is legal here: exactly when [`Position::legal_moves`] lists it.
