@@ -46,6 +46,9 @@ pub enum MoveKind {
     Special = 3,
     /// A move added by a rule; `aux` is the rule's index. Played like a normal move.
     Hook = 4,
+    /// A piece put from the mover's hand on the empty square `to` (`from` equals `to`):
+    /// `aux` is the kind dropped. Only variants with hands (the `drops` rule) have them.
+    Drop = 5,
 }
 
 /// A move: from, to, promotion (0 = none, else kind + 1), kind and a kind-specific byte.
@@ -74,6 +77,24 @@ impl Move {
             kind: MoveKind::Normal,
             aux: 0,
         }
+    }
+
+    /// A drop of a piece of `kind` from the mover's hand on `to`.
+    #[inline]
+    pub fn drop(kind: usize, to: Square) -> Move {
+        Move {
+            from: to,
+            to,
+            promo: 0,
+            kind: MoveKind::Drop,
+            aux: kind as u8,
+        }
+    }
+
+    /// The kind a drop puts on the board (`None` for every other move).
+    #[inline]
+    pub fn dropped(&self) -> Option<usize> {
+        (self.kind == MoveKind::Drop).then_some(self.aux as usize)
     }
 
     /// The piece kind this move promotes to.

@@ -128,6 +128,8 @@ pub fn random_position_strategy(
                 ep: crate::position::EpSquares::NONE,
                 halfmove: 0,
                 fullmove: 1,
+                hand: [[0; crate::moves::MAX_KINDS]; 2],
+                promoted: Default::default(),
             };
             Position::from_setup(&rules, &setup)
                 .or_else(|_| {
@@ -273,6 +275,7 @@ pub fn show(rules: &Ruleset, mv: Move) -> String {
         MoveKind::Double => format!("{text} (double step)"),
         MoveKind::EnPassant => format!("{text} (en passant)"),
         MoveKind::Special => format!("{text} (castling)"),
+        MoveKind::Drop => format!("{text} (drop)"),
         MoveKind::Hook => match rules.hooks.get(mv.aux as usize) {
             Some(h) => format!("{text} ({})", h.name()),
             None => format!("{text} (rule #{})", mv.aux),

@@ -13,8 +13,8 @@ use polymachy::search::Searcher;
 use polymachy::selfplay::Rng;
 use polymachy::variant::{BUILTIN, Variant};
 
-/// The colour-swapped mirror of a FEN: placement ranks reversed with cases swapped, the other
-/// side to move, castling letters with cases swapped. The en-passant square is dropped (the
+/// The colour-swapped mirror of a FEN: placement ranks reversed with cases swapped (pieces in
+/// hand too), the other side to move, castling letters with cases swapped. The en-passant square is dropped (the
 /// original is compared without it too) and the counters are kept.
 fn flipped(fen: &str) -> String {
     let f: Vec<&str> = fen.split_whitespace().collect();
@@ -29,9 +29,14 @@ fn flipped(fen: &str) -> String {
             })
             .collect()
     };
-    let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    // Pieces in hand (`[Qp]`, a variant with drops) follow the placement: swapped in place.
+    let (board, hand) = match f[0].split_once('[') {
+        Some((b, h)) => (b, format!("[{}", swap(h))),
+        None => (f[0], String::new()),
+    };
+    let placement: Vec<String> = board.split('/').rev().map(swap).collect();
     let side = if f[1] == "w" { "b" } else { "w" };
-    let mut out = vec![placement.join("/"), side.to_string()];
+    let mut out = vec![placement.join("/") + &hand, side.to_string()];
     if f.len() > 2 {
         let c = if f[2] == "-" {
             "-".to_string()

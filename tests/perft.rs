@@ -121,6 +121,7 @@ perft_file!(zanzibar_cut, zanzibar_cut_deep, "zanzibar-cut");
 perft_file!(zanzibar_12x10, zanzibar_12x10_deep, "zanzibar-12x10");
 perft_file!(xiangqi, xiangqi_deep, "xiangqi");
 perft_file!(makruk, makruk_deep, "makruk");
+perft_file!(crazyhouse, crazyhouse_deep, "crazyhouse");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {

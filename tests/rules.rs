@@ -972,3 +972,124 @@ fn gigachess2_has_53_legal_moves_from_the_start() {
     check_moves(&mut pos, "e3", &["e3d4"]);
     check_moves(&mut pos, "h2", &[]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// drops (Crazyhouse)
+// ---------------------------------------------------------------------------------------------
+
+/// Plays `text` (coordinate notation, drops `P@e4`) in `pos`, which must list it as legal.
+fn play_coord(pos: &mut Position, text: &str) {
+    let mv = find(pos, text);
+    pos.make(mv);
+}
+
+#[test]
+fn drops_a_captured_piece_goes_to_the_captors_hand_and_may_be_dropped() {
+    let rs = rules("crazyhouse");
+    // White's Bishop on c4 takes the Knight on f7 (no check matters here): White then holds a
+    // Knight, which it may drop on any of the empty squares on its next turn.
+    let mut pos = Position::from_fen(&rs, "4k3/5n2/8/8/2B5/8/8/4K3[] w - - 0 1").unwrap();
+    play_coord(&mut pos, "c4f7");
+    assert_eq!(pos.fen(), "4k3/5B2/8/8/8/8/8/4K3[N] b - - 0 1");
+    play_coord(&mut pos, "e8d7");
+    let drops: BTreeSet<String> = legal(&mut pos)
+        .into_iter()
+        .filter(|m| m.kind == MoveKind::Drop)
+        .map(|m| coord(&rs, m))
+        .collect();
+    // 64 squares less the three occupied ones (d7, f7, e1).
+    assert_eq!(drops.len(), 61, "{drops:?}");
+    assert!(drops.contains("N@e5") && !drops.contains("N@d7"));
+    play_coord(&mut pos, "N@b6");
+    // The drop gives check: the Knight on b6 attacks d7.
+    assert!(pos.in_check());
+    assert_eq!(pos.fen(), "8/3k1B2/1N6/8/8/8/8/4K3[] b - - 2 2");
+}
+
+#[test]
+fn drops_pawns_never_on_the_first_or_last_rank_and_a_drop_blocks_a_check() {
+    let rs = rules("crazyhouse");
+    // White is in check from the Rook on a1 along the first rank; it holds a Pawn and a Knight.
+    // The Pawn may not be dropped on rank 1, so only the Knight's drops on b1, c1 or d1 (or a
+    // King move) answer the check; no Pawn drop is legal anywhere.
+    let mut pos = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/r3K3[PN] w - - 0 1").unwrap();
+    let all: BTreeSet<String> = legal(&mut pos).iter().map(|&m| coord(&rs, m)).collect();
+    let drops: BTreeSet<String> = all.iter().filter(|m| m.contains('@')).cloned().collect();
+    assert_eq!(drops, set(&["N@b1", "N@c1", "N@d1"]));
+    // Without the check, Pawn drops are legal on ranks 2 to 7 only.
+    let mut pos = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1").unwrap();
+    let pawn: BTreeSet<String> = legal(&mut pos)
+        .iter()
+        .filter(|m| m.kind == MoveKind::Drop)
+        .map(|&m| coord(&rs, m))
+        .collect();
+    assert_eq!(pawn.len(), 48);
+    assert!(!pawn.iter().any(|m| m.ends_with('1') || m.ends_with('8')));
+}
+
+#[test]
+fn drops_a_promoted_piece_returns_to_hand_as_a_pawn() {
+    let rs = rules("crazyhouse");
+    // The Pawn on b7 promotes to a Queen on b8, marked `~`; Black's King on c7 takes it and
+    // gets a Pawn, not a Queen. Unmaking restores the mark, the hands and the hash.
+    let mut pos = Position::from_fen(&rs, "8/1Pk5/8/8/8/8/8/4K3[] w - - 0 1").unwrap();
+    let start_hash = pos.hash();
+    play_coord(&mut pos, "b7b8q");
+    assert_eq!(pos.fen(), "1Q~6/2k5/8/8/8/8/8/4K3[] b - - 0 1");
+    let after_promotion = pos.hash();
+    play_coord(&mut pos, "c7b8");
+    assert_eq!(pos.fen(), "1k6/8/8/8/8/8/8/4K3[p] w - - 0 2");
+    assert_eq!(pos.hash(), pos.hash_from_scratch());
+    pos.unmake();
+    assert_eq!(pos.fen(), "1Q~6/2k5/8/8/8/8/8/4K3[] b - - 0 1");
+    assert_eq!(pos.hash(), after_promotion);
+    pos.unmake();
+    assert_eq!(pos.hash(), start_hash);
+    // The mark is part of the hash: the same board without it is another position.
+    let marked = Position::from_fen(&rs, "1Q~6/2k5/8/8/8/8/8/4K3[] b - - 0 1").unwrap();
+    let plain = Position::from_fen(&rs, "1Q6/2k5/8/8/8/8/8/4K3[] b - - 0 1").unwrap();
+    assert_ne!(marked.hash(), plain.hash());
+}
+
+#[test]
+fn drops_hands_are_read_written_and_hashed_and_refused_without_the_rule() {
+    let rs = rules("crazyhouse");
+    let a = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[QPpp] w - - 0 1").unwrap();
+    assert_eq!(a.fen(), "4k3/8/8/8/8/8/8/4K3[QPpp] w - - 0 1");
+    // `[-]`, `[]` and no brackets are the same empty hands.
+    let e1 = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[-] w - - 0 1").unwrap();
+    let e2 = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(e1.fen(), "4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+    assert_eq!(e1.hash(), e2.hash());
+    assert_ne!(a.hash(), e1.hash());
+    // A hand with one Pawn more is another position.
+    let b = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[QPPpp] w - - 0 1").unwrap();
+    assert_ne!(a.hash(), b.hash());
+    assert!(Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[X] w - - 0 1").is_err());
+    assert!(Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[Q w - - 0 1").is_err());
+    // Chess has no hands: empty brackets are accepted, pieces in hand and marks are not.
+    let chess = rules("chess");
+    assert!(Position::from_fen(&chess, "4k3/8/8/8/8/8/8/4K3[] w - - 0 1").is_ok());
+    let e = Position::from_fen(&chess, "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1").unwrap_err();
+    assert!(e.to_string().contains("no hands"), "{e}");
+    assert!(Position::from_fen(&chess, "4k3/8/8/8/8/8/8/Q~3K3 w - - 0 1").is_err());
+}
+
+#[test]
+fn drops_are_written_and_read_as_piece_at_square() {
+    let rs = rules("crazyhouse");
+    let mut pos = Position::from_fen(&rs, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1").unwrap();
+    let mv = polymachy::text::san::parse_move(&mut pos, "N@f6").unwrap();
+    assert_eq!(mv.kind, MoveKind::Drop);
+    assert_eq!(coord(&rs, mv), "N@f6");
+    assert_eq!(polymachy::text::san::san(&mut pos, mv), "N@f6+");
+    // Lower case is read too; a piece not in hand is refused with the reason.
+    assert_eq!(
+        polymachy::text::san::parse_move(&mut pos, "n@f6").unwrap(),
+        mv
+    );
+    let e = polymachy::text::san::parse_move(&mut pos, "Q@f6").unwrap_err();
+    assert!(e.to_string().contains("no Queen in hand"), "{e}");
+    let e = polymachy::text::san::parse_move(&mut pos, "N@e1").unwrap_err();
+    assert!(e.to_string().contains("occupied"), "{e}");
+}

@@ -21,6 +21,10 @@
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
 //!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), both asked by the one
 //!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
+//! - **hands** ([`Builder::use_hands`]): pieces in hand per side and kind, and a mark on every
+//!   piece made by promotion, kept by make and unmake, hashed and written in the FEN; a
+//!   captured piece goes to the captor's hand; `MoveKind::Drop` moves (which the rule
+//!   generates) put a piece from the hand on the board;
 //! - **hash keys** for all of the above, kept by the position.
 //!
 //! One decision comes earlier, from the spec itself: where a piece may use its `i` (initial)
@@ -256,6 +260,14 @@ impl Builder<'_> {
     /// royal piece may be captured while another remains (the last one counts).
     pub fn check_only_when_every_royal_attacked(&mut self) {
         self.rs.check_needs_every_royal = true;
+    }
+
+    /// Gives the sides hands: pieces in hand are kept in the position (its FEN, its hash),
+    /// `MoveKind::Drop` moves put them on the board, promoted pieces are marked, and, when
+    /// `captures_to_hand`, a captured piece goes to the captor's hand (a promoted one as the
+    /// kind it promoted from). The rule generates the drops it allows.
+    pub fn use_hands(&mut self, captures_to_hand: bool) {
+        self.rs.set_up_hands(captures_to_hand);
     }
 
     /// The variant's draw rules.

@@ -19,7 +19,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::geometry::{Color, Square};
-use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, code, color_of, kind_of};
+use crate::moves::{
+    Code, EMPTY, MAX_KINDS, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of,
+};
 use crate::nnue::{Change, MAX_CHANGES};
 use crate::tables::Shape;
 
@@ -42,7 +44,26 @@ struct Undo {
     null: bool,
     /// The second piece a special move relocated (for [`Position::move_changes`]).
     other: Code,
+    /// With hands: the kind a capture put in the captor's hand (`NO_HAND`: none).
+    hand_kind: u8,
+    /// With hands: which promoted marks the move moved or removed ([`MARK_MOVED`],
+    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`]).
+    marks: u8,
 }
+
+/// [`Undo::hand_kind`] when no piece went to a hand.
+const NO_HAND: u8 = u8::MAX;
+/// The moving piece was marked promoted (the mark went with it).
+const MARK_MOVED: u8 = 1;
+/// The captured piece was marked promoted (the mark was removed).
+const MARK_CAPTURED: u8 = 2;
+/// A special move's second piece was marked promoted (the mark went with it).
+const MARK_OTHER: u8 = 4;
+/// The move promoted an unmarked piece (a mark was put on its destination).
+const MARK_MADE: u8 = 8;
+
+/// Most pieces of one kind a hand may hold.
+pub const MAX_IN_HAND: u8 = 200;
 
 /// The largest halfmove clock or fullmove number: both count up to it and stay there (a FEN
 /// written after any number of moves reads back).
@@ -188,6 +209,11 @@ pub struct Setup {
     pub halfmove: u32,
     /// The move number, from 1, increased after Black's move.
     pub fullmove: u32,
+    /// Pieces in hand, by colour index and kind (all zero in a variant without hands).
+    pub hand: [[u8; MAX_KINDS]; 2],
+    /// The squares whose piece got its kind by promotion (FEN `~`; kept only in a variant
+    /// with hands: such a piece returns to a hand as the kind it promoted from).
+    pub promoted: SquareSet,
 }
 
 impl Setup {
@@ -202,6 +228,8 @@ impl Setup {
             ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
+            hand: [[0; MAX_KINDS]; 2],
+            promoted: SquareSet::default(),
         }
     }
 }
@@ -282,6 +310,10 @@ pub struct Position {
     counts: [u16; 256],
     /// The squares each side occupies.
     occupied: [crate::moves::SquareSet; 2],
+    /// Pieces in hand, by colour index and kind.
+    hand: [[u8; MAX_KINDS]; 2],
+    /// Squares whose piece got its kind by promotion (kept only with hands).
+    promoted: SquareSet,
     stack: Vec<Undo>,
 }
 
@@ -294,6 +326,8 @@ impl PartialEq for Position {
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove
             && self.hash == o.hash
+            && self.hand == o.hand
+            && self.promoted == o.promoted
     }
 }
 
@@ -319,6 +353,16 @@ impl Position {
             royal_count: [0; 2],
             counts: [0; 256],
             occupied: Default::default(),
+            hand: if rules.hands {
+                s.hand
+            } else {
+                [[0; MAX_KINDS]; 2]
+            },
+            promoted: if rules.hands {
+                s.promoted
+            } else {
+                SquareSet::default()
+            },
             stack: Vec::with_capacity(256),
         };
         let n = s.board.len().min(256);
@@ -363,6 +407,7 @@ impl Position {
         if s.fullmove == 0 {
             problems.push(Problem::FullmoveNotANumber("0".into()));
         }
+        problems.extend(hand_problems(rules, s));
         let owned = if rules.rights_used >= 16 {
             u16::MAX
         } else {
@@ -430,6 +475,8 @@ impl Position {
             ep: self.ep,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
+            hand: self.hand,
+            promoted: self.promoted,
         }
     }
 
@@ -464,6 +511,18 @@ impl Position {
         for &e in self.ep.as_slice() {
             h ^= self.rules.z_ep[e as usize];
         }
+        if self.rules.hands {
+            for c in [Color::White, Color::Black] {
+                for k in 0..self.rules.variant.pieces.len().min(MAX_KINDS) {
+                    for n in 1..=self.hand[c.index()][k] {
+                        h ^= self.rules.z_hand(c, k, n);
+                    }
+                }
+            }
+            for sq in self.promoted.iter() {
+                h ^= self.rules.z_promoted[sq as usize];
+            }
+        }
         self.hash = h;
     }
 
@@ -492,6 +551,26 @@ impl Position {
     #[inline]
     pub fn board(&self) -> &[Code; 256] {
         &self.board
+    }
+    /// How many pieces of `kind` `color` holds in hand (0 in a variant without hands).
+    #[inline]
+    pub fn hand(&self, color: Color, kind: usize) -> u32 {
+        self.hand[color.index()].get(kind).map_or(0, |&n| n as u32)
+    }
+    /// Whether the piece on `sq` got its kind by promotion (kept only in a variant with
+    /// hands, where it returns to a hand as the kind it promoted from).
+    #[inline]
+    pub fn is_promoted(&self, sq: Square) -> bool {
+        self.promoted.contains(sq)
+    }
+    /// The piece a move of the side to move moves: the dropped piece for a drop, else the
+    /// piece on its origin.
+    #[inline]
+    pub fn mover(&self, mv: Move) -> Code {
+        match mv.dropped() {
+            Some(k) => code(k, self.side),
+            None => self.board[mv.from as usize],
+        }
     }
     /// How many pieces of code `c` stand on the board.
     #[inline]
@@ -611,7 +690,12 @@ impl Position {
     }
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
+    // long: the search's hot path in one piece: each change of a board move, with its hash key.
     pub fn make(&mut self, mv: Move) {
+        if mv.kind == MoveKind::Drop {
+            self.make_drop(mv);
+            return;
+        }
         let moved = self.board[mv.from as usize];
         let mut cap_sq = mv.to;
         let mut captured = self.board[mv.to as usize];
@@ -705,6 +789,147 @@ impl Position {
         if royal_change {
             self.recount_royals();
         }
+        if self.rules.hands {
+            self.hand_and_marks(mv, moved, captured, cap_sq, placed);
+        }
+    }
+
+    /// With hands, after a board move: the captured piece goes to the captor's hand (as the
+    /// kind it promoted from when it was marked promoted), and promoted marks follow their
+    /// pieces. Saves what unmake needs in the last undo record.
+    #[cold]
+    #[inline(never)]
+    fn hand_and_marks(
+        &mut self,
+        mv: Move,
+        moved: Code,
+        captured: Code,
+        cap_sq: Square,
+        placed: Code,
+    ) {
+        let rs = &*self.rules;
+        let me = color_of(moved);
+        let mut h = self.hash;
+        let mut marks = 0;
+        let mut hand_kind = NO_HAND;
+        if captured != EMPTY {
+            let mut k = kind_of(captured);
+            if self.promoted.contains(cap_sq) {
+                self.promoted.remove(cap_sq);
+                h ^= rs.z_promoted[cap_sq as usize];
+                marks |= MARK_CAPTURED;
+                k = rs.unpromoted[k] as usize;
+            }
+            let n = &mut self.hand[me.index()][k];
+            if rs.captures_to_hand && !rs.royal[k] && *n < MAX_IN_HAND {
+                *n += 1;
+                h ^= rs.z_hand(me, k, *n);
+                hand_kind = k as u8;
+            }
+        }
+        if mv.kind == MoveKind::Special {
+            let (a, b) = rs.specials[mv.aux as usize].also;
+            if self.promoted.contains(a) {
+                self.promoted.remove(a);
+                self.promoted.insert(b);
+                h ^= rs.z_promoted[a as usize] ^ rs.z_promoted[b as usize];
+                marks |= MARK_OTHER;
+            }
+        }
+        if self.promoted.contains(mv.from) {
+            self.promoted.remove(mv.from);
+            self.promoted.insert(mv.to);
+            h ^= rs.z_promoted[mv.from as usize] ^ rs.z_promoted[mv.to as usize];
+            marks |= MARK_MOVED;
+        } else if placed != moved {
+            self.promoted.insert(mv.to);
+            h ^= rs.z_promoted[mv.to as usize];
+            marks |= MARK_MADE;
+        }
+        self.hash = h;
+        if let Some(u) = self.stack.last_mut() {
+            u.hand_kind = hand_kind;
+            u.marks = marks;
+        }
+    }
+
+    /// Plays a drop: a piece of the mover's hand on an empty square.
+    #[cold]
+    #[inline(never)]
+    fn make_drop(&mut self, mv: Move) {
+        let k = mv.aux as usize;
+        let placed = code(k, self.side);
+        self.push_undo(mv, placed, EMPTY, mv.to, false);
+        let rs = &*self.rules;
+        let mut h = self.hash;
+        for &e in self.ep.as_slice() {
+            h ^= rs.z_ep[e as usize];
+        }
+        self.ep = EpSquares::NONE;
+        let me = self.side.index();
+        if let Some(n) = self.hand[me].get_mut(k).filter(|n| **n > 0) {
+            h ^= rs.z_hand(self.side, k, *n);
+            *n -= 1;
+        }
+        self.board[mv.to as usize] = placed;
+        self.occupied[me].insert(mv.to);
+        self.counts[placed as usize] += 1;
+        h ^= rs.z_piece[placed as usize * 256 + mv.to as usize];
+        if rs.irreversible[k] {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.flip();
+        h ^= rs.z_side;
+        self.hash = h;
+        if rs.is_royal(placed) {
+            self.recount_royals();
+        }
+    }
+
+    /// Takes back what [`Position::hand_and_marks`] did (the undo record, already popped;
+    /// the side to move is the mover again).
+    #[cold]
+    #[inline(never)]
+    fn unmake_hand_and_marks(&mut self, u: &Undo) {
+        let me = self.side.index();
+        let mv = u.mv;
+        if u.hand_kind != NO_HAND {
+            self.hand[me][u.hand_kind as usize] -= 1;
+        }
+        if u.marks & MARK_OTHER != 0 {
+            let (a, b) = self.rules.specials[mv.aux as usize].also;
+            self.promoted.remove(b);
+            self.promoted.insert(a);
+        }
+        if u.marks & (MARK_MOVED | MARK_MADE) != 0 {
+            self.promoted.remove(mv.to);
+        }
+        if u.marks & MARK_MOVED != 0 {
+            self.promoted.insert(mv.from);
+        }
+        if u.marks & MARK_CAPTURED != 0 {
+            self.promoted.insert(u.cap_sq);
+        }
+    }
+
+    /// Takes back a drop (the last undo record, already popped).
+    #[cold]
+    #[inline(never)]
+    fn unmake_drop(&mut self, u: &Undo) {
+        self.side = self.side.flip();
+        let me = self.side.index();
+        let to = u.mv.to;
+        self.board[to as usize] = EMPTY;
+        self.occupied[me].remove(to);
+        self.counts[u.moved as usize] -= 1;
+        if let Some(n) = self.hand[me].get_mut(u.mv.aux as usize) {
+            *n += 1;
+        }
     }
 
     /// Counts each side's royal pieces again (rare: a royal piece captured or made by
@@ -739,6 +964,8 @@ impl Position {
             royal_count: self.royal_count,
             null,
             other: EMPTY,
+            hand_kind: NO_HAND,
+            marks: 0,
         });
     }
 
@@ -778,6 +1005,10 @@ impl Position {
             };
             n += 1;
         };
+        if mv.kind == MoveKind::Drop {
+            push(mv.to, EMPTY, u.moved);
+            return n;
+        }
         if u.captured != EMPTY {
             push(u.cap_sq, u.captured, EMPTY);
         }
@@ -818,6 +1049,18 @@ impl Position {
             self.hash = u.hash;
             return;
         }
+        if u.mv.kind == MoveKind::Drop {
+            self.unmake_drop(&u);
+            self.fullmove = u.fullmove;
+            self.rights = u.rights;
+            self.ep = u.ep;
+            self.ep_victim = u.ep_victim;
+            self.halfmove = u.halfmove;
+            self.hash = u.hash;
+            self.royal = u.royal;
+            self.royal_count = u.royal_count;
+            return;
+        }
         let rs = &*self.rules;
         let mv = u.mv;
         self.side = self.side.flip();
@@ -852,6 +1095,9 @@ impl Position {
         self.hash = u.hash;
         self.royal = u.royal;
         self.royal_count = u.royal_count;
+        if self.rules.hands {
+            self.unmake_hand_and_marks(&u);
+        }
     }
 
     /// Whether any move value is legal here: exactly when [`Position::legal_moves`] lists it.
@@ -926,7 +1172,9 @@ impl Position {
         }
         let me = self.side;
         let n = self.royal_count[me.index()];
-        if n != 1 || mv.kind == MoveKind::Special || (mv.promo != 0 && self.rules.promotes_to_royal)
+        if n != 1
+            || matches!(mv.kind, MoveKind::Special | MoveKind::Drop)
+            || (mv.promo != 0 && self.rules.promotes_to_royal)
         {
             let becomes_royal = mv.promotion().is_some_and(|k| {
                 self.rules.royal[k] && !self.rules.is_royal(self.board[mv.from as usize])
@@ -1005,7 +1253,7 @@ impl Position {
         out.truncate(n);
     }
 
-    /// Pseudo-legal moves: the notation's moves and the hooks' moves.
+    /// Pseudo-legal moves: the notation's moves and the hooks' moves (drops included).
     pub fn pseudo_legal_moves(&self, out: &mut MoveList) {
         out.clear();
         movegen::generate(self, out);
@@ -1020,4 +1268,50 @@ impl Position {
         p.stack = Vec::with_capacity(256);
         p
     }
+}
+
+/// What is wrong with a setup's hands and promoted marks: pieces in hand or marks in a variant
+/// without hands, a kind the variant lacks, a mark on an empty square.
+fn hand_problems(rules: &Ruleset, s: &Setup) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let kinds = rules.variant.pieces.len();
+    let any_hand = s.hand.iter().any(|h| h.iter().any(|&n| n > 0));
+    if !rules.hands {
+        if any_hand {
+            out.push(Problem::Placement(
+                "pieces in hand, but this variant has no hands (no `drops` rule)".into(),
+            ));
+        }
+        if !s.promoted.is_empty() {
+            out.push(Problem::Placement(
+                "a piece marked promoted (`~`), but this variant has no hands (no `drops` rule)"
+                    .into(),
+            ));
+        }
+        return out;
+    }
+    if s.hand
+        .iter()
+        .any(|h| h[kinds.min(MAX_KINDS)..].iter().any(|&n| n > 0))
+    {
+        out.push(Problem::Placement(
+            "a piece in hand that this variant does not have".into(),
+        ));
+    }
+    if s.hand.iter().any(|h| h.iter().any(|&n| n > MAX_IN_HAND)) {
+        out.push(Problem::Placement(format!(
+            "more than {MAX_IN_HAND} pieces of one kind in a hand"
+        )));
+    }
+    if let Some(sq) = s
+        .promoted
+        .iter()
+        .find(|&q| s.board.get(q as usize).is_none_or(|&c| c == EMPTY))
+    {
+        out.push(Problem::Placement(format!(
+            "the promoted mark `~` on {}, an empty square",
+            rules.geometry.name(sq)
+        )));
+    }
+    out
 }

@@ -65,6 +65,18 @@ pub struct Ruleset {
     pub z_rights: [u64; 16],
     /// Zobrist keys of the en-passant squares.
     pub z_ep: Vec<u64>,
+    /// Whether the sides have hands (a rule such as `drops` set them up): pieces in hand are
+    /// part of the position, its FEN and its hash, and promoted pieces are marked.
+    pub hands: bool,
+    /// With hands: whether a captured piece goes to the captor's hand.
+    pub captures_to_hand: bool,
+    /// Per kind: the kind a promoted piece of this kind returns to a hand as (the first kind
+    /// whose `promotes-to` lists it; itself when none does).
+    pub unpromoted: Vec<u8>,
+    /// Zobrist keys of pieces in hand, by [`Ruleset::z_hand`] (empty without hands).
+    pub z_hand: Vec<u64>,
+    /// Zobrist keys of the promoted marks, by square (empty without hands).
+    pub z_promoted: Vec<u64>,
     /// The network the variant names, checked against its board and pieces (`None`: the
     /// evaluation is the one built from the pieces' data).
     pub network: Option<Arc<crate::nnue::Network>>,
@@ -158,6 +170,9 @@ impl From<CompileError> for String {
         e.to_string()
     }
 }
+
+/// Hash keys per colour and kind of pieces in hand (counts past it reuse keys).
+const HAND_KEYS: usize = 64;
 
 /// splitmix64, for reproducible hash keys.
 fn splitmix(state: &mut u64) -> u64 {
@@ -301,6 +316,19 @@ impl Ruleset {
             z_side,
             z_rights,
             z_ep,
+            hands: false,
+            captures_to_hand: false,
+            unpromoted: (0..variant.pieces.len())
+                .map(|k| {
+                    variant
+                        .pieces
+                        .iter()
+                        .position(|p| p.promotes_to.contains(&k))
+                        .unwrap_or(k) as u8
+                })
+                .collect(),
+            z_hand: Vec::new(),
+            z_promoted: Vec::new(),
             network,
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();
@@ -377,9 +405,31 @@ impl Ruleset {
         ))
     }
 
+    /// The hash key of the `n`-th piece (from 1) of `kind` in `color`'s hand: a hand holding
+    /// `n` such pieces hashes as the keys 1 to `n` together.
+    #[inline]
+    pub fn z_hand(&self, color: Color, kind: usize, n: u8) -> u64 {
+        let i =
+            (color.index() * crate::moves::MAX_KINDS + kind) * HAND_KEYS + n as usize % HAND_KEYS;
+        self.z_hand.get(i).copied().unwrap_or(0)
+    }
+
     /// Whether the piece code `c` is a royal piece (false for an empty square).
     #[inline]
     pub fn is_royal(&self, c: Code) -> bool {
         self.royal_code[c as usize]
+    }
+}
+
+impl Ruleset {
+    /// Gives the sides hands (see [`Ruleset::hands`]), with their hash keys.
+    pub(crate) fn set_up_hands(&mut self, captures_to_hand: bool) {
+        let mut seed = 0x4A4E_D5EE_D000_0002u64;
+        self.hands = true;
+        self.captures_to_hand = captures_to_hand;
+        self.z_hand = (0..2 * crate::moves::MAX_KINDS * HAND_KEYS)
+            .map(|_| splitmix(&mut seed))
+            .collect();
+        self.z_promoted = (0..256).map(|_| splitmix(&mut seed)).collect();
     }
 }

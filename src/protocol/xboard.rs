@@ -488,8 +488,14 @@ impl Cecp {
         if v.id == NORMAL {
             return;
         }
+        // With hands, XBoard keeps a holding for every kind that may be in one.
+        let holdings = if self.eng.rules.hands {
+            v.pieces.iter().filter(|p| !p.royal).count()
+        } else {
+            0
+        };
         self.out.line(&format!(
-            "setup ({}) {}x{}+0_fairy {}",
+            "setup ({}) {}x{}+{holdings}_fairy {}",
             piece_to_char(&self.eng.rules),
             v.files,
             v.ranks,

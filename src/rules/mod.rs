@@ -20,6 +20,7 @@
 
 mod castling;
 mod draw;
+mod drops;
 mod en_passant;
 mod flying_general;
 mod initial_ranks;
@@ -58,6 +59,7 @@ pub const REGISTRY: &[Registered] = &[
     draw::REGISTERED,
     last_royal::REGISTERED,
     flying_general::REGISTERED,
+    drops::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").

@@ -586,6 +586,26 @@ impl Evaluator {
                 mg[ci] += s;
             }
         }
+        if rules.hands {
+            // Pieces in hand count as material (no square term: they stand nowhere yet).
+            for col in [Color::White, Color::Black] {
+                let ci = col.index();
+                for k in 0..self.values.len() {
+                    let n = pos.hand(col, k) as i32;
+                    if n == 0 {
+                        continue;
+                    }
+                    mg[ci] += n * self.values[k];
+                    eg[ci] += n * self.values[k];
+                    phase_m += n * self.phase_weight[k];
+                    if self.pawnlike[k] {
+                        pawns[ci] += n;
+                    } else {
+                        material[ci] += n * self.values[k];
+                    }
+                }
+            }
+        }
         for ci in 0..2 {
             mg[ci] += mob[ci] * self.mob_mg / (16 * 16);
             eg[ci] += mob[ci] * self.mob_eg / (16 * 16);

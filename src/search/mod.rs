@@ -961,7 +961,7 @@ impl Searcher {
             } else if mv == counter {
                 SCORE_KILLER - 2
             } else {
-                self.quiet_score(ply, pos.piece_at(mv.from) as usize * 256 + mv.to as usize)
+                self.quiet_score(ply, pos.mover(mv) as usize * 256 + mv.to as usize)
             };
             scores.push(s);
         }
@@ -1058,7 +1058,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i];
-            self.plies[0].cur = pos.piece_at(mv.from) as usize * 256 + mv.to as usize;
+            self.plies[0].cur = pos.mover(mv) as usize * 256 + mv.to as usize;
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
@@ -1232,7 +1232,7 @@ impl Searcher {
             let mv = Self::pick(&mut moves, &mut scores, i);
             i += 1;
             let tactical = is_tactical(pos, mv);
-            let piece = pos.piece_at(mv.from);
+            let piece = pos.mover(mv);
             if !tactical {
                 quiets_seen += 1;
                 // Late move pruning: near the horizon, past a number of quiet moves, the
@@ -1358,7 +1358,7 @@ impl Searcher {
                             for j in 0..i - 1 {
                                 let m = moves.as_slice()[j];
                                 if !is_tactical(pos, m) {
-                                    self.bump_quiet(ply, pos.piece_at(m.from), m, -bonus);
+                                    self.bump_quiet(ply, pos.mover(m), m, -bonus);
                                 }
                             }
                         }

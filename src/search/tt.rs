@@ -107,6 +107,7 @@ impl Slot {
             2 => MoveKind::EnPassant,
             3 => MoveKind::Special,
             4 => MoveKind::Hook,
+            5 => MoveKind::Drop,
             _ => MoveKind::Normal,
         };
         TtEntry {

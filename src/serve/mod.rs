@@ -575,6 +575,7 @@ fn move_words(rules: &Ruleset, m: Move) -> String {
     match m.kind {
         MoveKind::EnPassant => "take en passant".into(),
         MoveKind::Special => "castle".into(),
+        MoveKind::Drop => "drop".into(),
         _ => "step".into(),
     }
 }

@@ -119,6 +119,28 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
         out.push_str(s);
     }
     out.push('\n');
+    if rs.hands {
+        // Pieces in hand, under the board: `in hand: White QP, Black -`.
+        let hand = |color: Color| -> String {
+            let letters: String = (0..rs.variant.pieces.len())
+                .rev()
+                .flat_map(|k| {
+                    let n = pos.hand(color, k) as usize;
+                    std::iter::repeat_n(rs.letter(crate::moves::code(k, color)), n)
+                })
+                .collect();
+            if letters.is_empty() {
+                "-".into()
+            } else {
+                letters
+            }
+        };
+        out.push_str(&format!(
+            "    in hand: White {}, Black {}\n",
+            hand(Color::White),
+            hand(Color::Black)
+        ));
+    }
     out
 }
 

@@ -7,12 +7,18 @@
 //! of them, as Fairy-Stockfish writes only those a capture can land on; `-` for none);
 //! halfmove clock; fullmove number. Missing trailing fields default to `- - 0 1`. Reading
 //! gives an unchecked [`Setup`]; [`Position::from_setup`] checks it and finds the step.
+//!
+//! Hands, as Fairy-Stockfish writes them: in a variant with hands the placement is followed by
+//! the pieces in hand in brackets, White's in upper case then Black's in lower case
+//! (`RNBQKBNR[Qp]`; `[]` or `[-]` when both are empty), and a piece that got its kind by
+//! promotion is followed by `~` (`Q~`). Both are read in any variant (brackets may be left out
+//! or empty; pieces in hand or `~` in a variant without hands are refused when checked).
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::geometry::Color;
-use crate::moves::EMPTY;
+use crate::moves::{EMPTY, MAX_KINDS, SquareSet, color_of, kind_of};
 use crate::position::Ruleset;
 use crate::position::{EpSquares, FenError, MAX_CLOCK, Position, Problem, Setup};
 
@@ -33,10 +39,29 @@ impl Setup {
             ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
+            hand: [[0; MAX_KINDS]; 2],
+            promoted: SquareSet::default(),
         };
-        match crate::variant::parse_placement_codes(&rules.variant, fields[0]) {
-            Ok(b) => s.board = b,
+        let (placement, hand) = match split_hand(fields[0]) {
+            Ok(parts) => parts,
+            Err(p) => {
+                problems.push(p);
+                (fields[0], None)
+            }
+        };
+        let (plain, marked) = strip_marks(placement);
+        match crate::variant::parse_placement_codes(&rules.variant, &plain) {
+            Ok(b) => {
+                s.board = b;
+                s.promoted = mark_squares(rules, &s.board, &marked);
+            }
             Err(es) => problems.extend(es.into_iter().map(Problem::Placement)),
+        }
+        if let Some(h) = hand {
+            match read_hand(rules, h) {
+                Ok(hand) => s.hand = hand,
+                Err(p) => problems.push(p),
+            }
         }
         s.side = match fields.get(1).copied() {
             None | Some("w") => Color::White,
@@ -83,6 +108,87 @@ impl Setup {
             Err(problems)
         }
     }
+}
+
+/// The placement and, when it ends with one, the bracketed hand (`RNBQKBNR[Qp]`).
+fn split_hand(field: &str) -> Result<(&str, Option<&str>), Problem> {
+    let Some(open) = field.find('[') else {
+        if field.contains(']') {
+            return Err(Problem::Placement(
+                "`]` without `[` in the placement".into(),
+            ));
+        }
+        return Ok((field, None));
+    };
+    match field[open + 1..].strip_suffix(']') {
+        Some(h) if !h.contains(['[', ']']) => Ok((&field[..open], Some(h))),
+        _ => Err(Problem::Placement(
+            "the pieces in hand must be written in brackets at the end of the placement              (`RNBQKBNR[Qp]`)"
+                .into(),
+        )),
+    }
+}
+
+/// The placement without its `~` marks, and, for each piece letter in order, whether a `~`
+/// follows it.
+fn strip_marks(placement: &str) -> (String, Vec<bool>) {
+    let mut plain = String::with_capacity(placement.len());
+    let mut marked = Vec::new();
+    for c in placement.chars() {
+        if c == '~' {
+            if let Some(m) = marked.last_mut() {
+                *m = true;
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            marked.push(false);
+        }
+        plain.push(c);
+    }
+    (plain, marked)
+}
+
+/// The squares of the pieces marked `~`: the n-th piece letter of the placement is the n-th
+/// piece met reading the board from the top rank, each rank from the a-file.
+fn mark_squares(rules: &Ruleset, board: &[crate::moves::Code], marked: &[bool]) -> SquareSet {
+    let g = rules.geometry;
+    let mut set = SquareSet::default();
+    if !marked.contains(&true) {
+        return set;
+    }
+    let mut i = 0;
+    for r in (0..g.ranks).rev() {
+        for f in 0..g.files {
+            let sq = g.square(f, r);
+            if board.get(sq as usize).is_some_and(|&c| c != EMPTY) {
+                if marked.get(i) == Some(&true) {
+                    set.insert(sq);
+                }
+                i += 1;
+            }
+        }
+    }
+    set
+}
+
+/// The pieces in hand: letters (upper case White's, lower case Black's), `-` or nothing for
+/// none.
+fn read_hand(rules: &Ruleset, text: &str) -> Result<[[u8; MAX_KINDS]; 2], Problem> {
+    let mut hand = [[0u8; MAX_KINDS]; 2];
+    if text == "-" {
+        return Ok(hand);
+    }
+    for c in text.chars() {
+        let Some(code) = rules.code_of_letter(c) else {
+            return Err(Problem::Placement(format!(
+                "`{c}` in hand: no piece of this variant has that letter"
+            )));
+        };
+        let n = &mut hand[color_of(code).index()][kind_of(code)];
+        *n = n.saturating_add(1);
+    }
+    Ok(hand)
 }
 
 /// The en-passant field: one or more squares written one after the other (`e3`, `e3e4`,
@@ -164,6 +270,9 @@ impl Position {
                         empty = 0;
                     }
                     s.push(rs.letter(c));
+                    if self.is_promoted(sq) {
+                        s.push('~');
+                    }
                 }
             }
             if empty > 0 {
@@ -172,6 +281,18 @@ impl Position {
             if r > 0 {
                 s.push('/');
             }
+        }
+        if rs.hands {
+            s.push('[');
+            for color in [Color::White, Color::Black] {
+                for k in (0..rs.variant.pieces.len()).rev() {
+                    let letter = rs.letter(crate::moves::code(k, color));
+                    for _ in 0..self.hand(color, k) {
+                        s.push(letter);
+                    }
+                }
+            }
+            s.push(']');
         }
         s.push_str(if self.side() == Color::White {
             " w "

@@ -12,7 +12,8 @@
 //! (a chess pawn's `e5d6`) is written without it, and reading accepts the suffix on any
 //! en-passant capture. In the same way a special move (castling) whose piece has an ordinary
 //! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
-//! castles one square writes `f1g1oo`, its plain step `f1g1`.
+//! castles one square writes `f1g1oo`, its plain step `f1g1`. A drop from the hand is written
+//! `P@e4` (the piece's letter in upper case, `@`, the square), as UCI and CECP write drops.
 
 pub mod board;
 pub mod fen;
@@ -30,10 +31,15 @@ pub fn needs_ep_suffix(mv: Move) -> bool {
     mv.kind == MoveKind::EnPassant && mv.aux == crate::position::movegen::EP_NAMED
 }
 
-/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case), and
-/// `d9e10ep` for an en-passant capture that needs telling apart from a step.
+/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case),
+/// `d9e10ep` for an en-passant capture that needs telling apart from a step, and `P@e4` for a
+/// drop.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
     let g = rules.geometry;
+    if let Some(k) = mv.dropped() {
+        let letter = rules.variant.pieces.get(k).map_or('?', |p| p.letter);
+        return format!("{letter}@{}", g.name(mv.to));
+    }
     let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
     if let Some(k) = mv.promotion() {
         s.push(rules.variant.pieces[k].letter.to_ascii_lowercase());

@@ -8,7 +8,8 @@
 //! castling is `O-O` (toward the higher files) or `O-O-O`, with the king's distance after a
 //! slash where the variant offers a choice (`O-O/3`, see `rules::castling`); coordinate
 //! notation (`e2e4`,
-//! `e11e12q`) is read too. `ep` (or `e.p.`) at the end asks for the en-passant capture (see
+//! `e11e12q`) is read too. A drop from the hand is the piece's letter, `@` and the square
+//! (`P@e4`, in every notation; the letter may be written in lower case). `ep` (or `e.p.`) at the end asks for the en-passant capture (see
 //! [`crate::text`]). Written moves add `+` for check and `#` for mate.
 
 use crate::geometry::{Geometry, Square};
@@ -58,6 +59,8 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
             Some(sp) => s.push_str(&sp.san),
             None => s.push_str(&coord(&rules, mv)),
         }
+    } else if mv.kind == MoveKind::Drop {
+        s.push_str(&coord(&rules, mv));
     } else {
         let pc = pos.piece_at(mv.from);
         let kind = kind_of(pc);
@@ -169,6 +172,13 @@ pub enum San {
         /// The king's distance, when written.
         distance: Option<u8>,
     },
+    /// A drop from the hand: `P@e4`.
+    Drop {
+        /// The kind dropped.
+        kind: usize,
+        /// The square it is dropped on.
+        to: Square,
+    },
     /// Any other move.
     Move(SanMove),
 }
@@ -235,6 +245,9 @@ impl San {
                 king_side: base == "O-O",
                 distance,
             });
+        }
+        if let Some((letter, square)) = t.split_once('@') {
+            return parse_drop(rules, shown, letter, square);
         }
         let wrote_x = t.contains('x') || t.contains(':');
         let hint = "write a move as e2e4 (from and to squares) or like Nf3, exd5, e8=Q";
@@ -371,6 +384,18 @@ impl San {
                     _ => Resolved::Many(found),
                 };
             }
+            San::Drop { kind, to } => {
+                let found: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| m.dropped() == Some(*kind) && m.to == *to)
+                    .collect();
+                return match found.len() {
+                    0 => Resolved::None,
+                    1 => Resolved::One(found[0]),
+                    _ => Resolved::Many(found),
+                };
+            }
             San::Move(m) => *m,
         };
         let (to, promo, want_ep, wrote_x) = (m.to, m.promotion, m.en_passant, m.capture);
@@ -381,6 +406,7 @@ impl San {
         let want_kind = m.wanted_kind(&rules);
         let matches = |m: &Move, pos: &Position| -> bool {
             m.to == to
+                && m.kind != MoveKind::Drop
                 && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
                 && origin.file.is_none_or(|f| g.file(m.from) == f)
                 && origin.rank.is_none_or(|r| g.rank(m.from) == r)
@@ -446,6 +472,22 @@ impl San {
                 }
                 return MoveError(format!("{shown}: castling that way is not possible now"));
             }
+            San::Drop { kind, to } => {
+                let name = piece_name(&rules, *kind);
+                let why = if !rules.hands {
+                    "this game has no drops".to_owned()
+                } else if pos.hand(pos.side(), *kind) == 0 {
+                    format!("no {name} in hand")
+                } else if pos.piece_at(*to) != EMPTY {
+                    format!("{} is occupied", g.name(*to))
+                } else {
+                    format!(
+                        "a {name} may not be dropped on {} now (a rank it may not be dropped                          on, or the drop leaves the king in check)",
+                        g.name(*to)
+                    )
+                };
+                return MoveError(format!("{shown}: {why}"));
+            }
             San::Move(m) => *m,
         };
         if let Resolved::Many(cands) = self.resolve(pos) {
@@ -482,6 +524,7 @@ impl San {
         let want_kind = m.wanted_kind(&rules);
         let matches = |mv: &Move, pos: &Position| -> bool {
             mv.to == to
+                && mv.kind != MoveKind::Drop
                 && want_kind.is_none_or(|k| kind_of(pos.piece_at(mv.from)) == k)
                 && origin.file.is_none_or(|f| g.file(mv.from) == f)
                 && origin.rank.is_none_or(|r| g.rank(mv.from) == r)
@@ -494,6 +537,7 @@ impl San {
                 .filter(|m| {
                     m.to == to
                         && m.promo != 0
+                        && m.kind != MoveKind::Drop
                         && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
                         && origin.file.is_none_or(|f| g.file(m.from) == f)
                         && origin.rank.is_none_or(|r| g.rank(m.from) == r)
@@ -603,6 +647,28 @@ impl SanMove {
             (None, None) => pawn_kind(rules),
         }
     }
+}
+
+/// A drop, `P@e4`: the letter (either case) and the square.
+fn parse_drop(rules: &Ruleset, shown: &str, letter: &str, square: &str) -> Result<San, MoveError> {
+    let mut cs = letter.chars();
+    let (Some(c), None) = (cs.next(), cs.next()) else {
+        return Err(MoveError(format!(
+            "cannot read `{shown}` as a drop: write the piece's letter, `@` and the square (P@e4)"
+        )));
+    };
+    let kind = rules.variant.kind_by_letter(c).ok_or_else(|| {
+        MoveError(format!(
+            "{shown}: no piece has the letter {} (the pieces are {})",
+            c.to_ascii_uppercase(),
+            rules.variant.piece_names().join(", ")
+        ))
+    })?;
+    let to = rules
+        .geometry
+        .parse_square(square)
+        .ok_or_else(|| MoveError(format!("{shown}: the board has no square {square}")))?;
+    Ok(San::Drop { kind, to })
 }
 
 /// Reads a move typed by a user or found in a file; explains what is wrong when it is not a

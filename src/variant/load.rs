@@ -28,6 +28,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("wildebeest", include_str!("../../variants/wildebeest.toml")),
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
     ("makruk", include_str!("../../variants/makruk.toml")),
+    ("crazyhouse", include_str!("../../variants/crazyhouse.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
