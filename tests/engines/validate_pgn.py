@@ -44,7 +44,8 @@ def main(path):
             legal = pyffish.legal_moves(variant, now, [])
             # Only the moves to the SAN's destination square need their SAN computed.
             dest = re.findall(r"[a-z][0-9]+", san)
-            cands = [m for m in legal if not dest or re.match(r"[a-z][0-9]+([a-z][0-9]+)", m).group(1) == dest[-1]]
+            # A move's destination is its last square (`e2e4`, `e7e8q`, a drop `P@e4`).
+            cands = [m for m in legal if not dest or re.findall(r"[a-z][0-9]+", m)[-1] == dest[-1]]
             if not dest or not cands:
                 cands = legal
             hits = [m for m in cands if norm(pyffish.get_san(variant, now, m, False, pyffish.NOTATION_SAN), variant) == norm(san)]
