@@ -555,6 +555,37 @@ fn move_rows(b: &mut Browser) -> Vec<String> {
         .collect()
 }
 
+// Crazyhouse: White holds a Knight. The hand shows it; picking it marks every empty square
+// (62 of them) and a click on e4 drops it, written N@e4; the hand is then empty.
+#[test]
+fn a_piece_in_hand_is_dropped_by_two_clicks() {
+    let Some((_server, mut b)) = page(
+        "crazyhouse",
+        "variant=crazyhouse&white=human&black=human&depth=1&fen=4k3/8/8/8/8/8/8/4K3%5BN%5D%20w%20-%20-%200%201",
+    ) else {
+        return;
+    };
+    assert_eq!(
+        b.eval("document.querySelectorAll('#hands button[data-drop=\"@N\"]').length"),
+        json!(1)
+    );
+    b.click_at("#hands button[data-drop='@N']");
+    assert_eq!(
+        b.eval("document.querySelectorAll('.sq.dest').length"),
+        json!(62)
+    );
+    b.click_square("e4");
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the drop played",
+    );
+    assert_eq!(move_rows(&mut b), vec!["1. N@e4"]);
+    assert_eq!(
+        b.eval("document.querySelectorAll('#hands button').length"),
+        json!(0)
+    );
+}
+
 #[test]
 fn a_metamachy_checkmate_clicked_ends_the_game() {
     let Some((_server, mut b)) = page(

@@ -276,6 +276,49 @@ function drawBoard() {
   if (hadFocus) focusBoard();
 }
 
+// Pieces in hand (games with drops): one row per side; a piece of the side to move is picked
+// like a piece on the board, and the squares it may be dropped on are marked.
+function drawHands() {
+  const pos = shown();
+  const box = $("hands");
+  if (!pos.hands) { box.hidden = true; return; }
+  box.hidden = false;
+  box.replaceChildren();
+  for (const colour of ["white", "black"]) {
+    const row = document.createElement("div");
+    row.className = "hand";
+    row.appendChild(document.createTextNode(`${colour === "white" ? "White" : "Black"} in hand: `));
+    const held = pos.hands[colour];
+    if (held.length === 0) row.appendChild(document.createTextNode("nothing"));
+    for (const [letter, count] of held) {
+      const b = document.createElement("button");
+      const shown_letter = colour === "white" ? letter : letter.toLowerCase();
+      b.appendChild(glyphSvg(shown_letter));
+      b.appendChild(document.createTextNode(count > 1 ? `×${count}` : ""));
+      const name = (pieceByLetter[letter] || {}).name || letter;
+      b.setAttribute("aria-label", `${colour} ${name} in hand, ${count}`);
+      b.dataset.drop = "@" + letter;
+      b.dataset.side = colour;
+      if (viewPly === null && selected === "@" + letter && st.side === colour) b.classList.add("selected");
+      b.addEventListener("click", () => pickFromHand(letter, colour));
+      row.appendChild(b);
+    }
+    box.appendChild(row);
+  }
+}
+
+function pickFromHand(letter, colour) {
+  if (viewPly !== null) { view(st.history.length); return; }
+  if (!humanToMove()) { say(st.result ? "The game is over." : "Wait: it is the engine's turn.", "error"); return; }
+  if (colour !== st.side) { say(`It is ${st.side}'s turn.`, "error"); return; }
+  const from = "@" + letter;
+  if (legalFrom(from).length === 0) { say("That piece cannot be dropped anywhere now.", "error"); return; }
+  selected = selected === from ? null : from;
+  message = selected ? `Drop the ${(pieceByLetter[letter] || {}).name || letter}: pick a marked square.` : "";
+  render();
+  focusBoard();
+}
+
 function defaultFocus() {
   const files = st.variant.files, ranks = st.variant.ranks;
   for (let r = 0; r < ranks; r++) for (let f = 0; f < files; f++) if (!isHole(sqName(f, r))) return sqName(f, r);
@@ -463,6 +506,7 @@ function render() {
   $("title").textContent = st.variant.name + (st.setup ? ` (setup ${st.setup})` : "");
   drawAnalysis();
   drawBoard();
+  drawHands();
   $("result").textContent = st.result ? `${st.result.result}: ${st.result.reason}` : "";
   drawMoves();
   const e = st.engine;

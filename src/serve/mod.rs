@@ -558,13 +558,30 @@ fn position_json(pos: &Position, last: Option<Move>) -> Value {
     } else {
         None
     };
+    // Pieces in hand, per side: [letter, count] for each kind held (games with drops).
+    let rules = pos.rules();
+    let hand = |c: Color| -> Vec<Value> {
+        (0..rules.variant.pieces.len())
+            .filter(|&k| pos.hand(c, k) > 0)
+            .map(|k| json!([rules.variant.pieces[k].letter.to_string(), pos.hand(c, k)]))
+            .collect()
+    };
     json!({
         "board": board_json(pos),
         "fen": pos.fen(),
         "side": side_name(side),
-        "last": last.map(|m| json!({"from": sq_name(g, m.from), "to": sq_name(g, m.to)})),
+        "last": last.map(|m| json!({"from": drop_or_square(pos.rules(), m), "to": sq_name(g, m.to)})),
         "check": check,
+        "hands": rules.hands.then(|| json!({"white": hand(Color::White), "black": hand(Color::Black)})),
     })
+}
+
+/// Where a move comes from for the page: its square, or `@L` for a drop of the piece `L`.
+fn drop_or_square(rules: &Ruleset, m: Move) -> String {
+    match m.dropped() {
+        Some(k) => format!("@{}", rules.variant.pieces[k].letter),
+        None => sq_name(rules.geometry, m.from),
+    }
 }
 
 /// What a legal move is, in words, where several moves share a from and a to square.
@@ -641,7 +658,7 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
             .iter()
             .map(|&m| {
                 json!({
-                    "from": sq_name(g, m.from),
+                    "from": drop_or_square(&rules, m),
                     "to": sq_name(g, m.to),
                     "promo": m.promotion().map(|k| rules.variant.pieces[k].letter.to_string()),
                     "uci": s.game.coord(m),
