@@ -35,6 +35,38 @@ fn uci_finds_scholars_mate_and_reports_iterations() {
     assert_eq!(out.lines().last(), Some("bestmove h5f7"), "{out}");
 }
 
+// MultiPV 3: every iteration reports three lines, numbered 1 to 3, with three different first
+// moves; the best move is line 1's. Out of range, the option is refused and stays as it was.
+#[test]
+fn uci_multipv_reports_numbered_lines() {
+    let (out, _, _) = session(
+        &["uci"],
+        "uci\nsetoption name MultiPV value 0\nsetoption name UCI_Variant value chess\nsetoption name MultiPV value 3\nposition startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\ngo depth 3\n",
+    );
+    assert!(
+        out.contains("option name MultiPV type spin default 1 min 1 max 64"),
+        "{out}"
+    );
+    assert!(
+        out.contains("MultiPV must be a number from 1 to 64"),
+        "{out}"
+    );
+    let depth3: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth 3 "))
+        .collect();
+    assert_eq!(depth3.len(), 3, "{out}");
+    let mut firsts = Vec::new();
+    for (i, l) in depth3.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", i + 1)), "{l}");
+        firsts.push(l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap());
+    }
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{out}");
+    assert_eq!(firsts[0], "h5f7", "{out}");
+    assert_eq!(out.lines().last(), Some("bestmove h5f7"), "{out}");
+}
+
 #[test]
 fn uci_plays_a_legal_metamachy_move_and_reports_errors_without_stopping() {
     let (out, _, code) = session(

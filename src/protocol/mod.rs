@@ -58,6 +58,8 @@ pub struct Engine {
     pub cont_history: bool,
     /// Evaluate with the variant's network when it has one (`UseNetwork`).
     pub use_network: bool,
+    /// Lines each iteration ranks and reports (`MultiPV`, at least 1).
+    pub multipv: usize,
     /// Milliseconds kept per move for what happens outside the search (`Move Overhead`).
     pub move_overhead_ms: u64,
     searcher: Option<Searcher>,
@@ -88,6 +90,7 @@ impl Engine {
             threads: 1,
             cont_history: false,
             use_network: true,
+            multipv: 1,
             move_overhead_ms: crate::search::DEFAULT_MOVE_OVERHEAD_MS,
             searcher: None,
             thread: None,
@@ -147,11 +150,12 @@ impl Engine {
     }
 
     /// Keeps the settings that outlive a change of variant or setup (threads, move
-    /// overhead, continuation histories, the network switch) from `old`.
+    /// overhead, continuation histories, the network switch, MultiPV) from `old`.
     pub fn keep_settings(&mut self, old: &Engine) {
         self.threads = old.threads;
         self.cont_history = old.cont_history;
         self.use_network = old.use_network;
+        self.multipv = old.multipv;
         self.move_overhead_ms = old.move_overhead_ms;
     }
 
@@ -184,6 +188,7 @@ impl Engine {
         searcher.set_threads(self.threads);
         searcher.set_cont_history(self.cont_history);
         searcher.set_network(self.use_network);
+        searcher.set_multipv(self.multipv);
         searcher.set_move_overhead(std::time::Duration::from_millis(self.move_overhead_ms));
         let mut pos = self.game.position().clone();
         let rules = self.rules.clone();

@@ -5,6 +5,9 @@
 
 use std::time::Duration;
 
+/// The most lines `MultiPV` may ask for.
+const MAX_MULTIPV: usize = 64;
+
 use super::{DEFAULT_HASH_MB, Engine, Out};
 use crate::search::{Clock, Limits};
 use crate::session::Session;
@@ -103,6 +106,9 @@ fn identify(out: &Out, variant_name: &str) {
     out.line("option name ContHistory type check default false");
     out.line("option name UseNetwork type check default true");
     out.line(&format!(
+        "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+    ));
+    out.line(&format!(
         "option name Move Overhead type spin default {} min 0 max {}",
         crate::search::DEFAULT_MOVE_OVERHEAD_MS,
         crate::search::time::MAX_MOVE_OVERHEAD_MS
@@ -183,6 +189,16 @@ fn set_option(
             }
             _ => Err(format!("UseNetwork must be true or false, got `{value}`")),
         },
+        "multipv" => match value.parse::<usize>() {
+            Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                eng.stop();
+                eng.multipv = n;
+                Ok(())
+            }
+            _ => Err(format!(
+                "MultiPV must be a number from 1 to {MAX_MULTIPV}, got `{value}`"
+            )),
+        },
         "move overhead" => match crate::search::time::parse_move_overhead(&value) {
             Ok(ms) => {
                 eng.move_overhead_ms = ms;
@@ -208,14 +224,20 @@ fn go(eng: &mut Engine, rest: &[&str], out: &Out) -> Option<bool> {
         }
     };
     let unbounded = limits == Limits::default();
+    let several = eng.multipv > 1;
     let o1 = out.clone();
     let o2 = out.clone();
     eng.go(
         limits,
         move |rules, info| {
             let pv = super::pv_text(rules, &info.pv);
+            let line = if several {
+                format!(" multipv {}", info.multipv)
+            } else {
+                String::new()
+            };
             o1.line(&format!(
-                "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                "info depth {} seldepth {}{line} score {} nodes {} nps {} time {} pv {}",
                 info.depth,
                 info.seldepth,
                 info.score.uci(),
