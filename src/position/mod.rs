@@ -690,7 +690,6 @@ impl Position {
     }
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
-    // long: the search's hot path in one piece: each change of a board move, with its hash key.
     pub fn make(&mut self, mv: Move) {
         if mv.kind == MoveKind::Drop {
             self.make_drop(mv);
@@ -775,20 +774,8 @@ impl Position {
         } else {
             self.ep = EpSquares::NONE;
         }
-        if captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)] {
-            self.halfmove = 0;
-        } else {
-            self.halfmove = self.halfmove.saturating_add(1);
-        }
-        if self.side == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.side = self.side.flip();
-        h ^= rs.z_side;
-        self.hash = h;
-        if royal_change {
-            self.recount_royals();
-        }
+        let irreversible = captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)];
+        self.end_turn(h ^ rs.z_side, irreversible, royal_change);
         if self.rules.hands {
             self.hand_and_marks(mv, moved, captured, cap_sq, placed);
         }
@@ -875,7 +862,15 @@ impl Position {
         self.occupied[me].insert(mv.to);
         self.counts[placed as usize] += 1;
         h ^= rs.z_piece[placed as usize * 256 + mv.to as usize];
-        if rs.irreversible[k] {
+        self.end_turn(h ^ rs.z_side, rs.irreversible[k], rs.is_royal(placed));
+    }
+
+    /// The end of make, for a board move or a drop: the move-count clock (restarted by an
+    /// `irreversible` move), the move number, the side to move, the new `hash` (the side key
+    /// already in it) and, after a `royal_change`, the royal squares counted again.
+    #[inline(always)]
+    fn end_turn(&mut self, hash: u64, irreversible: bool, royal_change: bool) {
+        if irreversible {
             self.halfmove = 0;
         } else {
             self.halfmove = self.halfmove.saturating_add(1);
@@ -884,9 +879,8 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
-        h ^= rs.z_side;
-        self.hash = h;
-        if rs.is_royal(placed) {
+        self.hash = hash;
+        if royal_change {
             self.recount_royals();
         }
     }

@@ -26,7 +26,7 @@
 
 use super::{Registered, join, kinds, spec_as};
 use crate::position::hooks::{
-    Builder, Color, EMPTY, Move, MoveList, Params, Position, Rule, RuleSpec, Ruleset, Square, Val,
+    Builder, Color, EMPTY, Move, MoveList, Params, Position, Rule, RuleSpec, Ruleset, Square,
     Variant,
 };
 
@@ -85,7 +85,14 @@ impl DropsSpec {
                     );
                     continue;
                 };
-                if let Some(ranks) = read_ranks(p, key, val, v.ranks) {
+                if let Some(ranks) = p.ranks(
+                    &format!("rules.drops.no-drop-ranks.{key}"),
+                    val,
+                    v.ranks,
+                    true,
+                    "counted from each side's own first rank",
+                    &format!("{key} = [1, {}]", v.ranks),
+                ) {
                     no_drop_ranks.push((kind, ranks));
                 }
             }
@@ -96,48 +103,6 @@ impl DropsSpec {
             captures,
         })
     }
-}
-
-/// A rank number or a list of them, from 1 to the number of ranks; 0-based out.
-fn read_ranks(
-    p: &mut Params<'_, '_>,
-    key: &str,
-    value: &crate::variant::SVal,
-    nranks: u8,
-) -> Option<Vec<u8>> {
-    let items: Vec<&crate::variant::SVal> = match &value.val {
-        Val::Int(_) => vec![value],
-        Val::Array(xs) => xs.iter().collect(),
-        _ => {
-            p.error(
-                value.span.clone(),
-                format!(
-                    "`rules.drops.no-drop-ranks.{key}` must be a rank number or a list of them, found {}",
-                    value.val.type_name()
-                ),
-                Some(format!("e.g. `{key} = [1, {nranks}]`")),
-            );
-            return None;
-        }
-    };
-    let mut out = Vec::new();
-    let mut ok = true;
-    for it in items {
-        match it.val {
-            Val::Int(n) if (1..=nranks as i64).contains(&n) => out.push((n - 1) as u8),
-            _ => {
-                p.error(
-                    it.span.clone(),
-                    format!(
-                        "`rules.drops.no-drop-ranks.{key}`: expected a rank from 1 to {nranks}"
-                    ),
-                    None,
-                );
-                ok = false;
-            }
-        }
-    }
-    ok.then_some(out)
 }
 
 /// The rule in play: the squares each droppable kind may be dropped on, per colour.

@@ -171,7 +171,16 @@ impl InitialRanksSpec {
             let mut components = None;
             for (k, span, value) in entries {
                 match k.as_str() {
-                    "ranks" => ranks = read_ranks(p, key, value, v.ranks),
+                    "ranks" => {
+                        ranks = p.ranks(
+                            &format!("rules.initial-ranks.{key}.ranks"),
+                            value,
+                            v.ranks,
+                            false,
+                            "counted from each side's own first rank",
+                            "ranks = [2, 3]",
+                        )
+                    }
                     "moves" => components = read_moves(p, key, value, piece),
                     _ => p.error(
                         span.clone(),
@@ -219,48 +228,6 @@ impl InitialRanksSpec {
         }
         Some(InitialRanksSpec { pieces })
     }
-}
-
-/// `ranks`: an integer or a list of integers from 1 to the number of ranks; 0-based out.
-fn read_ranks(
-    p: &mut Params<'_, '_>,
-    key: &str,
-    value: &crate::variant::SVal,
-    nranks: u8,
-) -> Option<Vec<u8>> {
-    let items: Vec<&crate::variant::SVal> = match &value.val {
-        Val::Int(_) => vec![value],
-        Val::Array(xs) if !xs.is_empty() => xs.iter().collect(),
-        _ => {
-            p.error(
-                value.span.clone(),
-                format!(
-                    "`rules.initial-ranks.{key}.ranks` must be a rank number or a list of them, found {}",
-                    value.val.type_name()
-                ),
-                Some("e.g. `ranks = [2, 3]`".into()),
-            );
-            return None;
-        }
-    };
-    let mut out = Vec::new();
-    let mut ok = true;
-    for it in items {
-        match it.val {
-            Val::Int(n) if (1..=nranks as i64).contains(&n) => out.push((n - 1) as u8),
-            _ => {
-                p.error(
-                    it.span.clone(),
-                    format!(
-                        "`rules.initial-ranks.{key}.ranks`: expected a rank from 1 to {nranks}"
-                    ),
-                    None,
-                );
-                ok = false;
-            }
-        }
-    }
-    ok.then_some(out)
 }
 
 /// `moves`: components of the piece's own notation, each an `i` one; their indices.

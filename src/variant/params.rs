@@ -223,6 +223,47 @@ impl<'a, 'd> Params<'a, 'd> {
         Some(out)
     }
 
+    /// Rank numbers: one integer or a list of them (`allow_empty`: the list may be empty),
+    /// each from 1 to `nranks`; 0-based out. `what` names the key in messages, `counted` says
+    /// from where ranks are counted, `example` is a correct value. `None` after a report.
+    pub fn ranks(
+        &mut self,
+        what: &str,
+        value: &SVal,
+        nranks: u8,
+        allow_empty: bool,
+        counted: &str,
+        example: &str,
+    ) -> Option<Vec<u8>> {
+        let items: Vec<&SVal> = match &value.val {
+            Val::Int(_) => vec![value],
+            Val::Array(xs) if allow_empty || !xs.is_empty() => xs.iter().collect(),
+            _ => {
+                let msg = format!(
+                    "`{what}` must be a rank number or a list of them, found {}",
+                    value.val.type_name()
+                );
+                self.error(value.span.clone(), msg, Some(format!("e.g. `{example}`")));
+                return None;
+            }
+        };
+        let mut out = Vec::new();
+        let mut ok = true;
+        for it in items {
+            match it.val {
+                Val::Int(n) if (1..=nranks as i64).contains(&n) => out.push((n - 1) as u8),
+                _ => {
+                    let msg = format!(
+                        "`{what}`: expected a rank from 1 to {nranks} (rank numbers from 1 to {nranks}, {counted})"
+                    );
+                    self.error(it.span.clone(), msg, None);
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
     /// A sub-table parameter.
     pub fn table(&mut self, key: &'static str) -> Option<(&'a Entries, Span)> {
         let v = self.get(key)?;

@@ -17,7 +17,7 @@
 //! `betza-in = { far-half = "fsW" }` gives the piece another movement while it stands in a
 //! zone (the first zone listed that holds it wins; elsewhere its `betza` applies).
 
-use super::params::{Diag, Entries, Params, SVal, Val};
+use super::params::{Diag, Entries, Params, Val};
 use crate::geometry::{Color, Geometry, Square};
 use crate::moves::SquareSet;
 
@@ -36,29 +36,6 @@ impl Zone {
     pub fn contains(&self, color: Color, sq: Square) -> bool {
         self.squares[color.index()].contains(sq)
     }
-}
-
-/// `ranks`: one rank number or a list of them, from 1; each as a 0-based rank.
-fn read_ranks(p: &mut Params<'_, '_>, name: &str, r: &SVal, g: &Geometry) -> Vec<u8> {
-    let items: Vec<&SVal> = match &r.val {
-        Val::Array(xs) => xs.iter().collect(),
-        _ => vec![r],
-    };
-    let mut out = Vec::new();
-    for it in items {
-        match it.val {
-            Val::Int(n) if n >= 1 && n <= g.ranks as i64 => out.push(n as u8 - 1),
-            _ => p.error(
-                it.span.clone(),
-                format!(
-                    "`zones.{name}.ranks`: expected rank numbers from 1 to {}",
-                    g.ranks
-                ),
-                None,
-            ),
-        }
-    }
-    out
 }
 
 /// Reads the `[zones]` table of a board of `files` × `ranks` with `holes`.
@@ -110,7 +87,18 @@ pub(super) fn read(t: &Entries, g: &Geometry, diags: &mut Vec<Diag>) -> Vec<Zone
                 ),
             }
         }
-        let rank_list = ranks.map_or_else(Vec::new, |r| read_ranks(&mut p, name, r, g));
+        let rank_list = ranks
+            .and_then(|r| {
+                p.ranks(
+                    &format!("zones.{name}.ranks"),
+                    r,
+                    g.ranks,
+                    true,
+                    "counted from White's side",
+                    "ranks = [1, 2, 3]",
+                )
+            })
+            .unwrap_or_default();
         if squares.is_none() && files.is_none() && ranks.is_none() {
             let span = p.span.clone();
             p.error(
