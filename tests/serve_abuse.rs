@@ -15,6 +15,14 @@ use serde_json::{Value, json};
 
 mod common;
 
+/// The tests of this file one at a time: each opens connections up to the process's descriptor
+/// limit or thousands at once, and run together they would take each other's descriptors.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The server's limits, as documented (`polymachy::serve`).
 const MAX_SESSIONS: usize = polymachy::serve::MAX_SESSIONS;
 const WORKERS: usize = polymachy::serve::WORKERS;
@@ -133,6 +141,7 @@ fn settle(s: &Server, limit: Duration, ok: impl Fn((usize, usize)) -> bool) -> (
 
 #[test]
 fn a_huge_announced_body_is_refused_unread() {
+    let _alone = alone();
     let s = start(&[], None);
     let (st, _) = request(&s.addr, "GET", "/api/variants", None);
     assert_eq!(st, 200);
@@ -171,6 +180,7 @@ fn a_huge_announced_body_is_refused_unread() {
 
 #[test]
 fn connections_beyond_the_descriptor_limit_never_stop_the_server() {
+    let _alone = alone();
     // 64 descriptors: the server keeps at most 32 connections, and the oldest make room.
     let s = start(&[], Some(64));
     let mut idle = Vec::new();
@@ -205,6 +215,7 @@ fn connections_beyond_the_descriptor_limit_never_stop_the_server() {
 
 #[test]
 fn an_evicted_game_s_engine_thread_ends() {
+    let _alone = alone();
     // No game sleeps here: only eviction can end the engines.
     let s = start(&["--sleep-after", "3600"], None);
     let (st, _) = request(&s.addr, "GET", "/api/variants", None);
@@ -299,6 +310,7 @@ fn new_game(addr: &str) -> Value {
 
 #[test]
 fn soak_abuse_of_every_kind_while_a_game_is_played() {
+    let _alone = alone();
     const IDLE: usize = 2000;
     const SLOW: usize = 20;
     const HUGE: usize = 100;
