@@ -52,7 +52,23 @@ fn processes_with(needle: &str) -> Vec<String> {
     found
 }
 
+/// The protocol both engines speak to the referee.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Proto {
+    Uci,
+    /// CECP (XBoard protocol v2): Fairy-Stockfish in its `xboard` mode, Polymachy as
+    /// `polymachy xboard`.
+    Cecp,
+}
+
 fn vs_fairy_stockfish(variant: &str, extra: &[&str]) -> String {
+    vs_fairy_stockfish_over(variant, Proto::Uci, extra)
+}
+
+/// Four games of `variant`, Polymachy against Fairy-Stockfish over `proto`, at 0.5+0.01; every
+/// move re-validated by pyffish. The PGN's text (empty when a program is missing).
+// long: one match and every check of its output, console and PGN, in order.
+fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> String {
     let Some(fsf) = common::find_program(&["fairy-stockfish"]) else {
         need("fairy-stockfish", false);
         return String::new();
@@ -62,7 +78,10 @@ fn vs_fairy_stockfish(variant: &str, extra: &[&str]) -> String {
     }
     let dir = common::TempDir::new(&format!("referee-{variant}"));
     let pgn = dir.join(&format!("{variant}.pgn"));
-    let me = format!("{BIN} uci");
+    let me = match proto {
+        Proto::Uci => format!("{BIN} uci"),
+        Proto::Cecp => format!("{BIN} xboard"),
+    };
     let mut args = vec![
         "-v",
         variant,
@@ -79,9 +98,27 @@ fn vs_fairy_stockfish(variant: &str, extra: &[&str]) -> String {
         "--pgn",
         pgn.to_str().unwrap(),
     ];
+    if proto == Proto::Cecp {
+        args.extend_from_slice(&["--protocol", "xboard", "--protocol", "xboard"]);
+    }
     args.extend_from_slice(extra);
     let r = run_match(&args);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let spoken = match proto {
+        Proto::Uci => "ready (UCI)",
+        Proto::Cecp => "ready (CECP)",
+    };
+    assert_eq!(r.stdout.matches(spoken).count(), 2, "{}", r.stdout);
+    // No engine failed: no move was refused or misread (a square named in the other
+    // protocol's numbering would be an illegal move).
+    for failure in [
+        "illegal move",
+        "protocol error",
+        "stopped answering",
+        "crashed",
+    ] {
+        assert!(!r.stdout.contains(failure), "{failure}: {}", r.stdout);
+    }
     assert_eq!(
         r.stdout.lines().filter(|l| l.starts_with("game ")).count(),
         4,
@@ -137,6 +174,24 @@ fn four_games_of_makruk_against_fairy_stockfish_revalidated_by_pyffish() {
 #[test]
 fn four_games_of_crazyhouse_against_fairy_stockfish_revalidated_by_pyffish() {
     vs_fairy_stockfish("crazyhouse", &[]);
+}
+
+/// Four games of each variant named here against Fairy-Stockfish, both engines speaking CECP
+/// (XBoard protocol v2), each game re-validated by pyffish: one line per variant,
+/// `TEST_NAME => "variant";`.
+macro_rules! over_cecp_against_fairy_stockfish {
+    ($($test:ident => $variant:literal;)*) => {$(
+        #[test]
+        fn $test() {
+            vs_fairy_stockfish_over($variant, Proto::Cecp, &[]);
+        }
+    )*};
+}
+
+over_cecp_against_fairy_stockfish! {
+    four_games_of_xiangqi_over_cecp_against_fairy_stockfish => "xiangqi";
+    four_games_of_makruk_over_cecp_against_fairy_stockfish => "makruk";
+    four_games_of_crazyhouse_over_cecp_against_fairy_stockfish => "crazyhouse";
 }
 
 #[test]

@@ -435,13 +435,7 @@ impl EngineProc {
                 self.send("force")?;
                 self.send("post")?;
                 self.send("easy")?;
-                let secs = tc.0 / 1000;
-                self.send(&format!(
-                    "level 0 {}:{:02} {}",
-                    secs / 60,
-                    secs % 60,
-                    tc.1 as f64 / 1000.0
-                ))?;
+                self.send(&xb_level(tc))?;
                 if let Some(f) = fen {
                     if !self.setboard {
                         return Err(Failure::Garbage(
@@ -605,6 +599,22 @@ pub fn xb_variant(id: &str) -> &str {
     if id == "chess" { "normal" } else { id }
 }
 
+/// CECP's `level 0 BASE INC` for a base and increment in milliseconds. The base is written
+/// `MIN:SEC` in whole seconds, rounded up to one second at least: a base of `0:00` reads as
+/// no clock, and Fairy-Stockfish then ignores the `time` commands that carry the real clock
+/// (the referee sends `time` before every move, so the rounding changes nothing else). The
+/// increment is written in whole seconds when it is whole (some engines read an integer
+/// there), else as a decimal.
+pub fn xb_level(tc: (u64, u64)) -> String {
+    let secs = tc.0.div_ceil(1000).max(1);
+    let inc = if tc.1 % 1000 == 0 {
+        (tc.1 / 1000).to_string()
+    } else {
+        format!("{}", tc.1 as f64 / 1000.0)
+    };
+    format!("level 0 {}:{:02} {inc}", secs / 60, secs % 60)
+}
+
 /// The `name=value` pairs of a `feature` line (values may be quoted).
 pub fn features(s: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -631,6 +641,15 @@ pub fn features(s: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn level_never_says_a_zero_base_and_keeps_whole_increments_whole() {
+        assert_eq!(xb_level((500, 10)), "level 0 0:01 0.01");
+        assert_eq!(xb_level((5000, 50)), "level 0 0:05 0.05");
+        assert_eq!(xb_level((1, 0)), "level 0 0:01 0");
+        assert_eq!(xb_level((90_500, 2000)), "level 0 1:31 2");
+        assert_eq!(xb_level((600_000, 0)), "level 0 10:00 0");
+    }
 
     #[test]
     fn feature_lines_are_split_with_quotes() {
