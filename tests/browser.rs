@@ -1105,3 +1105,93 @@ fn a_variant_file_given_to_the_server_is_named_and_set_up_in_the_page() {
     assert_eq!(b.state()["variant"]["id"], "holed-six");
     assert_eq!(b.placement(), "rnqknr/pppppp/3*2/2*3/PPPPPP/RNQKNR");
 }
+
+/// The squares whose centres the ends of each palace diagonal meet (`d1-f3`, within 1.5 px),
+/// sorted; and the river: the ranks it lies between, whether its band runs from the centres of
+/// the fifth rank's points to the sixth's, and the files whose lines cross it.
+fn xiangqi_marks(b: &mut Browser) -> (Vec<String>, Value) {
+    let diagonals = b.eval(
+        "(() => {
+        const svg = document.getElementById('lines').getBoundingClientRect();
+        const cells = [...document.querySelectorAll('.sq')].map(c => { const r = c.getBoundingClientRect(); return [c.dataset.sq, r.x + r.width / 2, r.y + r.height / 2]; });
+        const near = (x, y) => cells.map(([n, cx, cy]) => [n, Math.hypot(cx - x, cy - y)]).sort((p, q) => p[1] - q[1])[0];
+        return [...document.querySelectorAll('#lines line.diagonal')].map(l => {
+          const a = near(svg.x + +l.getAttribute('x1'), svg.y + +l.getAttribute('y1'));
+          const z = near(svg.x + +l.getAttribute('x2'), svg.y + +l.getAttribute('y2'));
+          return [a[0], z[0]].sort().join('-') + (Math.max(a[1], z[1]) < 1.5 ? '' : ' (off the points)');
+        });
+      })()",
+    );
+    let mut diagonals: Vec<String> = diagonals
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    diagonals.sort();
+    let river = b.eval(
+        "(() => {
+        const svg = document.getElementById('lines').getBoundingClientRect();
+        const band = document.querySelector('#lines rect.river');
+        if (!band) return null;
+        const centre = n => { const r = document.querySelector(`.sq[data-sq=\"${n}\"]`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
+        const top = svg.y + +band.getAttribute('y'), bottom = top + +band.getAttribute('height');
+        const banks = [centre('e5')[1], centre('e6')[1]].sort((p, q) => p - q);
+        const mid = (top + bottom) / 2;
+        const files = 'abcdefghi'.split('');
+        const crossing = [...document.querySelectorAll('#lines line.grid')].filter(l => {
+          const y1 = svg.y + +l.getAttribute('y1'), y2 = svg.y + +l.getAttribute('y2');
+          return l.getAttribute('x1') === l.getAttribute('x2') && Math.min(y1, y2) < mid && Math.max(y1, y2) > mid;
+        }).map(l => files.find(f => Math.abs(centre(f + '1')[0] - (svg.x + +l.getAttribute('x1'))) < 1.5)).sort();
+        return { between: band.dataset.between, banks: Math.abs(top - banks[0]) < 1.5 && Math.abs(bottom - banks[1]) < 1.5,
+                 crossing, lines: document.querySelectorAll('#lines line.grid').length };
+      })()",
+    );
+    (diagonals, river)
+}
+
+// Xiangqi is drawn as players know it, from its `[display]` table: pieces on the points where
+// lines cross (every square one colour), both palaces crossed by their diagonals from corner
+// point to corner point, and the river between ranks 5 and 6, which only the edge files'
+// lines cross. The same after the board is turned round. Chess has none of it.
+#[test]
+fn xiangqi_shows_its_palaces_and_river() {
+    let Some((_server, mut b)) = page("xiangqi", "variant=xiangqi&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    assert_eq!(
+        b.eval("document.getElementById('board').classList.contains('points')"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("(() => { const c = s => getComputedStyle(document.querySelector(`.sq[data-sq=\"${s}\"]`)).backgroundColor; return c('e5') === c('e4'); })()"),
+        json!(true)
+    );
+    let palaces = ["d1-f3", "d10-f8", "d3-f1", "d8-f10"];
+    let river = json!({"between": "5-6", "banks": true, "crossing": ["a", "i"], "lines": 26});
+    let (diagonals, shown) = xiangqi_marks(&mut b);
+    assert_eq!(diagonals, palaces);
+    assert_eq!(shown, river);
+    b.screenshot("xiangqi");
+    b.click_at("#flip");
+    b.wait_for(
+        "document.querySelector('#board .sq').dataset.sq === 'i1'",
+        "the board turned round",
+    );
+    let (diagonals, shown) = xiangqi_marks(&mut b);
+    assert_eq!(diagonals, palaces);
+    assert_eq!(shown, river);
+    let (_chess, curl) = serve_variant("chess");
+    b.open(&format!(
+        "{curl}?variant=chess&white=human&black=human&depth=1"
+    ));
+    b.wait_for(
+        "!!(window.polymachy && window.polymachy.state())",
+        "the chess game",
+    );
+    assert_eq!(
+        b.eval("[document.getElementById('board').classList.contains('points'), document.getElementById('lines').childElementCount]"),
+        json!([false, 0])
+    );
+}

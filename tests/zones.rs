@@ -198,3 +198,44 @@ fn promotion_zone_mistakes_are_errors() {
         assert!(e.contains(words), "{rule}: {e}");
     }
 }
+
+// Xiangqi's `[display]`: points, both palaces crossed by diagonals (d1-f3 and its mirror
+// d8-f10), the river between ranks 5 and 6. Chess has none of it.
+#[test]
+fn xiangqi_says_how_its_board_is_drawn() {
+    let d = Variant::load("xiangqi").unwrap().display;
+    assert!(d.points);
+    assert_eq!(d.diagonals, vec![[3, 0, 5, 2], [3, 7, 5, 9]]);
+    assert_eq!(d.river, Some(5));
+    let chess = Variant::load("chess").unwrap().display;
+    assert!(!chess.points && chess.diagonals.is_empty() && chess.river.is_none());
+}
+
+#[test]
+fn display_mistakes_are_precise_errors() {
+    let zones = "[zones]\nhome = { files = [\"b\", \"c\"], ranks = [1, 2] }\nell = { squares = [\"a1\", \"a2\", \"b1\"] }\n";
+    let e = refusal(&format!("{zones}[display]\ndiagonals = [\"palace\"]\n"), "");
+    assert!(e.contains("no zone is named `palace`"), "{e}");
+    assert!(e.contains("the zones: home, ell"), "{e}");
+    let e = refusal(&format!("{zones}[display]\ndiagonals = [\"ell\"]\n"), "");
+    assert!(
+        e.contains("zone `ell` is not a rectangle of squares"),
+        "{e}"
+    );
+    for river in ["0", "5", "\"x\""] {
+        let e = refusal(&format!("{zones}[display]\nriver = {river}\n"), "");
+        assert!(e.contains("`display.river`"), "{river}: {e}");
+    }
+    let e = refusal(&format!("{zones}[display]\npoints = 1\n"), "");
+    assert!(e.contains("`display.points` must be true or false"), "{e}");
+    let e = refusal(&format!("{zones}[display]\npalace = true\n"), "");
+    assert!(e.contains("unknown key `palace` in `display`"), "{e}");
+    // A rectangle is accepted: its copy for each side.
+    let t = format!(
+        "name = \"Z\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K4\"\n\n{zones}[display]\ndiagonals = \"home\"\nriver = 2\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n"
+    );
+    let d = Variant::from_toml(&t, "z.toml").unwrap().display;
+    assert_eq!(d.diagonals, vec![[1, 0, 2, 1], [1, 3, 2, 4]]);
+    assert_eq!(d.river, Some(2));
+}

@@ -272,8 +272,74 @@ function drawBoard() {
       board.appendChild(cell);
     }
   }
+  board.classList.toggle("points", !!display().points);
+  drawLines(size);
   drawShapes(size);
   if (hadFocus) focusBoard();
+}
+
+// ---- lines: points, diagonals and a river, as the variant's [display] table says ----
+
+function display() { return st.variant.display || {}; }
+
+function svgLine(x1, y1, x2, y2, cls, width) {
+  const l = document.createElementNS(SVG, "line");
+  l.setAttribute("x1", x1); l.setAttribute("y1", y1); l.setAttribute("x2", x2); l.setAttribute("y2", y2);
+  l.setAttribute("class", cls);
+  l.setAttribute("stroke-width", width);
+  return l;
+}
+
+// Under the pieces. On a board of points a line joins the points of each rank and of each
+// file, the inside files' lines stopping at the river's banks; each rectangle listed gets both
+// diagonals (corner point to corner point, or on a board of squares corner to corner of its
+// corner squares); the river is a band between its banks' points (on squares, a band on the
+// edge between its two ranks).
+function drawLines(size) {
+  const svg = $("lines");
+  const files = st.variant.files, ranks = st.variant.ranks;
+  const d = display();
+  svg.setAttribute("width", files * size);
+  svg.setAttribute("height", ranks * size);
+  svg.replaceChildren();
+  const width = Math.max(1, Math.round(size * 0.03));
+  const at = (f, r) => centre(sqName(f, r), size);
+  const river = d.river || 0;
+  if (river) {
+    const y1 = at(0, river - 1)[1], y2 = at(0, river)[1];
+    const top = Math.min(y1, y2), bottom = Math.max(y1, y2);
+    const band = document.createElementNS(SVG, "rect");
+    const mid = (top + bottom) / 2, half = d.points ? (bottom - top) / 2 : size * 0.06;
+    band.setAttribute("x", d.points ? size / 2 : 0);
+    band.setAttribute("width", d.points ? (files - 1) * size : files * size);
+    band.setAttribute("y", mid - half);
+    band.setAttribute("height", 2 * half);
+    band.setAttribute("class", "river");
+    band.dataset.between = `${river}-${river + 1}`;
+    svg.appendChild(band);
+  }
+  if (d.points) {
+    for (let r = 0; r < ranks; r++) {
+      const [x1, y] = at(0, r), [x2] = at(files - 1, r);
+      svg.appendChild(svgLine(x1, y, x2, y, "grid", width));
+    }
+    for (let f = 0; f < files; f++) {
+      const parts = river && f > 0 && f < files - 1 ? [[0, river - 1], [river, ranks - 1]] : [[0, ranks - 1]];
+      for (const [r1, r2] of parts) {
+        const [x, y1] = at(f, r1), [, y2] = at(f, r2);
+        svg.appendChild(svgLine(x, y1, x, y2, "grid", width));
+      }
+    }
+  }
+  const pad = d.points ? 0 : size / 2;
+  for (const g of d.diagonals || []) {
+    const [f0, r0] = parseSq(g.from), [f1, r1] = parseSq(g.to);
+    const a = at(f0, r0), b = at(f1, r1);
+    const xl = Math.min(a[0], b[0]) - pad, xr = Math.max(a[0], b[0]) + pad;
+    const yt = Math.min(a[1], b[1]) - pad, yb = Math.max(a[1], b[1]) + pad;
+    svg.appendChild(svgLine(xl, yt, xr, yb, "diagonal", width));
+    svg.appendChild(svgLine(xr, yt, xl, yb, "diagonal", width));
+  }
 }
 
 // Pieces in hand (games with drops): one row per side; a piece of the side to move is picked

@@ -549,6 +549,21 @@ fn history_json(game: &Session) -> Vec<Value> {
         .collect()
 }
 
+/// What the page draws besides squares and pieces (the variant's `[display]` table): whether
+/// pieces stand on points, the corner squares of each rectangle crossed by diagonals, and the
+/// rank (from 1) below the river.
+fn display_json(d: &crate::variant::Display, g: &Geometry) -> Value {
+    let diagonals: Vec<Value> = d
+        .diagonals
+        .iter()
+        .map(|&[f0, r0, f1, r1]| {
+            json!({"from": g.name(g.square(f0, r0)).to_string(),
+                   "to": g.name(g.square(f1, r1)).to_string()})
+        })
+        .collect();
+    json!({"points": d.points, "diagonals": diagonals, "river": d.river})
+}
+
 /// One position for the page: board, FEN, side to move, the move that led there, check.
 fn position_json(pos: &Position, last: Option<Move>) -> Value {
     let g = pos.rules().geometry;
@@ -694,7 +709,8 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
         "sid": sid,
         "variant": {"id": rules.variant.id, "name": rules.variant.title,
                     "files": g.files, "ranks": g.ranks,
-                    "holes": rules.variant.holes.iter().map(|&h| g.name(h).to_string()).collect::<Vec<_>>()},
+                    "holes": rules.variant.holes.iter().map(|&h| g.name(h).to_string()).collect::<Vec<_>>(),
+                    "display": display_json(&rules.variant.display, &g)},
         "setup": rules.setup,
         "legal": legal,
         "start": {"number": start.fullmove_number(), "side": side_name(start.side()), "fen": start.fen()},

@@ -526,6 +526,7 @@ fn read_variant(
         network: None,
         warnings: Vec::new(),
         zones: Vec::new(),
+        display: super::Display::default(),
     };
     warns.extend(warnings);
     let start = top.start;
@@ -544,6 +545,9 @@ fn read_variant(
         variant.zones = super::zones::read(t, &g, diags);
     }
     resolve_zone_keys(text, &mut variant, zone_keys, diags);
+    if let (Some((t, span)), Some(_), Some(_)) = (top.display, files, ranks) {
+        variant.display = super::display::read(t, span, &variant, diags);
+    }
     let rule_spans = read_rules(
         &mut variant,
         top.rules,
@@ -592,6 +596,7 @@ struct TopKeys<'a> {
     rules: Option<(&'a Entries, Span)>,
     eval: Option<(&'a Entries, Span)>,
     zones: Option<(&'a Entries, Span)>,
+    display: Option<(&'a Entries, Span)>,
 }
 
 fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> TopKeys<'a> {
@@ -607,6 +612,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
     let rules = top.table("rules");
     let eval = top.table("eval");
     let zones = top.table("zones");
+    let display = top.table("display");
     top.finish();
     TopKeys {
         title,
@@ -619,6 +625,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
         rules,
         eval,
         zones,
+        display,
     }
 }
 

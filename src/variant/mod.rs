@@ -4,12 +4,14 @@
 //! and a hint ([`VariantError`]). The built-in variants are the files of `variants/`, embedded in
 //! the binary.
 
+mod display;
 mod eval_table;
 mod load;
 mod params;
 mod spec;
 mod zones;
 
+pub use display::Display;
 pub use eval_table::EvalTable;
 pub use load::Placement;
 pub use load::{BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, Files, MAX_NETWORK_BYTES, VariantError};
@@ -124,6 +126,8 @@ pub struct Variant {
     pub warnings: Vec<String>,
     /// The named zones of squares (`[zones]`), which pieces and rules use.
     pub zones: Vec<Zone>,
+    /// How the page draws the board (`[display]`): points or squares, diagonals, a river.
+    pub display: Display,
 }
 
 impl Variant {
