@@ -76,7 +76,14 @@ fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> Strin
     if !need("python3 with pyffish (pip install pyffish)", pyffish_ok()) {
         return String::new();
     }
-    let dir = common::TempDir::new(&format!("referee-{variant}"));
+    // One folder per variant and protocol: the tests run side by side.
+    let dir = common::TempDir::new(&format!(
+        "referee-{variant}-{}",
+        match proto {
+            Proto::Uci => "uci",
+            Proto::Cecp => "cecp",
+        }
+    ));
     let pgn = dir.join(&format!("{variant}.pgn"));
     let me = match proto {
         Proto::Uci => format!("{BIN} uci"),
