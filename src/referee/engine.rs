@@ -607,7 +607,7 @@ pub fn xb_variant(id: &str) -> &str {
 /// there), else as a decimal.
 pub fn xb_level(tc: (u64, u64)) -> String {
     let secs = tc.0.div_ceil(1000).max(1);
-    let inc = if tc.1 % 1000 == 0 {
+    let inc = if tc.1.is_multiple_of(1000) {
         (tc.1 / 1000).to_string()
     } else {
         format!("{}", tc.1 as f64 / 1000.0)

@@ -545,9 +545,7 @@ fn read_variant(
         variant.zones = super::zones::read(t, &g, diags);
     }
     resolve_zone_keys(text, &mut variant, zone_keys, diags);
-    if let (Some((t, span)), Some(_), Some(_)) = (top.display, files, ranks) {
-        variant.display = super::display::read(t, span, &variant, diags);
-    }
+    variant.display = read_display(top.display, files.zip(ranks).is_some(), &variant, diags);
     let rule_spans = read_rules(
         &mut variant,
         top.rules,
@@ -582,6 +580,20 @@ fn read_variant(
         network: None,
     };
     Some(variant)
+}
+
+/// The `[display]` table, read once the zones are (`sized`: the board's size was valid; else
+/// its zones are unknown and nothing is read).
+fn read_display(
+    table: Option<(&Entries, Span)>,
+    sized: bool,
+    variant: &Variant,
+    diags: &mut Vec<Diag>,
+) -> super::Display {
+    match table {
+        Some((t, span)) if sized => super::display::read(t, span, variant, diags),
+        _ => super::Display::default(),
+    }
 }
 
 /// The top-level keys of a variant file (an unknown key is reported as such).
