@@ -6,9 +6,10 @@
 //! with `Runtime.evaluate`. The tests play Metamachy's first moves and a checkmate, step
 //! through the move list, let a 1+0 clock run out, play a premove, analyse an earlier
 //! position, play an uploaded variant file with holes and a setup choice, check the move
-//! numbers with the engine as White, and save screenshots at a laptop's and a phone's size
-//! (`target/browser/*.png`) with the squares' size checked. Every board the page shows is
-//! compared with the position Polymachy computes.
+//! numbers with the engine as White, check that Xiangqi's board shows its points, palace
+//! diagonals and river where its `[display]` table puts them, and save screenshots at a
+//! laptop's and a phone's size (`target/browser/*.png`) with the squares' size checked. Every
+//! board the page shows is compared with the position Polymachy computes.
 //!
 //! Needs Chromium (`chromium` on Debian). Without it the tests fail when `CI` is set and
 //! otherwise skip with a message.

@@ -272,7 +272,7 @@ function drawBoard() {
       board.appendChild(cell);
     }
   }
-  board.classList.toggle("points", !!display().points);
+  board.classList.toggle("points", !!boardDisplay().points);
   drawLines(size);
   drawShapes(size);
   if (hadFocus) focusBoard();
@@ -280,7 +280,7 @@ function drawBoard() {
 
 // ---- lines: points, diagonals and a river, as the variant's [display] table says ----
 
-function display() { return st.variant.display || {}; }
+function boardDisplay() { return st.variant.display || {}; }
 
 function svgLine(x1, y1, x2, y2, cls, width) {
   const l = document.createElementNS(SVG, "line");
@@ -298,7 +298,7 @@ function svgLine(x1, y1, x2, y2, cls, width) {
 function drawLines(size) {
   const svg = $("lines");
   const files = st.variant.files, ranks = st.variant.ranks;
-  const d = display();
+  const d = boardDisplay();
   svg.setAttribute("width", files * size);
   svg.setAttribute("height", ranks * size);
   svg.replaceChildren();
