@@ -601,10 +601,11 @@ pub fn xb_variant(id: &str) -> &str {
 
 /// CECP's `level 0 BASE INC` for a base and increment in milliseconds. The base is written
 /// `MIN:SEC` in whole seconds, rounded up to one second at least: a base of `0:00` reads as
-/// no clock, and Fairy-Stockfish then ignores the `time` commands that carry the real clock
-/// (the referee sends `time` before every move, so the rounding changes nothing else). The
-/// increment is written in whole seconds when it is whole (some engines read an integer
-/// there), else as a decimal.
+/// no clock, and Fairy-Stockfish's current source then ignores the `time` commands that carry
+/// the real clock (it keeps `time` only for a side that `level` gave a base; 11.1 does not
+/// yet). The referee sends `time` before every move, so the rounding changes nothing else.
+/// The increment is written in whole seconds when it is whole (Fairy-Stockfish reads an
+/// integer there: `0.05` is 0 to it), else as a decimal.
 pub fn xb_level(tc: (u64, u64)) -> String {
     let secs = tc.0.div_ceil(1000).max(1);
     let inc = if tc.1.is_multiple_of(1000) {
