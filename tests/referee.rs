@@ -76,14 +76,10 @@ fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> Strin
     if !need("python3 with pyffish (pip install pyffish)", pyffish_ok()) {
         return String::new();
     }
-    // One folder per variant and protocol: the tests run side by side.
-    let dir = common::TempDir::new(&format!(
-        "referee-{variant}-{}",
-        match proto {
-            Proto::Uci => "uci",
-            Proto::Cecp => "cecp",
-        }
-    ));
+    // One folder per match: the tests run side by side.
+    static MATCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = MATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = common::TempDir::new(&format!("referee-{variant}-{n}"));
     let pgn = dir.join(&format!("{variant}.pgn"));
     let me = match proto {
         Proto::Uci => format!("{BIN} uci"),
@@ -199,6 +195,31 @@ over_cecp_against_fairy_stockfish! {
     four_games_of_xiangqi_over_cecp_against_fairy_stockfish => "xiangqi";
     four_games_of_makruk_over_cecp_against_fairy_stockfish => "makruk";
     four_games_of_crazyhouse_over_cecp_against_fairy_stockfish => "crazyhouse";
+}
+
+/// Crazyhouse over CECP from a position with Knights in both hands: the `setboard` FEN carries
+/// the hands in brackets, as Fairy-Stockfish reads them, and the PGN's FEN keeps them.
+#[test]
+fn crazyhouse_over_cecp_from_a_position_with_pieces_in_hand() {
+    let dir = common::TempDir::new("referee-zh-hands");
+    let epd = dir.join("hands.epd");
+    std::fs::write(
+        &epd,
+        "r1bqkb1r/pppppppp/8/8/8/8/PPPPPPPP/R1BQKB1R[NNnn] w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let text = vs_fairy_stockfish_over(
+        "crazyhouse",
+        Proto::Cecp,
+        &["--openings", epd.to_str().unwrap()],
+    );
+    if !text.is_empty() {
+        let fens: Vec<&str> = text.lines().filter(|l| l.starts_with("[FEN ")).collect();
+        assert_eq!(fens.len(), 4, "{text}");
+        for f in fens {
+            assert!(f.contains("/R1BQKB1R[NNnn] w "), "{f}");
+        }
+    }
 }
 
 #[test]
