@@ -130,6 +130,7 @@ pub fn random_position_strategy(
                 fullmove: 1,
                 hand: [[0; crate::moves::MAX_KINDS]; 2],
                 promoted: Default::default(),
+                state: Default::default(),
             };
             Position::from_setup(&rules, &setup)
                 .or_else(|_| {
