@@ -69,6 +69,8 @@ pub enum Reason {
     Repetition,
     /// The variant's move-count rule.
     MoveLimit,
+    /// The counting rules (Makruk): the count ran out.
+    Counting,
     /// The loser resigned.
     Resignation,
     /// The loser's clock ran out.
@@ -113,6 +115,7 @@ impl Reason {
             Termination::Stalemate => Reason::Stalemate,
             Termination::Repetition => Reason::Repetition,
             Termination::MoveLimit => Reason::MoveLimit,
+            Termination::Counting => Reason::Counting,
         }
     }
 }
@@ -172,6 +175,7 @@ impl fmt::Display for Verdict {
             Reason::Stalemate => write!(f, "{}", board(Termination::Stalemate)),
             Reason::Repetition => write!(f, "{}", board(Termination::Repetition)),
             Reason::MoveLimit => write!(f, "{}", board(Termination::MoveLimit)),
+            Reason::Counting => write!(f, "{}", board(Termination::Counting)),
             Reason::Resignation => write!(f, "{loser} resigns: {winner} wins."),
             Reason::TimeForfeit => write!(f, "{loser}'s time is up: {winner} wins."),
             Reason::Agreement => write!(f, "Draw agreed."),
