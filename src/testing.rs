@@ -249,7 +249,9 @@ impl Invariant {
             Invariant::LegalGameState => {
                 "side not to move is never in check; every position reloads from FEN"
             }
-            Invariant::Verdict => "the game's verdict is the search's, mate and stalemate exactly without moves",
+            Invariant::Verdict => {
+                "the game's verdict is the search's, mate and stalemate exactly without moves"
+            }
         }
     }
 

@@ -39,8 +39,8 @@
 
 use super::{Registered, join, spec_as};
 use crate::position::hooks::{
-    Code, Color, EMPTY, GameResult, Move, Outcome, Params, Position, Rule, RuleSpec, Ruleset,
-    StateFields, StateWords, Termination, Variant, code,
+    Code, Color, EMPTY, Move, Outcome, Params, Position, Rule, RuleSpec, Ruleset, StateFields,
+    StateWords, Termination, Variant, code,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -176,11 +176,15 @@ impl Rule for Counting {
     }
 
     fn on_make(&self, pos: &Position, _mv: Move, captured: Code, state: &mut StateWords) {
-        if state[self.limit] != 0 {
+        let running = state[self.limit] != 0;
+        if running {
             state[self.ply] = state[self.ply].saturating_add(1);
+            if captured == EMPTY {
+                return;
+            }
         }
         let bare = pos.occupied(pos.side()).len() == 1;
-        if state[self.limit] == 0 || (captured != EMPTY && bare) {
+        if !running || bare {
             let count = self.count_for(pos);
             if count != 0 {
                 state[self.limit] = count.saturating_mul(2);
@@ -196,10 +200,8 @@ impl Rule for Counting {
 
     fn ending(&self, pos: &Position) -> Option<Outcome> {
         let s = pos.state();
-        (s[self.limit] != 0 && s[self.ply] > s[self.limit]).then(|| Outcome {
-            result: GameResult::Draw,
-            reason: Termination::Counting,
-        })
+        (s[self.limit] != 0 && s[self.ply] > s[self.limit])
+            .then_some(Outcome::draw(Termination::Counting))
     }
 
     fn read_state(
