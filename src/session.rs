@@ -921,6 +921,15 @@ mod tests {
         play_all(&mut m, "Ra2");
         assert_eq!(m.verdict(), Some(Verdict::draw(Reason::MoveLimit)));
         assert_eq!(m.verdict().unwrap().reason.termination(), "normal");
+        // Makruk's count: 32 plies counted of 32, one more move passes it.
+        let fen = "8/8/8/4k3/8/8/3R4/4K3 b - 32 32 1";
+        let mut c = Session::from_fen(&rules("makruk"), fen).unwrap();
+        assert_eq!(c.verdict(), None);
+        play_all(&mut c, "Ke4");
+        let v = c.verdict().unwrap();
+        assert_eq!(v, Verdict::draw(Reason::Counting));
+        assert_eq!(v.to_string(), "Draw by the counting rules.");
+        assert!(c.to_pgn().contains("[Result \"1/2-1/2\"]"));
     }
 
     #[test]

@@ -312,3 +312,39 @@ fn the_search_scores_a_position_as_the_verdict_says() {
     let r = s.search(&mut st, &Limits::depth(1), |_| {});
     assert_eq!(r.score, Score::Mate(0));
 }
+
+#[test]
+fn a_mate_on_the_last_move_of_the_move_count_wins_for_the_game_and_the_search() {
+    // Rh8 is mate and the 100th ply without capture or Pawn move: checkmate comes first.
+    let chess = rules("chess");
+    let fen = "4k3/R7/4K3/8/8/8/8/7R w - - 99 80";
+    let mut p = Position::from_fen(&chess, fen).unwrap();
+    let mut after = p.clone();
+    let mut l = MoveList::new();
+    after.legal_moves(&mut l);
+    let mate = l
+        .iter()
+        .copied()
+        .find(|&m| coord(&chess, m) == "h1h8")
+        .unwrap();
+    after.make(mate);
+    let v = after.verdict().unwrap();
+    assert_eq!(
+        (v.reason, v.result),
+        (Termination::Checkmate, GameResult::WhiteWins)
+    );
+    let mut s = Searcher::new(&chess, 8);
+    let r = s.search(&mut p, &Limits::depth(2), |_| {});
+    assert_eq!(r.score, Score::Mate(1));
+    // A quiet move instead draws by the rule, for both.
+    let quiet = l
+        .iter()
+        .copied()
+        .find(|&m| coord(&chess, m) == "h1h2")
+        .unwrap();
+    let mut q = p.clone();
+    q.make(quiet);
+    assert_eq!(q.verdict().map(|o| o.reason), Some(Termination::MoveLimit));
+    let r = s.search(&mut q, &Limits::depth(2), |_| {});
+    assert_eq!(r.score, Score::Cp(0));
+}
