@@ -176,26 +176,25 @@ impl Rule for Counting {
     }
 
     fn on_make(&self, pos: &Position, _mv: Move, captured: Code, state: &mut StateWords) {
-        let running = state[self.limit] != 0;
-        if running {
+        let bare = |pos: &Position| pos.occupied(pos.side()).len() == 1;
+        if state[self.limit] != 0 {
             state[self.ply] = state[self.ply].saturating_add(1);
-            if captured == EMPTY {
+            // A running count is set up again only by a capture that leaves a bare King.
+            if captured == EMPTY || !bare(pos) {
                 return;
             }
         }
-        let bare = pos.occupied(pos.side()).len() == 1;
-        if !running || bare {
-            let count = self.count_for(pos);
-            if count != 0 {
-                state[self.limit] = count.saturating_mul(2);
-                state[self.ply] = if bare {
-                    let all = pos.occupied(Color::White).len() + pos.occupied(Color::Black).len();
-                    (2 * all).min(u16::MAX as u32) as u16
-                } else {
-                    0
-                };
-            }
+        let count = self.count_for(pos);
+        if count == 0 {
+            return;
         }
+        state[self.limit] = count.saturating_mul(2);
+        state[self.ply] = if bare(pos) {
+            let all = pos.occupied(Color::White).len() + pos.occupied(Color::Black).len();
+            (2 * all).min(u16::MAX as u32) as u16
+        } else {
+            0
+        };
     }
 
     fn ending(&self, pos: &Position) -> Option<Outcome> {
