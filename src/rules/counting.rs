@@ -285,3 +285,45 @@ fn kinds_plain(rs: &Ruleset, ks: &[usize]) -> String {
         .collect();
     join(&names, "or")
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::position::hooks::{Builder, MAX_STATE, Ruleset, Variant};
+
+    /// Makruk's ruleset as the registry compiles it, owned (for a builder of one's own).
+    fn makruk() -> Ruleset {
+        let v = Variant::load("makruk").unwrap();
+        let rs = Ruleset::assemble(&v, None, &super::super::Registry).unwrap();
+        std::sync::Arc::try_unwrap(rs).unwrap()
+    }
+
+    #[test]
+    fn state_words_are_handed_out_and_keyed_as_claimed() {
+        let mut rs = makruk();
+        // The count claimed two words: its length (hashed) and its progress (not).
+        assert_eq!(rs.state_used, 2);
+        assert_eq!(rs.state_hashed, 0b01);
+        assert_eq!(rs.state_makers.len(), 1);
+        assert_eq!(rs.enders.len(), 1);
+        let mut b = Builder {
+            rs: &mut rs,
+            index: 0,
+        };
+        assert!(
+            b.claim_state(MAX_STATE - 1, false).is_err(),
+            "only 2 are left"
+        );
+        assert_eq!(b.claim_state(2, true), Ok(2));
+        assert!(b.claim_state(1, false).is_err());
+        // Value 0 and unhashed words have no key; every other value of a hashed word its own.
+        assert_eq!(rs.z_state(0, 0), 0);
+        assert_eq!(rs.z_state(1, 7), 0);
+        let keys: Vec<u64> = (1..200).map(|v| rs.z_state(0, v)).collect();
+        let mut unique = keys.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), keys.len());
+        assert!(!keys.contains(&0));
+        assert_ne!(rs.z_state(0, 5), rs.z_state(2, 5));
+    }
+}
