@@ -5,7 +5,9 @@
 //! otherwise stalemated, and the variant's `draws.stalemate` says what that means. The same
 //! position (same side to move, rights and en-passant square) occurring `draws.repetition`
 //! times draws, and so does `draws.move_limit` moves by each side without a capture, a
-//! promotion or an irreversible move. Checkmate takes precedence over the move-count rule.
+//! promotion or an irreversible move, and so do the endings of rules (Makruk's counting).
+//! Checkmate takes precedence over the move-count rule. The position layer decides all of it
+//! ([`Position::verdict`]), for the search as well.
 //!
 //! **Moves as text** (read and written by [`crate::text::san`], re-exported here). Moves are
 //! read in coordinate notation (`e2e4`, `a10a12`, `e11e12q`) or in
@@ -20,126 +22,19 @@
 //! `SetUp` and `FEN` when the game did not start from the default position, then the moves and
 //! the result.
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::geometry::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::position::Ruleset;
-use crate::position::hooks::Stalemate;
 
-/// Who won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// White won.
-    WhiteWins,
-    /// Black won.
-    BlackWins,
-    /// Neither side won.
-    Draw,
-}
+pub use crate::position::{GameResult, Outcome, Termination};
 
-impl GameResult {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    /// The win of `c`.
-    pub fn win_for(c: Color) -> GameResult {
-        match c {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// The side to move is in check and has no legal move.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// A position occurred as often as the variant's repetition rule allows.
-    Repetition,
-    /// The move-count rule: too many moves without a capture or an irreversible move.
-    MoveLimit,
-}
-
-/// A finished game's result and the reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Who won.
-    pub result: GameResult,
-    /// Why the game ended.
-    pub reason: Termination,
-}
-
-impl fmt::Display for Outcome {
-    /// A sentence such as "Checkmate: White wins." or "Draw by repetition.".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let who = match self.result {
-            GameResult::WhiteWins => "White wins",
-            GameResult::BlackWins => "Black wins",
-            GameResult::Draw => "draw",
-        };
-        match (self.reason, self.result) {
-            (Termination::Checkmate, _) => write!(f, "Checkmate: {who}."),
-            (Termination::Stalemate, GameResult::Draw) => write!(f, "Stalemate: draw."),
-            (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
-            (Termination::Repetition, _) => write!(f, "Draw by repetition."),
-            (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
-        }
-    }
-}
-
-/// How the game stands in `pos` given its history: `None` while it goes on.
+/// How the game stands in `pos` given its history: `None` while it goes on (the one verdict,
+/// [`Position::verdict`]).
 pub fn outcome(pos: &mut Position) -> Option<Outcome> {
-    let rules = pos.rules().clone();
-    let d = rules.draws;
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let side = pos.side();
-    if list.is_empty() {
-        if pos.in_check() {
-            return Some(Outcome {
-                result: GameResult::win_for(side.flip()),
-                reason: Termination::Checkmate,
-            });
-        }
-        let result = match d.stalemate {
-            Stalemate::Draw => GameResult::Draw,
-            Stalemate::Win => GameResult::win_for(side),
-            Stalemate::Loss => GameResult::win_for(side.flip()),
-        };
-        return Some(Outcome {
-            result,
-            reason: Termination::Stalemate,
-        });
-    }
-    if d.repetition > 0 {
-        let h = pos.hash();
-        let seen = 1 + pos.history_hashes().filter(|&x| x == h).count() as u32;
-        if seen >= d.repetition {
-            return Some(Outcome {
-                result: GameResult::Draw,
-                reason: Termination::Repetition,
-            });
-        }
-    }
-    if d.move_limit > 0 && pos.halfmove_clock() >= 2 * d.move_limit {
-        return Some(Outcome {
-            result: GameResult::Draw,
-            reason: Termination::MoveLimit,
-        });
-    }
-    None
+    pos.verdict()
 }
 
 pub use crate::text::san::{MoveError, San, SanMove, coord, parse_move, pawn_kind, san};

@@ -208,6 +208,12 @@ impl SquareSet {
         self.0 == [0; 4]
     }
 
+    /// How many squares the set holds.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
     /// Removes `sq`.
     #[inline]
     pub fn remove(&mut self, sq: Square) {

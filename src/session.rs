@@ -69,6 +69,8 @@ pub enum Reason {
     Repetition,
     /// The variant's move-count rule.
     MoveLimit,
+    /// The counting rules (Makruk): the count ran out.
+    Counting,
     /// The loser resigned.
     Resignation,
     /// The loser's clock ran out.
@@ -113,6 +115,7 @@ impl Reason {
             Termination::Stalemate => Reason::Stalemate,
             Termination::Repetition => Reason::Repetition,
             Termination::MoveLimit => Reason::MoveLimit,
+            Termination::Counting => Reason::Counting,
         }
     }
 }
@@ -172,6 +175,7 @@ impl fmt::Display for Verdict {
             Reason::Stalemate => write!(f, "{}", board(Termination::Stalemate)),
             Reason::Repetition => write!(f, "{}", board(Termination::Repetition)),
             Reason::MoveLimit => write!(f, "{}", board(Termination::MoveLimit)),
+            Reason::Counting => write!(f, "{}", board(Termination::Counting)),
             Reason::Resignation => write!(f, "{loser} resigns: {winner} wins."),
             Reason::TimeForfeit => write!(f, "{loser}'s time is up: {winner} wins."),
             Reason::Agreement => write!(f, "Draw agreed."),
@@ -917,6 +921,15 @@ mod tests {
         play_all(&mut m, "Ra2");
         assert_eq!(m.verdict(), Some(Verdict::draw(Reason::MoveLimit)));
         assert_eq!(m.verdict().unwrap().reason.termination(), "normal");
+        // Makruk's count: 32 plies counted of 32, one more move passes it.
+        let fen = "8/8/8/4k3/8/8/3R4/4K3 b - 32 32 1";
+        let mut c = Session::from_fen(&rules("makruk"), fen).unwrap();
+        assert_eq!(c.verdict(), None);
+        play_all(&mut c, "Ke4");
+        let v = c.verdict().unwrap();
+        assert_eq!(v, Verdict::draw(Reason::Counting));
+        assert_eq!(v.to_string(), "Draw by the counting rules.");
+        assert!(c.to_pgn().contains("[Result \"1/2-1/2\"]"));
     }
 
     #[test]

@@ -130,6 +130,7 @@ pub fn random_position_strategy(
                 fullmove: 1,
                 hand: [[0; crate::moves::MAX_KINDS]; 2],
                 promoted: Default::default(),
+                state: Default::default(),
             };
             Position::from_setup(&rules, &setup)
                 .or_else(|_| {
@@ -198,11 +199,14 @@ pub enum Invariant {
     /// Every position of a game is legal: the side not to move is not in check and the FEN
     /// loads.
     LegalGameState,
+    /// The verdict of how the game stands is the one the search reaches: checkmate or
+    /// stalemate exactly when no legal move is left, a rule's ending only with moves left.
+    Verdict,
 }
 
 impl Invariant {
     /// Every invariant, in the order reports list them.
-    pub const ALL: [Invariant; 7] = [
+    pub const ALL: [Invariant; 8] = [
         Invariant::FenRoundTrip,
         Invariant::MakeUnmake,
         Invariant::IncrementalHash,
@@ -210,6 +214,7 @@ impl Invariant {
         Invariant::RejectionsJustified,
         Invariant::NoDuplicateMoves,
         Invariant::LegalGameState,
+        Invariant::Verdict,
     ];
 
     /// A short name (`fen-round-trip`).
@@ -222,6 +227,7 @@ impl Invariant {
             Invariant::RejectionsJustified => "rejections-justified",
             Invariant::NoDuplicateMoves => "no-duplicate-moves",
             Invariant::LegalGameState => "legal-game-state",
+            Invariant::Verdict => "verdict",
         }
     }
 
@@ -243,6 +249,9 @@ impl Invariant {
             Invariant::LegalGameState => {
                 "side not to move is never in check; every position reloads from FEN"
             }
+            Invariant::Verdict => {
+                "the game's verdict is the search's, mate and stalemate exactly without moves"
+            }
         }
     }
 
@@ -256,6 +265,7 @@ impl Invariant {
             Invariant::RejectionsJustified => check_rejections(pos),
             Invariant::NoDuplicateMoves => check_no_duplicates(pos),
             Invariant::LegalGameState => check_legal_state(pos),
+            Invariant::Verdict => check_verdict(pos),
         }
     }
 }
@@ -356,6 +366,44 @@ fn squares(rules: &Ruleset, sqs: &[Square]) -> String {
         .map(|&s| rules.geometry.name(s).to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// (8) The verdict ([`Position::verdict`]) says checkmate (in check) or stalemate (not in
+/// check) exactly when no legal move is left, and any other ending only with moves left; the
+/// search's way to it ([`Position::rule_ending`] at the node, confirmed against the moves only
+/// when an ending stands) reaches the same verdict.
+pub fn check_verdict(pos: &mut Position) -> Result<(), String> {
+    use crate::position::Termination;
+    let verdict = pos.verdict();
+    let none_left = legal_list(pos).is_empty();
+    let fen = pos.fen();
+    match verdict {
+        None if none_left => return Err(format!("`{fen}`: no legal move, but no verdict")),
+        Some(o) if matches!(o.reason, Termination::Checkmate | Termination::Stalemate) => {
+            if !none_left {
+                return Err(format!("`{fen}`: {o}, but a legal move is left"));
+            }
+            if (o.reason == Termination::Checkmate) != pos.in_check() {
+                return Err(format!("`{fen}`: {o}, in check: {}", pos.in_check()));
+            }
+        }
+        Some(o) if none_left => {
+            return Err(format!("`{fen}`: {o}, but no legal move is left"));
+        }
+        _ => {}
+    }
+    let mut scratch = MoveList::new();
+    let search = match pos.rule_ending(0) {
+        Some(o) => Some(pos.confirm_ending(o, &mut scratch)),
+        None if none_left => Some(pos.rules().no_move_outcome(pos.side(), pos.in_check())),
+        None => None,
+    };
+    if search != verdict {
+        return Err(format!(
+            "`{fen}`: the game's verdict is {verdict:?}, the search's {search:?}"
+        ));
+    }
+    Ok(())
 }
 
 /// (1) The FEN of `pos` reads back to the same FEN, hash and legal moves.

@@ -198,8 +198,8 @@ mod tests {
         let text = render(&report(false), "chess");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), Invariant::ALL.len() + 1, "{text}");
-        assert!(lines[..7].iter().all(|l| l.starts_with("ok ")), "{text}");
-        assert_eq!(lines[7], "7 passed, 0 failed");
+        assert!(lines[..8].iter().all(|l| l.starts_with("ok ")), "{text}");
+        assert_eq!(lines[8], "8 passed, 0 failed");
     }
 
     #[test]
@@ -218,6 +218,6 @@ mod tests {
             text.contains("--variant chess --cases 8 --plies 20 --positions 0 --seed 3"),
             "{text}"
         );
-        assert!(text.ends_with("6 passed, 1 failed\n"), "{text}");
+        assert!(text.ends_with("7 passed, 1 failed\n"), "{text}");
     }
 }

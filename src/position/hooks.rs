@@ -25,6 +25,14 @@
 //!   piece made by promotion, kept by make and unmake, hashed and written in the FEN; a
 //!   captured piece goes to the captor's hand; `MoveKind::Drop` moves (which the rule
 //!   generates) put a piece from the hand on the board;
+//! - **state words** ([`Builder::claim_state`]): a few 16-bit words a rule keeps in the
+//!   position, saved and restored by make and unmake with the rest of the undo record, hashed
+//!   or not as the rule says, updated after each move by the rule ([`Rule::on_make`], for
+//!   rules that register with [`Builder::update_state_on_make`]) and read from and written to
+//!   the FEN by the rule ([`Rule::read_state`], [`Rule::write_state`]);
+//! - **endings** ([`Builder::ends_games`]): a rule may end a game ([`Rule::ending`]), asked by
+//!   the one verdict of how a game stands ([`Position::verdict`]) that the game record, the
+//!   search and the checks share;
 //! - **hash keys** for all of the above, kept by the position.
 //!
 //! One decision comes earlier, from the spec itself: where a piece may use its `i` (initial)
@@ -35,7 +43,8 @@
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/layers.rs` checks it.
 
-pub use super::{EpSquares, Position, Ruleset};
+pub use super::verdict::{GameResult, Outcome, Termination};
+pub use super::{EpSquares, MAX_STATE, Position, Ruleset, StateWords};
 pub use crate::geometry::{Color, Geometry, Square};
 pub use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, SquareSet, code, color_of, kind_of};
 pub use crate::tables::{Entry, Modes, Shape};
@@ -71,6 +80,16 @@ impl Default for Draws {
             move_limit: 50,
         }
     }
+}
+
+/// The FEN fields a rule's state may be written in, as Fairy-Stockfish writes Makruk's
+/// counting: the en-passant field and the halfmove-clock field.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StateFields {
+    /// The en-passant field's text (`None`: `-`, or a rule took the field for its state).
+    pub ep: Option<String>,
+    /// The halfmove-clock field.
+    pub halfmove: u32,
 }
 
 /// A move that relocates a second piece as well (castling's partner), registered by a rule.
@@ -139,6 +158,34 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         Vec::new()
     }
 
+    /// Updates this rule's state words after a move (called only for rules that registered
+    /// with [`Builder::update_state_on_make`]): `pos` is the position after `mv`, which took
+    /// `captured` (`EMPTY`: nothing); `state` holds every rule's words as they will be. Called
+    /// on every move made, in the search too: it must be cheap and allocate nothing.
+    fn on_make(&self, _pos: &Position, _mv: Move, _captured: Code, _state: &mut StateWords) {}
+
+    /// Reads this rule's state from a FEN's fields (a rule that takes the en-passant field
+    /// sets `fields.ep` to `None`; it may change the halfmove clock). A message when the
+    /// fields are wrong for it.
+    fn read_state(
+        &self,
+        _rs: &Ruleset,
+        _fields: &mut StateFields,
+        _state: &mut StateWords,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Writes this rule's state into the FEN's fields, when the FEN must show it.
+    fn write_state(&self, _rs: &Ruleset, _state: &StateWords, _fields: &mut StateFields) {}
+
+    /// How the game ends in `pos` by this rule, if it does (called only for rules that
+    /// registered with [`Builder::ends_games`], and only when the side to move has a legal
+    /// move: checkmate and stalemate come first).
+    fn ending(&self, _pos: &Position) -> Option<Outcome> {
+        None
+    }
+
     /// Writes this rule's letters of the rights field.
     fn write_rights(&self, _rs: &Ruleset, _rights: u16, _out: &mut String) {}
 
@@ -203,6 +250,32 @@ impl Builder<'_> {
     /// Rights `bits` are lost when the piece `c` moves.
     pub fn clear_rights_when_moved(&mut self, c: Code, bits: u16) {
         self.rs.code_clears[c as usize] |= bits;
+    }
+
+    /// Hands out `n` fresh state words; returns the first one's slot. `hashed`: whether they
+    /// are part of the position's hash (and so of repetitions and the transposition table).
+    pub fn claim_state(&mut self, n: usize, hashed: bool) -> Result<usize, String> {
+        let first = self.rs.state_used;
+        if first + n > MAX_STATE {
+            return Err(format!("too many state words ({MAX_STATE} at most)"));
+        }
+        if hashed {
+            for slot in first..first + n {
+                self.rs.state_hashed |= 1 << slot;
+            }
+        }
+        self.rs.state_used += n;
+        Ok(first)
+    }
+
+    /// This rule updates its state words after each move ([`Rule::on_make`] is called).
+    pub fn update_state_on_make(&mut self) {
+        self.rs.state_makers.push(self.index);
+    }
+
+    /// This rule may end a game ([`Rule::ending`] is asked).
+    pub fn ends_games(&mut self) {
+        self.rs.enders.push(self.index);
     }
 
     /// This rule adds moves ([`Rule::generate`] is called).

@@ -11,9 +11,11 @@ mod ep;
 pub mod hooks;
 pub mod movegen;
 mod ruleset;
+mod verdict;
 
 pub use ep::{EpSquares, MAX_EP_SQUARES};
 pub use ruleset::{CompileError, CompileProblem, Ruleset};
+pub use verdict::{GameResult, Outcome, Termination};
 
 use std::fmt;
 use std::sync::Arc;
@@ -49,7 +51,16 @@ struct Undo {
     /// With hands: which promoted marks the move moved or removed ([`MARK_MOVED`],
     /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`]).
     marks: u8,
+    /// The rules' state words before the move.
+    state: StateWords,
 }
+
+/// Most words of state the rules of one variant may claim ([`hooks::Builder::claim_state`]).
+pub const MAX_STATE: usize = 4;
+
+/// The words of state the rules keep in a position, by slot (slots a variant's rules did not
+/// claim stay 0).
+pub type StateWords = [u16; MAX_STATE];
 
 /// [`Undo::hand_kind`] when no piece went to a hand.
 const NO_HAND: u8 = u8::MAX;
@@ -214,6 +225,8 @@ pub struct Setup {
     /// The squares whose piece got its kind by promotion (FEN `~`; kept only in a variant
     /// with hands: such a piece returns to a hand as the kind it promoted from).
     pub promoted: SquareSet,
+    /// The rules' state words (see [`hooks::Builder::claim_state`]); all 0 at the start.
+    pub state: StateWords,
 }
 
 impl Setup {
@@ -230,6 +243,7 @@ impl Setup {
             fullmove: 1,
             hand: [[0; MAX_KINDS]; 2],
             promoted: SquareSet::default(),
+            state: [0; MAX_STATE],
         }
     }
 }
@@ -314,6 +328,8 @@ pub struct Position {
     hand: [[u8; MAX_KINDS]; 2],
     /// Squares whose piece got its kind by promotion (kept only with hands).
     promoted: SquareSet,
+    /// The rules' state words (see [`hooks::Builder::claim_state`]).
+    state: StateWords,
     stack: Vec<Undo>,
 }
 
@@ -328,6 +344,7 @@ impl PartialEq for Position {
             && self.hash == o.hash
             && self.hand == o.hand
             && self.promoted == o.promoted
+            && self.state == o.state
     }
 }
 
@@ -363,6 +380,7 @@ impl Position {
             } else {
                 SquareSet::default()
             },
+            state: s.state,
             stack: Vec::with_capacity(256),
         };
         let n = s.board.len().min(256);
@@ -477,6 +495,7 @@ impl Position {
             fullmove: self.fullmove,
             hand: self.hand,
             promoted: self.promoted,
+            state: self.state,
         }
     }
 
@@ -522,6 +541,9 @@ impl Position {
             for sq in self.promoted.iter() {
                 h ^= self.rules.z_promoted[sq as usize];
             }
+        }
+        for (slot, &v) in self.state.iter().enumerate() {
+            h ^= self.rules.z_state(slot, v);
         }
         self.hash = h;
     }
@@ -602,6 +624,11 @@ impl Position {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+    /// The rules' state words (see [`hooks::Builder::claim_state`]).
+    #[inline]
+    pub fn state(&self) -> &StateWords {
+        &self.state
     }
     /// Plies since the last capture or irreversible move.
     #[inline]
@@ -779,6 +806,27 @@ impl Position {
         if self.rules.hands {
             self.hand_and_marks(mv, moved, captured, cap_sq, placed);
         }
+        if !self.rules.state_makers.is_empty() {
+            self.update_state(mv, captured);
+        }
+    }
+
+    /// Asks the rules that keep state to update it after `mv` (which took `captured`), and
+    /// puts the change of the hashed words in the hash.
+    #[inline(never)]
+    fn update_state(&mut self, mv: Move, captured: Code) {
+        let mut words = self.state;
+        for &i in &self.rules.state_makers {
+            self.rules.hooks[i as usize].on_make(self, mv, captured, &mut words);
+        }
+        let mut h = self.hash;
+        for (slot, (&old, &new)) in self.state.iter().zip(&words).enumerate() {
+            if old != new {
+                h ^= self.rules.z_state(slot, old) ^ self.rules.z_state(slot, new);
+            }
+        }
+        self.hash = h;
+        self.state = words;
     }
 
     /// With hands, after a board move: the captured piece goes to the captor's hand (as the
@@ -863,6 +911,9 @@ impl Position {
         self.counts[placed as usize] += 1;
         h ^= rs.z_piece[placed as usize * 256 + mv.to as usize];
         self.end_turn(h ^ rs.z_side, rs.irreversible[k], rs.is_royal(placed));
+        if !self.rules.state_makers.is_empty() {
+            self.update_state(mv, EMPTY);
+        }
     }
 
     /// The end of make, for a board move or a drop: the move-count clock (restarted by an
@@ -960,6 +1011,7 @@ impl Position {
             other: EMPTY,
             hand_kind: NO_HAND,
             marks: 0,
+            state: self.state,
         });
     }
 
@@ -1041,6 +1093,7 @@ impl Position {
             self.ep_victim = u.ep_victim;
             self.halfmove = u.halfmove;
             self.hash = u.hash;
+            self.state = u.state;
             return;
         }
         if u.mv.kind == MoveKind::Drop {
@@ -1053,6 +1106,7 @@ impl Position {
             self.hash = u.hash;
             self.royal = u.royal;
             self.royal_count = u.royal_count;
+            self.state = u.state;
             return;
         }
         let rs = &*self.rules;
@@ -1089,6 +1143,7 @@ impl Position {
         self.hash = u.hash;
         self.royal = u.royal;
         self.royal_count = u.royal_count;
+        self.state = u.state;
         if self.rules.hands {
             self.unmake_hand_and_marks(&u);
         }

@@ -77,6 +77,16 @@ pub struct Ruleset {
     pub z_hand: Vec<u64>,
     /// Zobrist keys of the promoted marks, by square (empty without hands).
     pub z_promoted: Vec<u64>,
+    /// State words handed out to rules so far ([`Builder::claim_state`]).
+    pub state_used: usize,
+    /// Which state words are part of the hash (bit `i`: word `i`).
+    pub state_hashed: u8,
+    /// Zobrist key of each state word, mixed with its value ([`Ruleset::z_state`]).
+    pub z_state: [u64; super::MAX_STATE],
+    /// Indices of rules that update their state words after each move ([`Rule::on_make`]).
+    pub state_makers: Vec<u8>,
+    /// Indices of rules that may end a game ([`Rule::ending`]).
+    pub enders: Vec<u8>,
     /// The network the variant names, checked against its board and pieces (`None`: the
     /// evaluation is the one built from the pieces' data).
     pub network: Option<Arc<crate::nnue::Network>>,
@@ -329,6 +339,11 @@ impl Ruleset {
                 .collect(),
             z_hand: Vec::new(),
             z_promoted: Vec::new(),
+            state_used: 0,
+            state_hashed: 0,
+            z_state: std::array::from_fn(|_| splitmix(&mut seed)),
+            state_makers: Vec::new(),
+            enders: Vec::new(),
             network,
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();
@@ -412,6 +427,17 @@ impl Ruleset {
         let i =
             (color.index() * crate::moves::MAX_KINDS + kind) * HAND_KEYS + n as usize % HAND_KEYS;
         self.z_hand.get(i).copied().unwrap_or(0)
+    }
+
+    /// The hash key of state word `slot` holding `v`: 0 for the value 0 and for a word that is
+    /// not hashed, else the slot's key mixed with the value (so any value has its own key).
+    #[inline]
+    pub fn z_state(&self, slot: usize, v: u16) -> u64 {
+        if v == 0 || self.state_hashed >> slot & 1 == 0 {
+            return 0;
+        }
+        let mut x = self.z_state[slot] ^ v as u64;
+        splitmix(&mut x)
     }
 
     /// Whether the piece code `c` is a royal piece (false for an empty square).

@@ -19,6 +19,7 @@
 //! README's rules table, and tests.
 
 mod castling;
+mod counting;
 mod draw;
 mod drops;
 mod en_passant;
@@ -60,6 +61,7 @@ pub const REGISTRY: &[Registered] = &[
     last_royal::REGISTERED,
     flying_general::REGISTERED,
     drops::REGISTERED,
+    counting::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").

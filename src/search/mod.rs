@@ -9,8 +9,9 @@
 //! - check extension, late move reductions (less for moves with a good history, more where
 //!   the static evaluation is not improving), futility, SEE and late move pruning;
 //! - time management on a clock that spends more while the best move is unstable;
-//! - draw detection as the variant states it: repetition, the move-count rule, stalemate
-//!   (which may also win or lose).
+//! - the game's endings as the position's one verdict decides them (`position::verdict`):
+//!   repetition, the move-count rule, rules' endings such as Makruk's count, checkmate and
+//!   stalemate (which may also win or lose).
 //!
 //! The evaluation ([`eval::Evaluator`]) is built from the variant's data alone. A search can be
 //! stopped at any moment through its stop flag and then returns the best move found so far,
@@ -27,10 +28,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::geometry::Color;
 use crate::moves::{Move, MoveKind, MoveList, kind_of};
+use crate::position::Outcome;
 use crate::position::Position;
 use crate::position::Ruleset;
-use crate::position::hooks::Stalemate;
 
 pub use eval::Evaluator;
 
@@ -684,11 +686,7 @@ impl Searcher {
             pv: self.root_moves.first().copied().into_iter().collect(),
         };
         if self.root_moves.is_empty() {
-            let s = if pos.in_check() {
-                -MATE
-            } else {
-                self.stalemate_score(0)
-            };
+            let s = self.no_move_score(pos, pos.in_check(), 0);
             result.score = Score::from_internal(s);
             result.pv.clear();
             return result;
@@ -837,48 +835,37 @@ impl Searcher {
         }
     }
 
-    /// The score of the side to move when it is stalemated at `ply`.
-    fn stalemate_score(&self, ply: usize) -> i32 {
-        match self.rules.draws.stalemate {
-            Stalemate::Draw => 0,
-            Stalemate::Win => MATE - ply as i32,
-            Stalemate::Loss => -MATE + ply as i32,
+    /// The score of a game's ending `ply` plies below the root, for the side to move.
+    #[inline]
+    fn outcome_score(o: Outcome, side: Color, ply: usize) -> i32 {
+        match o.result.for_side(side) {
+            0 => 0,
+            1 => MATE - ply as i32,
+            _ => -MATE + ply as i32,
         }
     }
 
-    /// Whether the position `ply` plies below the root is drawn by the move-count rule or by
-    /// repetition. A repetition inside the search tree counts at once (the side that repeated
-    /// could repeat again); positions from before the root count toward the variant's number.
+    /// The score of the side to move when it has no legal move `ply` plies below the root:
+    /// checkmate, or stalemate as the variant scores it (the verdict's own rule).
     #[inline]
-    fn is_draw(&self, pos: &Position, ply: usize) -> bool {
-        let d = &self.rules.draws;
-        let hm = pos.halfmove_clock();
-        if d.move_limit > 0 && hm >= 2 * d.move_limit {
-            return true;
-        }
-        if d.repetition > 0 && hm >= 4 {
-            let h = pos.hash();
-            let mut seen = 1;
-            for (i, x) in pos
-                .history_hashes()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .take(hm as usize / 2)
-                .enumerate()
-            {
-                if x == h {
-                    if 2 * (i + 1) <= ply {
-                        return true;
-                    }
-                    seen += 1;
-                    if seen >= d.repetition {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+    fn no_move_score(&self, pos: &Position, in_check: bool, ply: usize) -> i32 {
+        let side = pos.side();
+        Self::outcome_score(self.rules.no_move_outcome(side, in_check), side, ply)
+    }
+
+    /// The score of the ending by rule that stands `ply` plies below the root (repetition,
+    /// the move-count rule, a rule's ending such as Makruk's count), if one does: the
+    /// position's own verdict ([`Position::rule_ending`], confirmed against the moves only
+    /// when an ending stands). A repetition inside the search tree counts at once (the side
+    /// that repeated could repeat again); positions from before the root count toward the
+    /// variant's number.
+    #[inline]
+    fn ending_score(&mut self, pos: &mut Position, ply: usize) -> Option<i32> {
+        let o = pos.rule_ending(ply)?;
+        let mut scratch = std::mem::take(&mut self.plies[ply].moves);
+        let o = pos.confirm_ending(o, &mut scratch);
+        self.plies[ply].moves = scratch;
+        Some(Self::outcome_score(o, pos.side(), ply))
     }
 
     /// Whether the side to move has a piece that is neither royal nor promotes.
@@ -1105,8 +1092,8 @@ impl Searcher {
         if self.should_stop() {
             return 0;
         }
-        if self.is_draw(pos, ply) {
-            return 0;
+        if let Some(s) = self.ending_score(pos, ply) {
+            return s;
         }
         if ply >= MAX_PLY - 2 {
             return self.static_eval(pos);
@@ -1371,11 +1358,7 @@ impl Searcher {
         self.plies[ply].scores = scores;
 
         if legal == 0 {
-            return if in_check {
-                -MATE + ply as i32
-            } else {
-                self.stalemate_score(ply)
-            };
+            return self.no_move_score(pos, in_check, ply);
         }
         let bound = Bound::of(best, orig_alpha, beta);
         let ev = if in_check { NO_EVAL as i32 } else { eval };
@@ -1427,8 +1410,10 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return self.static_eval(pos);
         }
-        if qdepth > 0 && self.is_draw(pos, ply) {
-            return 0;
+        if qdepth > 0
+            && let Some(s) = self.ending_score(pos, ply)
+        {
+            return s;
         }
         let key = pos.hash();
         let mut static_eval = None;
@@ -1535,7 +1520,7 @@ impl Searcher {
         self.plies[ply].moves = moves;
         self.plies[ply].scores = scores;
         if in_check && legal == 0 {
-            return -MATE + ply as i32;
+            return self.no_move_score(pos, true, ply);
         }
         // Kept in the table at depth 0, below every main-search entry: the bound and the
         // static evaluation spare the next visit its work.

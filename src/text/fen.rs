@@ -20,7 +20,8 @@ use std::sync::Arc;
 use crate::geometry::Color;
 use crate::moves::{EMPTY, MAX_KINDS, SquareSet, color_of, kind_of};
 use crate::position::Ruleset;
-use crate::position::{EpSquares, FenError, MAX_CLOCK, Position, Problem, Setup};
+use crate::position::hooks::StateFields;
+use crate::position::{EpSquares, FenError, MAX_CLOCK, MAX_STATE, Position, Problem, Setup};
 
 impl Setup {
     /// Reads a FEN's fields without checking the position they describe. Field problems are
@@ -41,6 +42,7 @@ impl Setup {
             fullmove: 1,
             hand: [[0; MAX_KINDS]; 2],
             promoted: SquareSet::default(),
+            state: [0; MAX_STATE],
         };
         let (placement, hand) = match split_hand(fields[0]) {
             Ok(parts) => parts,
@@ -79,17 +81,29 @@ impl Setup {
                 }
             }
         }
-        if let Some(&e) = fields.get(3).filter(|&&e| e != "-") {
-            match parse_ep(g, e) {
-                Ok(set) => s.ep = set,
-                Err(bad) => problems.push(Problem::EpNotASquare(bad)),
-            }
-        }
         if let Some(&h) = fields.get(4) {
             match parse_clock(h) {
                 Ok(n) => s.halfmove = n,
                 Err(true) => problems.push(Problem::HalfmoveTooLarge(h.into())),
                 Err(false) => problems.push(Problem::HalfmoveNotANumber(h.into())),
+            }
+        }
+        // Rules with state in the FEN take their fields first (Makruk's count stands where
+        // the en-passant square and the halfmove clock do).
+        let mut state = StateFields {
+            ep: fields.get(3).filter(|&&e| e != "-").map(|e| e.to_string()),
+            halfmove: s.halfmove,
+        };
+        for h in &rules.hooks {
+            if let Err(m) = h.read_state(rules, &mut state, &mut s.state) {
+                problems.push(Problem::Placement(format!("{}: {m}", h.name())));
+            }
+        }
+        s.halfmove = state.halfmove;
+        if let Some(e) = &state.ep {
+            match parse_ep(g, e) {
+                Ok(set) => s.ep = set,
+                Err(bad) => problems.push(Problem::EpNotASquare(bad)),
             }
         }
         if let Some(&f) = fields.get(5) {
@@ -305,17 +319,19 @@ impl Position {
         }
         s.push_str(if rights.is_empty() { "-" } else { &rights });
         s.push(' ');
-        if self.ep_squares().is_empty() {
-            s.push('-');
+        let mut fields = StateFields {
+            ep: None,
+            halfmove: self.halfmove_clock(),
+        };
+        if !self.ep_squares().is_empty() {
+            let names = self.ep_squares().as_slice().iter();
+            fields.ep = Some(names.map(|&e| g.name(e).to_string()).collect());
         }
-        for &e in self.ep_squares().as_slice() {
-            s.push_str(&g.name(e).to_string());
+        for h in &rs.hooks {
+            h.write_state(rs, self.state(), &mut fields);
         }
-        s.push_str(&format!(
-            " {} {}",
-            self.halfmove_clock(),
-            self.fullmove_number()
-        ));
+        s.push_str(fields.ep.as_deref().unwrap_or("-"));
+        s.push_str(&format!(" {} {}", fields.halfmove, self.fullmove_number()));
         s
     }
 }

@@ -1,0 +1,238 @@
+//! How a game stands: the one verdict that the game record, the search, the referee and the
+//! checks share.
+//!
+//! - A side with no legal move is checkmated when its royal piece is attacked, otherwise
+//!   stalemated, and the variant's `draws.stalemate` says what that means
+//!   ([`Ruleset::no_move_outcome`]).
+//! - Otherwise the rules' endings apply ([`Position::rule_ending`]): the same position (same
+//!   side to move, rights, en-passant squares and hashed rule state) occurring
+//!   `draws.repetition` times; `draws.move_limit` moves by each side without a capture, a
+//!   promotion or an irreversible move; and the endings of rules that end games (the counting
+//!   of Makruk). Checkmate and stalemate take precedence over all of these but repetition (a
+//!   repeated position always had a legal move).
+//!
+//! The search asks [`Position::rule_ending`] at every node (cheap: no move is generated) and,
+//! only when it gives an ending, [`Position::confirm_ending`], which generates the moves; the
+//! game asks [`Position::verdict`], which is the two together.
+
+use std::fmt;
+
+use super::hooks::Stalemate;
+use super::{Position, Ruleset};
+use crate::geometry::Color;
+use crate::moves::MoveList;
+
+/// Who won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// Neither side won.
+    Draw,
+}
+
+impl GameResult {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The win of `c`.
+    pub fn win_for(c: Color) -> GameResult {
+        match c {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The result for `side`: 1 a win, 0 a draw, -1 a loss.
+    pub fn for_side(self, side: Color) -> i32 {
+        match self {
+            GameResult::Draw => 0,
+            r if r == GameResult::win_for(side) => 1,
+            _ => -1,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// A position occurred as often as the variant's repetition rule allows.
+    Repetition,
+    /// The move-count rule: too many moves without a capture or an irreversible move.
+    MoveLimit,
+    /// The counting rules (Makruk): the count of moves ran out.
+    Counting,
+}
+
+/// A finished game's result and the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Who won.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub reason: Termination,
+}
+
+impl Outcome {
+    /// A draw for `reason`.
+    pub fn draw(reason: Termination) -> Outcome {
+        Outcome {
+            result: GameResult::Draw,
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// A sentence such as "Checkmate: White wins." or "Draw by repetition.".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = match self.result {
+            GameResult::WhiteWins => "White wins",
+            GameResult::BlackWins => "Black wins",
+            GameResult::Draw => "draw",
+        };
+        match (self.reason, self.result) {
+            (Termination::Checkmate, _) => write!(f, "Checkmate: {who}."),
+            (Termination::Stalemate, GameResult::Draw) => write!(f, "Stalemate: draw."),
+            (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
+            (Termination::Repetition, _) => write!(f, "Draw by repetition."),
+            (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
+            (Termination::Counting, GameResult::Draw) => write!(f, "Draw by the counting rules."),
+            (Termination::Counting, _) => write!(f, "The count ran out: {who}."),
+        }
+    }
+}
+
+impl Ruleset {
+    /// The ending when `side`, to move, has no legal move: checkmate when `in_check`, else
+    /// stalemate as the variant scores it.
+    #[inline]
+    pub fn no_move_outcome(&self, side: Color, in_check: bool) -> Outcome {
+        if in_check {
+            return Outcome {
+                result: GameResult::win_for(side.flip()),
+                reason: Termination::Checkmate,
+            };
+        }
+        let result = match self.draws.stalemate {
+            Stalemate::Draw => GameResult::Draw,
+            Stalemate::Win => GameResult::win_for(side),
+            Stalemate::Loss => GameResult::win_for(side.flip()),
+        };
+        Outcome {
+            result,
+            reason: Termination::Stalemate,
+        }
+    }
+}
+
+impl Position {
+    /// How the game stands here given its history: `None` while it goes on.
+    pub fn verdict(&mut self) -> Option<Outcome> {
+        let mut list = MoveList::new();
+        match self.rule_ending(0) {
+            Some(o) => Some(self.confirm_ending(o, &mut list)),
+            None => (!self.has_legal_move(&mut list))
+                .then(|| self.rules.no_move_outcome(self.side, self.in_check())),
+        }
+    }
+
+    /// Whether the side to move has a legal move (`scratch` holds the pseudo-legal moves
+    /// afterwards).
+    pub fn has_legal_move(&mut self, scratch: &mut MoveList) -> bool {
+        self.pseudo_legal_moves(scratch);
+        let checked = self.in_check();
+        (0..scratch.len()).any(|i| {
+            let mv = scratch.as_slice()[i];
+            self.is_legal_with(mv, checked)
+        })
+    }
+
+    /// An ending of [`Position::rule_ending`] checked against the moves: without a legal
+    /// move the game ends by checkmate or stalemate instead (a repetition always had one).
+    pub fn confirm_ending(&mut self, o: Outcome, scratch: &mut MoveList) -> Outcome {
+        if o.reason == Termination::Repetition || self.has_legal_move(scratch) {
+            return o;
+        }
+        self.rules.no_move_outcome(self.side, self.in_check())
+    }
+
+    /// The endings by rule that stand here if the side to move has a legal move: repetition,
+    /// the move-count rule, the endings of rules ([`super::hooks::Rule::ending`]). `tree`: the
+    /// plies since the search's root, within which one earlier occurrence already counts as
+    /// a repetition (the side that repeated could repeat again); 0 for a game. Generates no
+    /// move: the search asks it at every node.
+    #[inline]
+    pub fn rule_ending(&self, tree: usize) -> Option<Outcome> {
+        let rs = &*self.rules;
+        let d = &rs.draws;
+        if d.repetition > 0 && self.repeated(d.repetition, tree) {
+            return Some(Outcome::draw(Termination::Repetition));
+        }
+        if d.move_limit > 0 && self.halfmove >= 2 * d.move_limit {
+            return Some(Outcome::draw(Termination::MoveLimit));
+        }
+        if !rs.enders.is_empty() {
+            return self.endings_of_rules();
+        }
+        None
+    }
+
+    /// The first ending a rule gives here.
+    #[inline(never)]
+    fn endings_of_rules(&self) -> Option<Outcome> {
+        let rs = &*self.rules;
+        rs.enders
+            .iter()
+            .find_map(|&i| rs.hooks[i as usize].ending(self))
+    }
+
+    /// Whether this position occurred `times` times in all (or twice, the earlier one within
+    /// the last `tree` plies). Only positions since the last capture or irreversible move can
+    /// be the same (in a variant where captures go to hands, every one since the last null
+    /// move).
+    #[inline]
+    fn repeated(&self, times: u32, tree: usize) -> bool {
+        let n = self.stack.len();
+        let hands = self.rules.captures_to_hand;
+        let reach = if hands {
+            n
+        } else {
+            (self.halfmove as usize).min(n)
+        };
+        if reach < 4 {
+            return false;
+        }
+        let h = self.hash;
+        let mut seen = 1;
+        let mut back = 2;
+        while back <= reach {
+            if hands && (self.stack[n - back].null || self.stack[n - back + 1].null) {
+                break;
+            }
+            if self.stack[n - back].hash == h {
+                if back <= tree {
+                    return true;
+                }
+                seen += 1;
+                if seen >= times {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+}
