@@ -24,13 +24,6 @@ def games(text):
 # both. These map pyffish's SAN letter to the FEN letter.
 SAN_LETTERS = {"xiangqi": {"E": "B", "H": "N"}}
 
-# Draws by a rule that a variant file keeps in place of one Fairy-Stockfish has, as the file's
-# decisions say: Polymachy's Makruk draws after 64 moves without a capture or a Pawn move,
-# standing in for the counting rules, which pyffish applies only once no Pawn is left. Such a
-# game is accepted where pyffish sees it go on and its own halfmove clock (plies since the last
-# capture or Pawn move) has reached the limit, and said so.
-STAND_INS = {"makruk": ("Draw by the move-count rule.", 128)}
-
 def norm(s, variant=""):
     s = s.rstrip("+#").replace("=", "")
     m = SAN_LETTERS.get(variant, {})
@@ -65,11 +58,6 @@ def main(path):
         if tags.get("Termination") == "normal" and "resigned" not in block:
             if legal:
                 opt, r = pyffish.is_optional_game_end(variant, fen, moves)
-                reason, plies = STAND_INS.get(variant, ("", 0))
-                clock = int(pyffish.get_fen(variant, fen, moves).split()[4])
-                if not opt and result == "1/2-1/2" and reason and "{" + reason + "}" in block and clock >= plies:
-                    print(f"game {n}: {variant}, {len(moves)} plies, {result}: every move legal for pyffish; drawn by the variant file's stand-in rule ({reason[:-1]}, {clock} plies)")
-                    continue
                 if not opt:
                     print(f"game {n}: ends {result} after {len(moves)} plies but pyffish sees it go on")
                     return 1
