@@ -16,11 +16,14 @@
 //!   attack probes are built from them, so check detection sees every edit;
 //! - **arrivals** ([`Builder::set_arrival`]): what a piece may become when a move of an entry
 //!   marked as promoting ([`Entry::set_promotes`]) ends on a square (the generator expands the move into one per choice);
+//!   and **departures** ([`Builder::set_departure`]): the same for a move that starts on a
+//!   square and ends where no arrival applies;
 //! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
 //!   unmake apply the relocation), each with its written name;
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
-//!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), both asked by the one
-//!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
+//!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), and, for rules that register
+//!   with [`Builder::veto_drops_when_made`], of drops by the position they make
+//!   ([`Rule::veto_made_drop`]), all asked by the one legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
 //! - **hands** ([`Builder::use_hands`]): pieces in hand per side and kind, and a mark on every
 //!   piece made by promotion, kept by make and unmake, hashed and written in the FEN; a
 //!   captured piece goes to the captor's hand; `MoveKind::Drop` moves (which the rule
@@ -127,6 +130,13 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         true
     }
 
+    /// Vetoes a drop once it is made: `pos` is the position after it, the other side to move
+    /// (called only for rules that registered with [`Builder::veto_drops_when_made`]; Shogi's
+    /// Pawn drop that mates). Return false to forbid it. `pos` must be left as it was given.
+    fn veto_made_drop(&self, _pos: &mut Position, _mv: Move) -> bool {
+        true
+    }
+
     /// Reads one letter of the FEN rights field; returns the rights bits it stands for.
     fn parse_right(&self, _rs: &Ruleset, _c: char) -> Option<u16> {
         None
@@ -215,6 +225,12 @@ impl Builder<'_> {
         self.rs.vetoing.push(self.index);
     }
 
+    /// This rule may forbid a drop by what it leaves on the board ([`Rule::veto_made_drop`]
+    /// is asked for every drop, once it is made).
+    pub fn veto_drops_when_made(&mut self) {
+        self.rs.vetoing_drops.push(self.index);
+    }
+
     /// Registers a special move; returns its id (the `aux` of its moves).
     pub fn special(&mut self, mut m: SpecialMove) -> Result<u8, String> {
         let id = self.rs.specials.len();
@@ -254,6 +270,22 @@ impl Builder<'_> {
             }
         };
         rs.arrival_index[slot] = i as u16;
+    }
+
+    /// What a piece of `kind` and `color` may become when a promoting move starts on `sq` and
+    /// ends on a square without an arrival of its own (Shogi promotes a move that leaves the
+    /// zone). An arrival where the move ends comes first.
+    pub fn set_departure(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
+        let rs = &mut *self.rs;
+        let slot = rs.tables.slot(kind, color, sq);
+        let i = match rs.arrivals.iter().position(|x| *x == a) {
+            Some(i) => i,
+            None => {
+                rs.arrivals.push(a);
+                rs.arrivals.len() - 1
+            }
+        };
+        rs.departure_index[slot] = i as u16;
     }
 
     /// With several royal pieces, a side is in check only when every one is attacked, and a

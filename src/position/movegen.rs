@@ -115,12 +115,19 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
 }
 
 /// Pushes a move; a move of an entry marked `PROMOTES` is expanded by the arrival table that
-/// the rules filled: one move per kind the piece may become, and the move as it is when the
+/// the rules filled (or, where the move ends without an arrival, the departure table): one move per kind the piece may become, and the move as it is when the
 /// piece may stay (where it may not, a piece with no choice cannot move there).
 #[inline]
 fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
-    if e.modes().promotes && rs.arrival_squares[side.index()].contains(mv.to) {
-        let a = rs.arrival(kind, side, mv.to);
+    if e.modes().promotes {
+        let a = if rs.arrival_squares[side.index()].contains(mv.to) {
+            rs.arrival(kind, side, mv.to)
+        } else if rs.departure_squares[side.index()].contains(mv.from) {
+            rs.departure(kind, side, mv.from)
+        } else {
+            out.push(mv);
+            return;
+        };
         if a.stay {
             out.push(mv);
         }
