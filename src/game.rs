@@ -108,8 +108,14 @@ pub fn outcome(pos: &mut Position) -> Option<Outcome> {
     let side = pos.side();
     if list.is_empty() {
         if pos.in_check() {
+            // A mate by a drop the rules forbid to mate with loses for the side that dropped.
+            let winner = if pos.mated_by_losing_drop() {
+                side
+            } else {
+                side.flip()
+            };
             return Some(Outcome {
-                result: GameResult::win_for(side.flip()),
+                result: GameResult::win_for(winner),
                 reason: Termination::Checkmate,
             });
         }

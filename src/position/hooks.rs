@@ -231,6 +231,15 @@ impl Builder<'_> {
         self.rs.vetoing_drops.push(self.index);
     }
 
+    /// A checkmate given by dropping a piece of `kind` loses for the side that dropped it
+    /// (Fairy-Stockfish's reading of Shogi's uchifuzume): the game, the search and
+    /// [`Position::mated_by_losing_drop`] see it so.
+    pub fn mate_by_drop_loses(&mut self, kind: usize) {
+        if kind < 64 {
+            self.rs.mate_drop_loses |= 1 << kind;
+        }
+    }
+
     /// Registers a special move; returns its id (the `aux` of its moves).
     pub fn special(&mut self, mut m: SpecialMove) -> Result<u8, String> {
         let id = self.rs.specials.len();

@@ -844,7 +844,9 @@ impl Position {
         }
     }
 
-    /// Plays a drop: a piece of the mover's hand on an empty square.
+    /// Plays a drop: a piece of the mover's hand on an empty square. A drop restarts the
+    /// move-count clock (the hand it came from never holds the same again), as in
+    /// Fairy-Stockfish.
     #[cold]
     #[inline(never)]
     fn make_drop(&mut self, mv: Move) {
@@ -866,7 +868,7 @@ impl Position {
         self.occupied[me].insert(mv.to);
         self.counts[placed as usize] += 1;
         h ^= rs.z_piece[placed as usize * 256 + mv.to as usize];
-        self.end_turn(h ^ rs.z_side, rs.irreversible[k], rs.is_royal(placed));
+        self.end_turn(h ^ rs.z_side, true, rs.is_royal(placed));
     }
 
     /// The end of make, for a board move or a drop: the move-count clock (restarted by an
@@ -1028,6 +1030,18 @@ impl Position {
     /// created from (the current hash for `i` = [`Position::ply_count`]).
     pub fn hash_at(&self, i: usize) -> u64 {
         self.stack.get(i).map_or(self.hash, |u| u.hash)
+    }
+
+    /// Whether the last move made dropped a piece whose checkmate loses for its side
+    /// ([`hooks::Builder::mate_by_drop_loses`]): when the side to move is checkmated, it wins.
+    pub fn mated_by_losing_drop(&self) -> bool {
+        let mask = self.rules.mate_drop_loses;
+        mask != 0
+            && self
+                .stack
+                .last()
+                .and_then(|u| u.mv.dropped())
+                .is_some_and(|k| k < 64 && mask >> k & 1 != 0)
     }
 
     /// Whether the last move made was a null move.

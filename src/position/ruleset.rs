@@ -29,6 +29,9 @@ pub struct Ruleset {
     pub vetoing: Vec<u8>,
     /// Rules asked about every drop once it is made ([`super::hooks::Rule::veto_made_drop`]).
     pub vetoing_drops: Vec<u8>,
+    /// Per kind (bit `kind`): a checkmate given by dropping this kind loses for the side that
+    /// dropped it ([`super::hooks::Builder::mate_by_drop_loses`]).
+    pub mate_drop_loses: u64,
     /// Rights cleared when a move starts or ends on a square.
     pub square_clears: Vec<u16>,
     /// Rights cleared when a piece code moves.
@@ -294,6 +297,7 @@ impl Ruleset {
             generating: Vec::new(),
             vetoing: Vec::new(),
             vetoing_drops: Vec::new(),
+            mate_drop_loses: 0,
             square_clears: vec![0; size],
             code_clears: [0; 256],
             rights_used: 0,

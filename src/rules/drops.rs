@@ -7,6 +7,7 @@
 //! captures = true                   # a captured piece goes to the captor's hand
 //! one-per-file = "P"                # Shogi: no drop on a file that holds one of one's own
 //! no-mate-drop = "P"                # Shogi: no drop of these that gives checkmate
+//! mate-drop = "loses"               # "illegal" (default) or "loses": what such a drop is
 //! ```
 //! - `kinds` (letters, default: every non-royal piece): the kinds a side may drop. A royal
 //!   kind cannot be dropped (and never goes to a hand).
@@ -25,6 +26,9 @@
 //! - `no-mate-drop` (letters, default: none): a drop of a kind listed may not give
 //!   checkmate (Shogi's uchifuzume); it may give check. Judged on the position the drop
 //!   makes: the other side is in check and has no legal move.
+//! - `mate-drop` (`"illegal"` or `"loses"`, default `"illegal"`): with `"illegal"` such a drop
+//!   is not a legal move; with `"loses"` it is one, but the checkmate it gives is a win for
+//!   the side checkmated (Fairy-Stockfish plays Shogi so, and counts the drop in perft).
 //!
 //! With this rule the sides have hands: the position keeps, per side, how many pieces of each
 //! kind it holds (the FEN writes them in brackets after the placement, `[Qp]`), and a move may
@@ -75,6 +79,8 @@ pub struct DropsSpec {
     pub one_per_file: Vec<usize>,
     /// Kinds whose drop may not give checkmate.
     pub no_mate_drop: Vec<usize>,
+    /// Whether such a drop is legal and loses (else it is illegal).
+    pub mate_drop_loses: bool,
 }
 
 impl RuleSpec for DropsSpec {
@@ -97,6 +103,19 @@ impl DropsSpec {
         let captures = p.boolean("captures").unwrap_or(true);
         let one_per_file = p.letters("one-per-file", v).unwrap_or_default();
         let no_mate_drop = p.letters("no-mate-drop", v).unwrap_or_default();
+        let mate_drop_loses = match p.string("mate-drop") {
+            None => false,
+            Some((w, _)) if w == "illegal" => false,
+            Some((w, _)) if w == "loses" => true,
+            Some((w, span)) => {
+                p.error(
+                    span,
+                    format!("`rules.drops.mate-drop` must be \"illegal\" or \"loses\", found \"{w}\""),
+                    None,
+                );
+                false
+            }
+        };
         let mut no_drop_ranks = Vec::new();
         if let Some((entries, _)) = p.table("no-drop-ranks") {
             for (key, kspan, val) in entries {
@@ -133,6 +152,7 @@ impl DropsSpec {
             captures,
             one_per_file,
             no_mate_drop,
+            mate_drop_loses,
         })
     }
 }
@@ -192,7 +212,11 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
     }
     b.use_hands(spec.captures);
     b.add_moves();
-    if no_mate.contains(&true) {
+    if spec.mate_drop_loses {
+        for &k in &spec.no_mate_drop {
+            b.mate_by_drop_loses(k);
+        }
+    } else if no_mate.contains(&true) {
         b.veto_drops_when_made();
     }
     Ok(Box::new(Drops {
@@ -239,7 +263,10 @@ impl Rule for Drops {
     /// move is forbidden.
     fn veto_made_drop(&self, pos: &mut Position, mv: Move) -> bool {
         let Some(k) = mv.dropped() else { return true };
-        if !self.no_mate.get(k).copied().unwrap_or(false) || !pos.in_check() {
+        if self.spec.mate_drop_loses
+            || !self.no_mate.get(k).copied().unwrap_or(false)
+            || !pos.in_check()
+        {
             return true;
         }
         has_legal_move(pos)
@@ -283,8 +310,13 @@ impl Rule for Drops {
         }
         let no_mate: Vec<usize> = (0..self.no_mate.len()).filter(|&k| self.no_mate[k]).collect();
         if !no_mate.is_empty() {
+            let how = if self.spec.mate_drop_loses {
+                "may give check, but a checkmate given so loses for the side that dropped"
+            } else {
+                "may give check but never checkmate"
+            };
             text.push_str(&format!(
-                "{}; dropping {} may give check but never checkmate",
+                "{}; dropping {} {how}",
                 if limits.is_empty() {
                     String::new()
                 } else {

@@ -265,6 +265,17 @@ fn is_tactical(pos: &Position, mv: Move) -> bool {
 
 use crate::text::is_capture;
 
+/// The score of the side to move, checkmated at `ply`: lost, unless the mate came from a drop
+/// that loses for its side (then won).
+#[cold]
+fn mated_score(pos: &Position, ply: usize) -> i32 {
+    if pos.mated_by_losing_drop() {
+        MATE - ply as i32
+    } else {
+        -MATE + ply as i32
+    }
+}
+
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
@@ -685,7 +696,7 @@ impl Searcher {
         };
         if self.root_moves.is_empty() {
             let s = if pos.in_check() {
-                -MATE
+                mated_score(pos, 0)
             } else {
                 self.stalemate_score(0)
             };
@@ -1372,7 +1383,7 @@ impl Searcher {
 
         if legal == 0 {
             return if in_check {
-                -MATE + ply as i32
+                mated_score(pos, ply)
             } else {
                 self.stalemate_score(ply)
             };
@@ -1535,7 +1546,7 @@ impl Searcher {
         self.plies[ply].moves = moves;
         self.plies[ply].scores = scores;
         if in_check && legal == 0 {
-            return -MATE + ply as i32;
+            return mated_score(pos, ply);
         }
         // Kept in the table at depth 0, below every main-search entry: the bound and the
         // static evaluation spare the next visit its work.
