@@ -29,6 +29,7 @@ fn variants_lists_every_built_in_game() {
         "xiangqi",
         "makruk",
         "crazyhouse",
+        "shogi",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
