@@ -110,7 +110,9 @@ impl DropsSpec {
             Some((w, span)) => {
                 p.error(
                     span,
-                    format!("`rules.drops.mate-drop` must be \"illegal\" or \"loses\", found \"{w}\""),
+                    format!(
+                        "`rules.drops.mate-drop` must be \"illegal\" or \"loses\", found \"{w}\""
+                    ),
                     None,
                 );
                 false
@@ -308,7 +310,9 @@ impl Rule for Drops {
                 ));
             }
         }
-        let no_mate: Vec<usize> = (0..self.no_mate.len()).filter(|&k| self.no_mate[k]).collect();
+        let no_mate: Vec<usize> = (0..self.no_mate.len())
+            .filter(|&k| self.no_mate[k])
+            .collect();
         if !no_mate.is_empty() {
             let how = if self.spec.mate_drop_loses {
                 "may give check, but a checkmate given so loses for the side that dropped"

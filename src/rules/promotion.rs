@@ -329,9 +329,7 @@ impl Rule for Promotion {
             out.push("Promotion is optional: the piece may stay what it is.".to_owned());
         }
         if s.leaving {
-            out.push(
-                "A move that starts there may promote as well, wherever it ends.".to_owned(),
-            );
+            out.push("A move that starts there may promote as well, wherever it ends.".to_owned());
         }
         if s.where_stuck {
             out.push(

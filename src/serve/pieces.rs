@@ -16,16 +16,30 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("admiral", include_str!("../../web/pieces/admiral.svg")),
     ("advisor", include_str!("../../web/pieces/advisor.svg")),
     ("amazon", include_str!("../../web/pieces/amazon.svg")),
+    (
+        "archbishop",
+        include_str!("../../web/pieces/archbishop.svg"),
+    ),
     ("bishop", include_str!("../../web/pieces/bishop.svg")),
     ("buffalo", include_str!("../../web/pieces/buffalo.svg")),
     ("camel", include_str!("../../web/pieces/camel.svg")),
     ("cannon", include_str!("../../web/pieces/cannon.svg")),
     ("cardinal", include_str!("../../web/pieces/cardinal.svg")),
     ("centaur", include_str!("../../web/pieces/centaur.svg")),
+    (
+        "chancellor",
+        include_str!("../../web/pieces/chancellor.svg"),
+    ),
     ("corporal", include_str!("../../web/pieces/corporal.svg")),
     ("crocodile", include_str!("../../web/pieces/crocodile.svg")),
-    ("dragonhorse", include_str!("../../web/pieces/dragonhorse.svg")),
-    ("dragonking", include_str!("../../web/pieces/dragonking.svg")),
+    (
+        "dragonhorse",
+        include_str!("../../web/pieces/dragonhorse.svg"),
+    ),
+    (
+        "dragonking",
+        include_str!("../../web/pieces/dragonking.svg"),
+    ),
     ("duchess", include_str!("../../web/pieces/duchess.svg")),
     ("eagle", include_str!("../../web/pieces/eagle.svg")),
     ("elephant", include_str!("../../web/pieces/elephant.svg")),
@@ -40,12 +54,29 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("lion", include_str!("../../web/pieces/lion.svg")),
     ("machine", include_str!("../../web/pieces/machine.svg")),
     ("marshal", include_str!("../../web/pieces/marshal.svg")),
+    (
+        "missionary",
+        include_str!("../../web/pieces/missionary.svg"),
+    ),
     ("pawn", include_str!("../../web/pieces/pawn.svg")),
     ("prince", include_str!("../../web/pieces/prince.svg")),
-    ("promotedknight", include_str!("../../web/pieces/promotedknight.svg")),
-    ("promotedlance", include_str!("../../web/pieces/promotedlance.svg")),
-    ("promotedsilver", include_str!("../../web/pieces/promotedsilver.svg")),
+    (
+        "promotedknight",
+        include_str!("../../web/pieces/promotedknight.svg"),
+    ),
+    (
+        "promotedlance",
+        include_str!("../../web/pieces/promotedlance.svg"),
+    ),
+    (
+        "promotedsilver",
+        include_str!("../../web/pieces/promotedsilver.svg"),
+    ),
     ("queen", include_str!("../../web/pieces/queen.svg")),
+    (
+        "rhinoceros",
+        include_str!("../../web/pieces/rhinoceros.svg"),
+    ),
     ("rook", include_str!("../../web/pieces/rook.svg")),
     ("ship", include_str!("../../web/pieces/ship.svg")),
     ("soldier", include_str!("../../web/pieces/soldier.svg")),
@@ -53,6 +84,10 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("tokin", include_str!("../../web/pieces/tokin.svg")),
     ("troll", include_str!("../../web/pieces/troll.svg")),
     ("unicorn", include_str!("../../web/pieces/unicorn.svg")),
+    (
+        "wildebeest",
+        include_str!("../../web/pieces/wildebeest.svg"),
+    ),
 ];
 
 /// Other spellings of drawn pieces: (spelling, the name of its drawing), both normalised.
