@@ -998,13 +998,13 @@ fn read_demotions(
             hint: Some(letter_hint(variant)),
         });
     }
-    for i in 0..variant.pieces.len() {
+    for (i, span) in spans.into_iter().enumerate() {
         if let Some(k) = variant.pieces[i].demotes_to
             && variant.pieces[k].demotes_to.is_some()
         {
             variant.pieces[i].demotes_to = None;
             diags.push(Diag {
-                span: spans[i].clone(),
+                span,
                 message: format!(
                     "{} demotes to {}, which demotes in turn: a piece demotes to a piece that \
                      does not",
