@@ -54,6 +54,8 @@ pub struct Ruleset {
     pub departure_index: Vec<u16>,
     /// Per colour: the squares where some departure is not the default.
     pub departure_squares: [crate::moves::SquareSet; 2],
+    /// Whether any departure is set (the generator looks at departures only then).
+    pub departures: bool,
     /// Per kind: whether it is royal.
     pub royal: Vec<bool>,
     /// Per piece code: whether it is royal (the empty code is not).
@@ -310,6 +312,7 @@ impl Ruleset {
             arrival_squares: Default::default(),
             departure_index: vec![0; slots],
             departure_squares: Default::default(),
+            departures: false,
             royal: variant.pieces.iter().map(|p| p.royal).collect(),
             royal_code: {
                 let mut r = [false; 256];
@@ -370,6 +373,7 @@ impl Ruleset {
                     }
                     if rs.departure_index[slot] != 0 {
                         rs.departure_squares[color.index()].insert(sq);
+                        rs.departures = true;
                     }
                 }
             }

@@ -209,9 +209,6 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
     let flags = |ks: &[usize]| (0..nkinds).map(|k| ks.contains(&k)).collect::<Vec<bool>>();
     let one_per_file = flags(&spec.one_per_file);
     let no_mate = flags(&spec.no_mate_drop);
-    if g.files > 32 {
-        return Err("`one-per-file` needs a board of at most 32 files".into());
-    }
     b.use_hands(spec.captures);
     b.add_moves();
     if spec.mate_drop_loses {
@@ -240,7 +237,8 @@ impl Rule for Drops {
             if pos.hand(side, *k) == 0 {
                 continue;
             }
-            // Files (bits) where the side has a piece of this kind, when that bars a drop.
+            // Files (bits; a board has at most 16) where the side has a piece of this kind,
+            // when that bars a drop.
             let mut barred = 0u32;
             if self.one_per_file[*k] {
                 let g = pos.rules().geometry;
