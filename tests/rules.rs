@@ -1135,6 +1135,8 @@ fn shogi_promoted_pieces_are_written_plus_and_go_to_the_hand_demoted() {
     );
     let plain = polymachy::game::parse_move(&mut again, "h2h8").unwrap();
     assert_eq!(plain.promo, 0);
+    // XBoard's `=`: the move that declines to promote.
+    assert_eq!(polymachy::game::parse_move(&mut again, "h2h8="), Ok(plain));
     // `+X` naming a piece with no promoted form is refused.
     let e = Position::from_fen(&rs, "4k4/9/9/9/9/9/9/9/+K3K4[-] w 0 1").unwrap_err();
     assert!(e.to_string().contains("`+K`"), "{e}");

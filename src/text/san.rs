@@ -686,6 +686,14 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     if let Some(&m) = legal.iter().find(by_name) {
         return Ok(m);
     }
+    // `c3d4=`: the move that declines to promote, as XBoard writes it in Shogi.
+    if let Some(plain) = text.trim().strip_suffix('=')
+        && let Some(&m) = legal
+            .iter()
+            .find(|m| m.promo == 0 && m.dropped().is_none() && coord(&rules, **m) == plain)
+    {
+        return Ok(m);
+    }
     let san = San::parse(pos.rules(), text)?;
     match san.resolve(pos) {
         Resolved::One(m) => Ok(m),
