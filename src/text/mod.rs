@@ -16,7 +16,8 @@
 //! `P@e4` (the piece's letter in upper case, `@`, the square), as UCI and CECP write drops.
 //! A promotion to a piece that is the promoted form of its mover (`demotes-to`, written `+X`
 //! in a FEN: Shogi's) takes the suffix `+` instead of a letter (`b2h8+`), as Fairy-Stockfish
-//! writes it.
+//! writes it. Reading also takes `c3d4=`, the move that declines such a promotion, as XBoard
+//! writes it in Shogi.
 
 pub mod board;
 pub mod fen;
