@@ -93,7 +93,8 @@ impl fmt::Display for Outcome {
             (Termination::Checkmate, _) => write!(f, "Checkmate: {who}."),
             (Termination::Stalemate, GameResult::Draw) => write!(f, "Stalemate: draw."),
             (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
-            (Termination::Repetition, _) => write!(f, "Draw by repetition."),
+            (Termination::Repetition, GameResult::Draw) => write!(f, "Draw by repetition."),
+            (Termination::Repetition, _) => write!(f, "Perpetual check: {who}."),
             (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
         }
     }
@@ -133,8 +134,13 @@ pub fn outcome(pos: &mut Position) -> Option<Outcome> {
         let h = pos.hash();
         let seen = 1 + pos.history_hashes().filter(|&x| x == h).count() as u32;
         if seen >= d.repetition {
+            let checker = if d.perpetual_check_loses {
+                perpetual_checker(pos, d.repetition)
+            } else {
+                None
+            };
             return Some(Outcome {
-                result: GameResult::Draw,
+                result: checker.map_or(GameResult::Draw, |c| GameResult::win_for(c.flip())),
                 reason: Termination::Repetition,
             });
         }
@@ -146,6 +152,30 @@ pub fn outcome(pos: &mut Position) -> Option<Outcome> {
         });
     }
     None
+}
+
+/// The side that gave check in every position of the repetition that ends in `pos` (from the
+/// first of its `occurrences` to now), when only one side did: it loses by perpetual check.
+fn perpetual_checker(pos: &Position, occurrences: u32) -> Option<Color> {
+    let mut p = pos.clone();
+    let h = p.hash();
+    // Per side: whether it was in check in every position where it was to move.
+    let mut always = [true; 2];
+    let mut seen = 1;
+    loop {
+        let side = p.side().index();
+        always[side] &= p.in_check();
+        if seen >= occurrences || p.ply_count() == 0 {
+            break;
+        }
+        p.unmake();
+        seen += u32::from(p.hash() == h);
+    }
+    match always {
+        [true, false] => Some(Color::Black),
+        [false, true] => Some(Color::White),
+        _ => None,
+    }
 }
 
 pub use crate::text::san::{MoveError, San, SanMove, coord, parse_move, pawn_kind, san};

@@ -1252,3 +1252,34 @@ fn a_mate_drop_made_illegal_is_not_a_legal_move() {
     let mut free = Position::from_fen(&rs, "7lk/9/9/9/9/9/9/9/K8[P] w 0 1").unwrap();
     assert!(drops_of(&mut free, 'P').contains("P@i8"));
 }
+
+#[test]
+fn shogi_perpetual_check_loses_for_the_side_that_checks() {
+    let rs = rules("shogi");
+    // White's Rook checks from i1 and h1 in turn while Black's King steps between i9 and h9:
+    // at the fourth occurrence of the start position White, who checked throughout, loses
+    // (as pyffish rules it). One cycle short, the game goes on.
+    let mut pos = Position::from_fen(&rs, "8k/9/9/9/9/9/9/9/4K2R1[-] w 0 1").unwrap();
+    for cycle in 0..3 {
+        assert!(
+            polymachy::game::outcome(&mut pos).is_none(),
+            "cycle {cycle}"
+        );
+        for m in ["h1i1", "i9h9", "i1h1", "h9i9"] {
+            play_coord(&mut pos, m);
+        }
+    }
+    let o = polymachy::game::outcome(&mut pos).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::BlackWins);
+    assert_eq!(o.to_string(), "Perpetual check: Black wins.");
+    // Without checks (the Rook shuttles on the first rank) the fourfold repetition draws.
+    let mut quiet = Position::from_fen(&rs, "8k/9/9/9/9/9/9/9/4K2R1[-] w 0 1").unwrap();
+    for _ in 0..3 {
+        for m in ["h1g1", "i9h9", "g1h1", "h9i9"] {
+            play_coord(&mut quiet, m);
+        }
+    }
+    let o = polymachy::game::outcome(&mut quiet).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::Draw);
+    assert_eq!(o.to_string(), "Draw by repetition.");
+}

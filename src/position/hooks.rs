@@ -64,6 +64,8 @@ pub struct Draws {
     pub repetition: u32,
     /// Moves per side without capture or irreversible move that draw (0 = never).
     pub move_limit: u32,
+    /// A repetition in which one side gave check in every position loses for that side.
+    pub perpetual_check_loses: bool,
 }
 
 impl Default for Draws {
@@ -72,6 +74,7 @@ impl Default for Draws {
             stalemate: Stalemate::Draw,
             repetition: 3,
             move_limit: 50,
+            perpetual_check_loses: false,
         }
     }
 }
