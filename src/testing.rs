@@ -395,10 +395,17 @@ pub fn check_verdict(pos: &mut Position) -> Result<(), String> {
     let mut scratch = MoveList::new();
     let search = match pos.rule_ending(0) {
         Some(o) => Some(pos.confirm_ending(o, &mut scratch)),
-        None if none_left => Some(pos.rules().no_move_outcome(pos.side(), pos.in_check())),
+        None if none_left => Some(pos.no_move_outcome(pos.in_check())),
         None => None,
     };
-    if search != verdict {
+    // A repetition the game scores as a loss by perpetual check is a draw to the search.
+    let perpetual = |o: Option<crate::position::Outcome>| {
+        o.map(|o| match o.reason {
+            Termination::Repetition => crate::position::Outcome::draw(o.reason),
+            _ => o,
+        })
+    };
+    if perpetual(search) != perpetual(verdict) {
         return Err(format!(
             "`{fen}`: the game's verdict is {verdict:?}, the search's {search:?}"
         ));

@@ -587,6 +587,35 @@ fn a_piece_in_hand_is_dropped_by_two_clicks() {
     );
 }
 
+// Shogi: White holds a Pawn and has one on e3. Picking the Pawn in hand marks the empty
+// squares but those of rank 9 and the e file (64 of them); a click on d5 drops it.
+#[test]
+fn a_shogi_pawn_in_hand_is_never_offered_its_own_file() {
+    let Some((_server, mut b)) = page(
+        "shogi",
+        "variant=shogi&white=human&black=human&depth=1&fen=4k4/9/9/9/9/9/4P4/9/4K4%5BP%5D%20w%200%201",
+    ) else {
+        return;
+    };
+    b.click_at("#hands button[data-drop='@P']");
+    assert_eq!(
+        b.eval("document.querySelectorAll('.sq.dest').length"),
+        json!(64)
+    );
+    assert_eq!(
+        b.eval(
+            "document.querySelectorAll('.sq.dest[data-sq^=\"e\"], .sq.dest[data-sq$=\"9\"]').length"
+        ),
+        json!(0)
+    );
+    b.click_square("d5");
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the drop played",
+    );
+    assert_eq!(move_rows(&mut b), vec!["1. P@d5"]);
+}
+
 #[test]
 fn a_metamachy_checkmate_clicked_ends_the_game() {
     let Some((_server, mut b)) = page(

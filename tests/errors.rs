@@ -629,3 +629,43 @@ fn a_rule_that_cannot_be_set_up_is_located() {
         "{err}"
     );
 }
+
+#[test]
+fn demotes_to_names_one_other_piece_that_does_not_demote() {
+    let text = broken(
+        "promotes-to = \"R\"",
+        "promotes-to = \"R\"\ndemotes-to = \"Q\"",
+    );
+    let e = errors(&text);
+    assert!(
+        e.iter()
+            .any(|l| l.contains("Pawn demotes to \"Q\", which is not the letter of a piece")),
+        "{e:?}"
+    );
+    let text = broken("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"R\"");
+    let e = errors(&text);
+    assert!(
+        e.iter().any(|l| l.contains("Rook cannot demote to itself")),
+        "{e:?}"
+    );
+    // Two pieces made from the Pawn: `+P` would not say which.
+    let text = broken("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"P\"")
+        .replace("betza = \"K\"", "betza = \"K\"\ndemotes-to = \"P\"");
+    let e = errors(&text);
+    assert!(
+        e.iter()
+            .any(|l| l.contains("two pieces demote to Pawn: a FEN's `+P` would not say which")),
+        "{e:?}"
+    );
+    // A chain: the Rook demotes to the Pawn, which demotes to the King.
+    let text = broken("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"P\"").replace(
+        "promotes-to = \"R\"",
+        "promotes-to = \"R\"\ndemotes-to = \"K\"",
+    );
+    let e = errors(&text);
+    assert!(
+        e.iter()
+            .any(|l| l.contains("Rook demotes to Pawn, which demotes in turn")),
+        "{e:?}"
+    );
+}

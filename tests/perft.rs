@@ -122,6 +122,7 @@ perft_file!(zanzibar_12x10, zanzibar_12x10_deep, "zanzibar-12x10");
 perft_file!(xiangqi, xiangqi_deep, "xiangqi");
 perft_file!(makruk, makruk_deep, "makruk");
 perft_file!(crazyhouse, crazyhouse_deep, "crazyhouse");
+perft_file!(shogi, shogi_deep, "shogi");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {

@@ -223,6 +223,11 @@ fn crazyhouse_over_cecp_from_a_position_with_pieces_in_hand() {
 }
 
 #[test]
+fn four_games_of_shogi_against_fairy_stockfish_revalidated_by_pyffish() {
+    vs_fairy_stockfish("shogi", &[]);
+}
+
+#[test]
 fn four_games_of_chess_from_random_openings_against_fairy_stockfish() {
     let text = vs_fairy_stockfish("chess", &["--random-plies", "4", "--seed", "7"]);
     // The random openings are written as FEN/SetUp (checked when the test ran).

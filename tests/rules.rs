@@ -1003,7 +1003,8 @@ fn drops_a_captured_piece_goes_to_the_captors_hand_and_may_be_dropped() {
     play_coord(&mut pos, "N@b6");
     // The drop gives check: the Knight on b6 attacks d7.
     assert!(pos.in_check());
-    assert_eq!(pos.fen(), "8/3k1B2/1N6/8/8/8/8/4K3[] b - - 2 2");
+    // Every drop restarts the move clock, as in Fairy-Stockfish.
+    assert_eq!(pos.fen(), "8/3k1B2/1N6/8/8/8/8/4K3[] b - - 0 2");
 }
 
 #[test]
@@ -1092,4 +1093,193 @@ fn drops_are_written_and_read_as_piece_at_square() {
     assert!(e.to_string().contains("no Queen in hand"), "{e}");
     let e = polymachy::text::san::parse_move(&mut pos, "N@e1").unwrap_err();
     assert!(e.to_string().contains("occupied"), "{e}");
+}
+
+// ------------------------------------------------------------------------------------ Shogi
+
+/// The drops of `pos` (coordinates) of the kind with `letter`.
+fn drops_of(pos: &mut Position, letter: char) -> BTreeSet<String> {
+    let rs = pos.rules().clone();
+    legal(pos)
+        .into_iter()
+        .filter(|m| {
+            m.dropped()
+                .is_some_and(|k| rs.variant.pieces[k].letter == letter)
+        })
+        .map(|m| coord(&rs, m))
+        .collect()
+}
+
+#[test]
+fn shogi_promoted_pieces_are_written_plus_and_go_to_the_hand_demoted() {
+    let rs = rules("shogi");
+    // White's Rook takes Black's Dragon Horse (`+b`) on h8 and promotes: Black's Horse goes
+    // to White's hand as a Bishop; the Rook becomes a Dragon King, written `+R`.
+    let mut pos = Position::from_fen(&rs, "4k4/7+b1/9/9/9/9/9/7R1/4K4[-] w 0 1").unwrap();
+    assert_eq!(pos.fen(), "4k4/7+b1/9/9/9/9/9/7R1/4K4[] w - - 0 1");
+    let from_h2 = moves_from(&mut pos, "h2");
+    assert!(
+        from_h2.contains("h2h8+") && from_h2.contains("h2h8"),
+        "{from_h2:?}"
+    );
+    // Outside the zone no promotion is offered.
+    assert!(!from_h2.contains("h2h6+") && from_h2.contains("h2h6"));
+    play_coord(&mut pos, "h2h8+");
+    assert_eq!(pos.fen(), "4k4/7+R1/9/9/9/9/9/9/4K4[B] b - - 0 1");
+    // The written `+` reads back through the move parser too.
+    let mut again = Position::from_fen(&rs, "4k4/7+b1/9/9/9/9/9/7R1/4K4[-] w 0 1").unwrap();
+    let mv = polymachy::game::parse_move(&mut again, "h2h8+").unwrap();
+    assert_eq!(
+        mv.promotion().map(|k| rs.variant.pieces[k].letter),
+        Some('D')
+    );
+    let plain = polymachy::game::parse_move(&mut again, "h2h8").unwrap();
+    assert_eq!(plain.promo, 0);
+    // XBoard's `=`: the move that declines to promote.
+    assert_eq!(polymachy::game::parse_move(&mut again, "h2h8="), Ok(plain));
+    // `+X` naming a piece with no promoted form is refused.
+    let e = Position::from_fen(&rs, "4k4/9/9/9/9/9/9/9/+K3K4[-] w 0 1").unwrap_err();
+    assert!(e.to_string().contains("`+K`"), "{e}");
+}
+
+#[test]
+fn shogi_promotes_leaving_the_zone_and_where_a_piece_would_be_stuck() {
+    let rs = rules("shogi");
+    // A Silver on d7 (in the zone) retreating to c6 (outside it) may promote; a Pawn on b8
+    // must promote on b9; a Knight on h7 must promote on g9 or i9 (rank 9 and 8 leave it no
+    // move), a Lance on a5 may go to a7 or a8 either way but must promote on a9.
+    let mut pos = Position::from_fen(&rs, "4k4/1P7/3S3N1/9/L8/9/9/9/4K4[-] w 0 1").unwrap();
+    let silver = moves_from(&mut pos, "d7");
+    assert!(
+        silver.contains("d7c6") && silver.contains("d7c6+"),
+        "{silver:?}"
+    );
+    assert_eq!(
+        moves_from(&mut pos, "b8"),
+        BTreeSet::from(["b8b9+".to_string()])
+    );
+    let knight = moves_from(&mut pos, "h7");
+    assert_eq!(
+        knight,
+        ["g9+", "i9+"].iter().map(|t| format!("h7{t}")).collect(),
+        "{knight:?}"
+    );
+    let lance = moves_from(&mut pos, "a5");
+    for m in ["a5a6", "a5a7", "a5a7+", "a5a8", "a5a8+", "a5a9+"] {
+        assert!(lance.contains(m), "{m}: {lance:?}");
+    }
+    assert!(
+        !lance.contains("a5a9") && !lance.contains("a5a6+"),
+        "{lance:?}"
+    );
+}
+
+#[test]
+fn shogi_drops_no_second_pawn_on_a_file_and_never_where_a_piece_is_stuck() {
+    let rs = rules("shogi");
+    // White has Pawns on c4 and g4 and a Tokin on e2: no Pawn drop on the c and g files, but
+    // the Tokin does not bar the e file. No Pawn or Lance drop on rank 9, no Knight drop on
+    // ranks 8 and 9.
+    let mut pos = Position::from_fen(&rs, "4k4/9/9/9/9/2P3P2/9/4+P4/4K4[PLN] w 0 1").unwrap();
+    let pawns = drops_of(&mut pos, 'P');
+    assert!(
+        pawns
+            .iter()
+            .all(|d| !d.starts_with("P@c") && !d.starts_with("P@g"))
+    );
+    assert!(pawns.contains("P@e5") && pawns.contains("P@a8"));
+    assert!(!pawns.iter().any(|d| d.ends_with('9')), "{pawns:?}");
+    let lances = drops_of(&mut pos, 'L');
+    assert!(lances.contains("L@c8") && !lances.contains("L@c9"));
+    let knights = drops_of(&mut pos, 'N');
+    assert!(knights.contains("N@c7") && !knights.contains("N@c8") && !knights.contains("N@c9"));
+    // Black's Pawn drops count from its own side: never on rank 1.
+    let mut black = Position::from_fen(&rs, "4k4/9/9/9/9/9/9/9/4K4[p] b 0 1").unwrap();
+    let bp = drops_of(&mut black, 'P');
+    assert!(bp.contains("P@a2") && !bp.contains("P@a1"), "{bp:?}");
+}
+
+#[test]
+fn shogi_a_pawn_drop_that_mates_loses_for_the_side_that_dropped() {
+    let rs = rules("shogi");
+    // P@i8 mates Black's King on i9 (the Gold on i7 guards the Pawn, the Lance on h9 is
+    // Black's own): a legal move, as Fairy-Stockfish counts it, but the mate loses for White.
+    let fen = "7lk/9/8G/9/9/9/9/9/K8[P] w 0 1";
+    let mut pos = Position::from_fen(&rs, fen).unwrap();
+    play_coord(&mut pos, "P@i8");
+    assert!(pos.in_check() && legal(&mut pos).is_empty());
+    assert!(pos.mated_by_losing_drop());
+    let o = polymachy::game::outcome(&mut pos).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::BlackWins);
+    // A Gold dropped there mates and wins.
+    let mut gold = Position::from_fen(&rs, "7lk/9/8G/9/9/9/9/9/K8[G] w 0 1").unwrap();
+    play_coord(&mut gold, "G@i8");
+    let o = polymachy::game::outcome(&mut gold).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::WhiteWins);
+    // The search does not drop the Pawn there.
+    let mut pos = Position::from_fen(&rs, fen).unwrap();
+    let best = polymachy::search::best_move(&mut pos, &polymachy::search::Limits::depth(3));
+    assert_ne!(best.map(|m| coord(&rs, m)).as_deref(), Some("P@i8"));
+}
+
+#[test]
+fn a_mate_drop_made_illegal_is_not_a_legal_move() {
+    // Shogi with `mate-drop = "illegal"`: the Pawn drop that mates is no legal move, and the
+    // drops rule is named as the rule that forbids it; a Pawn drop that only checks stays.
+    let (_, text) = polymachy::variant::BUILTIN
+        .iter()
+        .find(|(n, _)| *n == "shogi")
+        .unwrap();
+    let text = text.replace("mate-drop = \"loses\"", "mate-drop = \"illegal\"");
+    let v = Variant::from_toml(&text, "shogi-illegal.toml").unwrap();
+    let rs = Ruleset::new(&v, None).unwrap();
+    let mut pos = Position::from_fen(&rs, "7lk/9/8G/9/9/9/9/9/K8[P] w 0 1").unwrap();
+    let pawns = drops_of(&mut pos, 'P');
+    assert!(
+        !pawns.contains("P@i8") && pawns.contains("P@h8"),
+        "{pawns:?}"
+    );
+    let mut pseudo = MoveList::new();
+    pos.pseudo_legal_moves(&mut pseudo);
+    let mate = pseudo
+        .iter()
+        .copied()
+        .find(|&m| coord(&rs, m) == "P@i8")
+        .unwrap();
+    assert!(!pos.is_legal_pseudo(mate) && !pos.make_if_legal(mate));
+    assert_eq!(pos.forbidding_rule(mate), Some("drops"));
+    // Without the Gold the King takes the Pawn: the check is no mate, the drop is legal.
+    let mut free = Position::from_fen(&rs, "7lk/9/9/9/9/9/9/9/K8[P] w 0 1").unwrap();
+    assert!(drops_of(&mut free, 'P').contains("P@i8"));
+}
+
+#[test]
+fn shogi_perpetual_check_loses_for_the_side_that_checks() {
+    let rs = rules("shogi");
+    // White's Rook checks from i1 and h1 in turn while Black's King steps between i9 and h9:
+    // at the fourth occurrence of the start position White, who checked throughout, loses
+    // (as pyffish rules it). One cycle short, the game goes on.
+    let mut pos = Position::from_fen(&rs, "8k/9/9/9/9/9/9/9/4K2R1[-] w 0 1").unwrap();
+    for cycle in 0..3 {
+        assert!(
+            polymachy::game::outcome(&mut pos).is_none(),
+            "cycle {cycle}"
+        );
+        for m in ["h1i1", "i9h9", "i1h1", "h9i9"] {
+            play_coord(&mut pos, m);
+        }
+    }
+    let o = polymachy::game::outcome(&mut pos).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::BlackWins);
+    assert_eq!(o.to_string(), "Perpetual check: Black wins.");
+    // Without checks (the Rook shuttles on the first rank) the fourfold repetition draws.
+    let mut quiet = Position::from_fen(&rs, "8k/9/9/9/9/9/9/9/4K2R1[-] w 0 1").unwrap();
+    for _ in 0..3 {
+        for m in ["h1g1", "i9h9", "g1h1", "h9i9"] {
+            play_coord(&mut quiet, m);
+        }
+    }
+    let o = polymachy::game::outcome(&mut quiet).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::Draw);
+    assert_eq!(o.to_string(), "Draw by repetition.");
 }

@@ -247,6 +247,13 @@ fn xboard_shako_without_legality_test() {
     polymachy_both_sides("shako", false);
 }
 
+/// Shogi: XBoard's own Shogi under the engine's `setup` and `piece` commands, drops and
+/// optional promotions included, with XBoard testing every move.
+#[test]
+fn xboard_shogi_with_legality_test() {
+    polymachy_both_sides("shogi", true);
+}
+
 /// The command that runs Fairy-Max 5.0b with `section` (a file in `tests/engines`) appended to
 /// its own ini file, behind `tests/engines/fairymax-cecp.sh`, which drops the one command it
 /// crashes on (`computer`, read as a move), with the folder that holds the ini file (keep it

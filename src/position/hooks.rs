@@ -16,11 +16,14 @@
 //!   attack probes are built from them, so check detection sees every edit;
 //! - **arrivals** ([`Builder::set_arrival`]): what a piece may become when a move of an entry
 //!   marked as promoting ([`Entry::set_promotes`]) ends on a square (the generator expands the move into one per choice);
+//!   and **departures** ([`Builder::set_departure`]): the same for a move that starts on a
+//!   square and ends where no arrival applies;
 //! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
 //!   unmake apply the relocation), each with its written name;
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
-//!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), both asked by the one
-//!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
+//!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), and, for rules that register
+//!   with [`Builder::veto_drops_when_made`], of drops by the position they make
+//!   ([`Rule::veto_made_drop`]), all asked by the one legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
 //! - **hands** ([`Builder::use_hands`]): pieces in hand per side and kind, and a mark on every
 //!   piece made by promotion, kept by make and unmake, hashed and written in the FEN; a
 //!   captured piece goes to the captor's hand; `MoveKind::Drop` moves (which the rule
@@ -70,6 +73,8 @@ pub struct Draws {
     pub repetition: u32,
     /// Moves per side without capture or irreversible move that draw (0 = never).
     pub move_limit: u32,
+    /// A repetition in which one side gave check in every position loses for that side.
+    pub perpetual_check_loses: bool,
 }
 
 impl Default for Draws {
@@ -78,6 +83,7 @@ impl Default for Draws {
             stalemate: Stalemate::Draw,
             repetition: 3,
             move_limit: 50,
+            perpetual_check_loses: false,
         }
     }
 }
@@ -143,6 +149,13 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
     /// Vetoes any pseudo-legal move (called only for rules that registered with
     /// [`Builder::veto_every_move`]). Return false to forbid it.
     fn veto(&self, _pos: &Position, _mv: Move) -> bool {
+        true
+    }
+
+    /// Vetoes a drop once it is made: `pos` is the position after it, the other side to move
+    /// (called only for rules that registered with [`Builder::veto_drops_when_made`]; Shogi's
+    /// Pawn drop that mates). Return false to forbid it. `pos` must be left as it was given.
+    fn veto_made_drop(&self, _pos: &mut Position, _mv: Move) -> bool {
         true
     }
 
@@ -288,6 +301,21 @@ impl Builder<'_> {
         self.rs.vetoing.push(self.index);
     }
 
+    /// This rule may forbid a drop by what it leaves on the board ([`Rule::veto_made_drop`]
+    /// is asked for every drop, once it is made).
+    pub fn veto_drops_when_made(&mut self) {
+        self.rs.vetoing_drops.push(self.index);
+    }
+
+    /// A checkmate given by dropping a piece of `kind` loses for the side that dropped it
+    /// (Fairy-Stockfish's reading of Shogi's uchifuzume): the game, the search and
+    /// [`Position::mated_by_losing_drop`] see it so.
+    pub fn mate_by_drop_loses(&mut self, kind: usize) {
+        if kind < 64 {
+            self.rs.mate_drop_loses |= 1 << kind;
+        }
+    }
+
     /// Registers a special move; returns its id (the `aux` of its moves).
     pub fn special(&mut self, mut m: SpecialMove) -> Result<u8, String> {
         let id = self.rs.specials.len();
@@ -327,6 +355,22 @@ impl Builder<'_> {
             }
         };
         rs.arrival_index[slot] = i as u16;
+    }
+
+    /// What a piece of `kind` and `color` may become when a promoting move starts on `sq` and
+    /// ends on a square without an arrival of its own (Shogi promotes a move that leaves the
+    /// zone). An arrival where the move ends comes first.
+    pub fn set_departure(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
+        let rs = &mut *self.rs;
+        let slot = rs.tables.slot(kind, color, sq);
+        let i = match rs.arrivals.iter().position(|x| *x == a) {
+            Some(i) => i,
+            None => {
+                rs.arrivals.push(a);
+                rs.arrivals.len() - 1
+            }
+        };
+        rs.departure_index[slot] = i as u16;
     }
 
     /// With several royal pieces, a side is in check only when every one is attacked, and a

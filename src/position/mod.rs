@@ -855,6 +855,10 @@ impl Position {
                 marks |= MARK_CAPTURED;
                 k = rs.unpromoted[k] as usize;
             }
+            // A promoted kind of its own (Shogi's Tokin) goes to the hand as its base kind.
+            if let Some(base) = rs.variant.pieces[k].demotes_to {
+                k = base;
+            }
             let n = &mut self.hand[me.index()][k];
             if rs.captures_to_hand && !rs.royal[k] && *n < MAX_IN_HAND {
                 *n += 1;
@@ -876,7 +880,7 @@ impl Position {
             self.promoted.insert(mv.to);
             h ^= rs.z_promoted[mv.from as usize] ^ rs.z_promoted[mv.to as usize];
             marks |= MARK_MOVED;
-        } else if placed != moved {
+        } else if placed != moved && rs.variant.pieces[kind_of(placed)].demotes_to.is_none() {
             self.promoted.insert(mv.to);
             h ^= rs.z_promoted[mv.to as usize];
             marks |= MARK_MADE;
@@ -888,7 +892,9 @@ impl Position {
         }
     }
 
-    /// Plays a drop: a piece of the mover's hand on an empty square.
+    /// Plays a drop: a piece of the mover's hand on an empty square. A drop restarts the
+    /// move-count clock (the hand it came from never holds the same again), as in
+    /// Fairy-Stockfish.
     #[cold]
     #[inline(never)]
     fn make_drop(&mut self, mv: Move) {
@@ -910,7 +916,7 @@ impl Position {
         self.occupied[me].insert(mv.to);
         self.counts[placed as usize] += 1;
         h ^= rs.z_piece[placed as usize * 256 + mv.to as usize];
-        self.end_turn(h ^ rs.z_side, rs.irreversible[k], rs.is_royal(placed));
+        self.end_turn(h ^ rs.z_side, true, rs.is_royal(placed));
         if !self.rules.state_makers.is_empty() {
             self.update_state(mv, EMPTY);
         }
@@ -1078,6 +1084,18 @@ impl Position {
         self.stack.get(i).map_or(self.hash, |u| u.hash)
     }
 
+    /// Whether the last move made dropped a piece whose checkmate loses for its side
+    /// ([`hooks::Builder::mate_by_drop_loses`]): when the side to move is checkmated, it wins.
+    pub fn mated_by_losing_drop(&self) -> bool {
+        let mask = self.rules.mate_drop_loses;
+        mask != 0
+            && self
+                .stack
+                .last()
+                .and_then(|u| u.mv.dropped())
+                .is_some_and(|k| k < 64 && mask >> k & 1 != 0)
+    }
+
     /// Whether the last move made was a null move.
     pub fn last_was_null(&self) -> bool {
         self.stack.last().is_some_and(|u| u.null)
@@ -1171,13 +1189,13 @@ impl Position {
         if self.rules.vetoing.is_empty() && !matches!(mv.kind, MoveKind::Hook | MoveKind::Special) {
             return true;
         }
-        self.forbidding_rule(mv).is_none()
+        self.forbidding_rule_before(mv).is_none()
     }
 
-    /// The name of the rule that forbids `mv` here (a vetoing rule, or the rule that added
-    /// it), if any: [`Position::is_legal_pseudo`]'s rule part, named for messages and checks.
+    /// The name of the rule that forbids `mv` here before it is made (a vetoing rule, or the
+    /// rule that added it), if any.
     #[inline(never)]
-    pub fn forbidding_rule(&self, mv: Move) -> Option<&'static str> {
+    fn forbidding_rule_before(&self, mv: Move) -> Option<&'static str> {
         let rs = &*self.rules;
         for &i in &rs.vetoing {
             let h = &rs.hooks[i as usize];
@@ -1194,6 +1212,39 @@ impl Position {
         (!h.allows(self, mv)).then(|| h.name())
     }
 
+    /// The name of the rule that forbids `mv` here, if any: [`Position::is_legal_pseudo`]'s rule
+    /// part (a vetoing rule, the rule that added the move, a rule that vetoes drops by the
+    /// position they make), named for messages and checks.
+    pub fn forbidding_rule(&self, mv: Move) -> Option<&'static str> {
+        if let Some(name) = self.forbidding_rule_before(mv) {
+            return Some(name);
+        }
+        if mv.kind != MoveKind::Drop || self.rules.vetoing_drops.is_empty() {
+            return None;
+        }
+        let mut after = self.snapshot();
+        after.make(mv);
+        let rules = self.rules.clone();
+        rules
+            .vetoing_drops
+            .iter()
+            .map(|&i| &rules.hooks[i as usize])
+            .find(|h| !h.veto_made_drop(&mut after, mv))
+            .map(|h| h.name())
+    }
+
+    /// Whether every rule that vetoes drops by the position they make allows the drop `mv`,
+    /// just made (the position is left as it is).
+    #[cold]
+    #[inline(never)]
+    fn made_drop_allowed(&mut self, mv: Move) -> bool {
+        let rules = self.rules.clone();
+        rules
+            .vetoing_drops
+            .iter()
+            .all(|&i| rules.hooks[i as usize].veto_made_drop(self, mv))
+    }
+
     /// Makes a pseudo-legal move when it is legal (the same predicate as
     /// [`Position::is_legal_pseudo`], by make and test); returns whether it was made. The
     /// search's way: the move is made anyway when it is legal.
@@ -1204,7 +1255,11 @@ impl Position {
         }
         let me = self.side;
         self.make(mv);
-        if self.royal_in_check(me) {
+        if self.royal_in_check(me)
+            || (mv.kind == MoveKind::Drop
+                && !self.rules.vetoing_drops.is_empty()
+                && !self.made_drop_allowed(mv))
+        {
             self.unmake();
             return false;
         }
@@ -1228,11 +1283,12 @@ impl Position {
             let becomes_royal = mv.promotion().is_some_and(|k| {
                 self.rules.royal[k] && !self.rules.is_royal(self.board[mv.from as usize])
             });
-            if n == 0 && !becomes_royal {
+            let drop_veto = mv.kind == MoveKind::Drop && !self.rules.vetoing_drops.is_empty();
+            if n == 0 && !becomes_royal && !drop_veto {
                 return true;
             }
             self.make(mv);
-            let bad = self.royal_in_check(me);
+            let bad = self.royal_in_check(me) || (drop_veto && !self.made_drop_allowed(mv));
             self.unmake();
             return !bad;
         }

@@ -115,22 +115,46 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
 }
 
 /// Pushes a move; a move of an entry marked `PROMOTES` is expanded by the arrival table that
-/// the rules filled: one move per kind the piece may become, and the move as it is when the
-/// piece may stay (where it may not, a piece with no choice cannot move there).
+/// the rules filled (or, where the move ends without an arrival, the departure table, in the
+/// games that have one): one move per kind the piece may become, and the move as it is when
+/// the piece may stay (where it may not, a piece with no choice cannot move there).
 #[inline]
-fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mut mv: Move, out: &mut MoveList) {
-    if e.modes().promotes && rs.arrival_squares[side.index()].contains(mv.to) {
-        let a = rs.arrival(kind, side, mv.to);
-        if a.stay {
-            out.push(mv);
+fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mv: Move, out: &mut MoveList) {
+    if e.modes().promotes {
+        if rs.arrival_squares[side.index()].contains(mv.to) {
+            expand(rs.arrival(kind, side, mv.to), mv, out);
+            return;
         }
-        for &k in &a.choices {
-            mv.promo = k + 1;
-            out.push(mv);
+        if rs.departures {
+            push_departing(rs, side, kind, mv, out);
+            return;
         }
-        return;
     }
     out.push(mv);
+}
+
+/// Pushes a promoting move that ends without an arrival: expanded by the departure table
+/// where it starts on one of its squares (Shogi: a move out of the zone).
+#[cold]
+#[inline(never)]
+fn push_departing(rs: &Ruleset, side: Color, kind: usize, mv: Move, out: &mut MoveList) {
+    if rs.departure_squares[side.index()].contains(mv.from) {
+        expand(rs.departure(kind, side, mv.from), mv, out);
+    } else {
+        out.push(mv);
+    }
+}
+
+/// The move as it is where the piece may stay, and one move per kind it may become.
+#[inline]
+fn expand(a: &super::hooks::Arrival, mut mv: Move, out: &mut MoveList) {
+    if a.stay {
+        out.push(mv);
+    }
+    for &k in &a.choices {
+        mv.promo = k + 1;
+        out.push(mv);
+    }
 }
 
 /// Marks (in `Move::aux`) an en-passant capture whose piece could also move to the same square

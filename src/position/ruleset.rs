@@ -27,6 +27,11 @@ pub struct Ruleset {
     pub generating: Vec<u8>,
     /// Indices of rules that may veto any move.
     pub vetoing: Vec<u8>,
+    /// Rules asked about every drop once it is made ([`super::hooks::Rule::veto_made_drop`]).
+    pub vetoing_drops: Vec<u8>,
+    /// Per kind (bit `kind`): a checkmate given by dropping this kind loses for the side that
+    /// dropped it ([`super::hooks::Builder::mate_by_drop_loses`]).
+    pub mate_drop_loses: u64,
     /// Rights cleared when a move starts or ends on a square.
     pub square_clears: Vec<u16>,
     /// Rights cleared when a piece code moves.
@@ -43,6 +48,14 @@ pub struct Ruleset {
     /// Per colour: the squares where some arrival is not the default (a quick test before
     /// the table is read).
     pub arrival_squares: [crate::moves::SquareSet; 2],
+    /// What a piece may become by a promoting move that starts on a square and ends where no
+    /// arrival applies (Shogi: a move out of the zone), by `tables.slot(kind, colour, square)`:
+    /// an index in `arrivals` (0: it stays what it is).
+    pub departure_index: Vec<u16>,
+    /// Per colour: the squares where some departure is not the default.
+    pub departure_squares: [crate::moves::SquareSet; 2],
+    /// Whether any departure is set (the generator looks at departures only then).
+    pub departures: bool,
     /// Per kind: whether it is royal.
     pub royal: Vec<bool>,
     /// Per piece code: whether it is royal (the empty code is not).
@@ -295,6 +308,8 @@ impl Ruleset {
             hooks: Vec::new(),
             generating: Vec::new(),
             vetoing: Vec::new(),
+            vetoing_drops: Vec::new(),
+            mate_drop_loses: 0,
             square_clears: vec![0; size],
             code_clears: [0; 256],
             rights_used: 0,
@@ -305,6 +320,9 @@ impl Ruleset {
                 choices: Vec::new(),
             }],
             arrival_squares: Default::default(),
+            departure_index: vec![0; slots],
+            departure_squares: Default::default(),
+            departures: false,
             royal: variant.pieces.iter().map(|p| p.royal).collect(),
             royal_code: {
                 let mut r = [false; 256];
@@ -364,8 +382,13 @@ impl Ruleset {
         for color in [Color::White, Color::Black] {
             for kind in 0..variant.pieces.len() {
                 for sq in g.squares() {
-                    if rs.arrival_index[rs.tables.slot(kind, color, sq)] != 0 {
+                    let slot = rs.tables.slot(kind, color, sq);
+                    if rs.arrival_index[slot] != 0 {
                         rs.arrival_squares[color.index()].insert(sq);
+                    }
+                    if rs.departure_index[slot] != 0 {
+                        rs.departure_squares[color.index()].insert(sq);
+                        rs.departures = true;
                     }
                 }
             }
@@ -390,6 +413,13 @@ impl Ruleset {
     #[inline]
     pub fn arrival(&self, kind: usize, color: Color, sq: Square) -> &Arrival {
         &self.arrivals[self.arrival_index[self.tables.slot(kind, color, sq)] as usize]
+    }
+
+    /// What a piece of `kind` and `color` may become by a promoting move from `sq` that ends
+    /// where no arrival applies.
+    #[inline]
+    pub fn departure(&self, kind: usize, color: Color, sq: Square) -> &Arrival {
+        &self.arrivals[self.departure_index[self.tables.slot(kind, color, sq)] as usize]
     }
 
     /// Whether a piece of `kind` and `color` may promote by arriving on `sq`.

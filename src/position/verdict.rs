@@ -107,7 +107,8 @@ impl fmt::Display for Outcome {
             (Termination::Checkmate, _) => write!(f, "Checkmate: {who}."),
             (Termination::Stalemate, GameResult::Draw) => write!(f, "Stalemate: draw."),
             (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
-            (Termination::Repetition, _) => write!(f, "Draw by repetition."),
+            (Termination::Repetition, GameResult::Draw) => write!(f, "Draw by repetition."),
+            (Termination::Repetition, _) => write!(f, "Perpetual check: {who}."),
             (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
             (Termination::Counting, GameResult::Draw) => write!(f, "Draw by the counting rules."),
             (Termination::Counting, _) => write!(f, "The count ran out: {who}."),
@@ -139,13 +140,64 @@ impl Ruleset {
 }
 
 impl Position {
-    /// How the game stands here given its history: `None` while it goes on.
+    /// How the game stands here given its history: `None` while it goes on. A repetition in
+    /// which one side gave check at every move loses for it where the variant says so
+    /// (`draws.perpetual-check = "loses"`); the search scores every repetition as a draw.
     pub fn verdict(&mut self) -> Option<Outcome> {
         let mut list = MoveList::new();
-        match self.rule_ending(0) {
-            Some(o) => Some(self.confirm_ending(o, &mut list)),
-            None => (!self.has_legal_move(&mut list))
-                .then(|| self.rules.no_move_outcome(self.side, self.in_check())),
+        let o = match self.rule_ending(0) {
+            Some(o) => self.confirm_ending(o, &mut list),
+            None if !self.has_legal_move(&mut list) => self.no_move_outcome(self.in_check()),
+            None => return None,
+        };
+        if o.reason == Termination::Repetition
+            && self.rules.draws.perpetual_check_loses
+            && let Some(checker) = self.perpetual_checker(self.rules.draws.repetition)
+        {
+            return Some(Outcome {
+                result: GameResult::win_for(checker.flip()),
+                reason: Termination::Repetition,
+            });
+        }
+        Some(o)
+    }
+
+    /// The ending when the side to move has no legal move: checkmate when `in_check` (won
+    /// instead when the mate came from a drop the rules forbid to mate with), else stalemate
+    /// as the variant scores it.
+    #[inline]
+    pub fn no_move_outcome(&self, in_check: bool) -> Outcome {
+        let o = self.rules.no_move_outcome(self.side, in_check);
+        if in_check && self.mated_by_losing_drop() {
+            return Outcome {
+                result: GameResult::win_for(self.side),
+                reason: Termination::Checkmate,
+            };
+        }
+        o
+    }
+
+    /// The side that gave check in every position of the repetition that ends here (from the
+    /// first of its `occurrences` to now), when only one side did: it loses by perpetual check.
+    fn perpetual_checker(&self, occurrences: u32) -> Option<Color> {
+        let mut p = self.clone();
+        let h = p.hash();
+        // Per side: whether it was in check in every position where it was to move.
+        let mut always = [true; 2];
+        let mut seen = 1;
+        loop {
+            let side = p.side().index();
+            always[side] &= p.in_check();
+            if seen >= occurrences || p.ply_count() == 0 {
+                break;
+            }
+            p.unmake();
+            seen += u32::from(p.hash() == h);
+        }
+        match always {
+            [true, false] => Some(Color::Black),
+            [false, true] => Some(Color::White),
+            _ => None,
         }
     }
 
@@ -166,7 +218,7 @@ impl Position {
         if o.reason == Termination::Repetition || self.has_legal_move(scratch) {
             return o;
         }
-        self.rules.no_move_outcome(self.side, self.in_check())
+        self.no_move_outcome(self.in_check())
     }
 
     /// The endings by rule that stand here if the side to move has a legal move: repetition,

@@ -27,6 +27,29 @@ const LANCE_SLOT: usize = 18;
 /// `variant` command that follows selects another.
 const NORMAL: &str = "chess";
 
+/// The legal moves of `pos` that leave a piece unpromoted where it could become a piece
+/// written `+X` (Shogi's promotions): XBoard writes such a move with the suffix `=`.
+fn declining_moves(pos: &mut crate::position::Position) -> Vec<crate::moves::Move> {
+    let rules = pos.rules().clone();
+    let mut legal = crate::moves::MoveList::new();
+    pos.legal_moves(&mut legal);
+    let plus = |m: &crate::moves::Move| {
+        m.promotion()
+            .is_some_and(|k| rules.variant.pieces[k].demotes_to.is_some())
+    };
+    legal
+        .iter()
+        .filter(|m| {
+            m.promo == 0
+                && m.dropped().is_none()
+                && legal
+                    .iter()
+                    .any(|p| p.from == m.from && p.to == m.to && plus(p))
+        })
+        .copied()
+        .collect()
+}
+
 /// The variant name XBoard uses for a built-in one.
 fn xb_name(id: &str) -> &str {
     if id == NORMAL { "normal" } else { id }
@@ -572,6 +595,9 @@ impl Cecp {
         let o2 = self.out.clone();
         let analyzing = self.analyzing;
         let pending = self.pending.clone();
+        // The moves here that decline a promotion to a piece written `+X` (Shogi): XBoard
+        // writes them with `=`, and so does the engine.
+        let declines = declining_moves(&mut self.eng.game.position().snapshot());
         self.eng.go(
             limits,
             move |rules, info| {
@@ -600,7 +626,10 @@ impl Cecp {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    let text = crate::session::coord(rules, m);
+                    let mut text = crate::session::coord(rules, m);
+                    if declines.contains(&m) {
+                        text.push('=');
+                    }
                     o2.line(&format!(
                         "move {}",
                         xb_ranks(rules.geometry.ranks, &text, -1)

@@ -8,6 +8,10 @@
 //! repetition = 3       # integer, default 3: the same position this many times draws; 0 = off
 //! move-limit = 50      # integer, default 50: moves by each side without capture or
 //!                      # irreversible move (a piece that only moves forward) draw; 0 = off
+//! perpetual-check = "draw"  # "draw" (default) or "loses": a repetition in which one side
+//!                      # gave check in every position loses for that side (Shogi, as
+//!                      # Fairy-Stockfish plays it); the game's verdict judges it, the
+//!                      # search scores every repetition as a draw
 //! ```
 //! Without a `[rules.draw]` table these defaults apply (FIDE's rules).
 
@@ -65,6 +69,13 @@ impl Rule for DrawRule {
                  en-passant squares) occurring {} times draws the game at once.",
                 d.repetition
             ));
+            if d.perpetual_check_loses {
+                out.push(
+                    "But when one side gave check in every position of the repetition, that \
+                     side loses instead (perpetual check)."
+                        .to_owned(),
+                );
+            }
         }
         if d.move_limit > 0 {
             let forward: Vec<usize> = (0..rs.irreversible.len())
@@ -113,6 +124,23 @@ impl DrawSpec {
         }
         if let Some(n) = p.int("move-limit", 0, 10_000) {
             d.move_limit = n as u32;
+        }
+        if let Some((s, span)) = p.string("perpetual-check") {
+            d.perpetual_check_loses = match s.as_str() {
+                "draw" => false,
+                "loses" => true,
+                _ => {
+                    p.error(
+                        span,
+                        format!("`rules.draw.perpetual-check` is \"{s}\""),
+                        Some(
+                            "use \"draw\" or \"loses\" (the side that checked throughout loses)"
+                                .into(),
+                        ),
+                    );
+                    false
+                }
+            };
         }
         Some(DrawSpec { draws: d })
     }

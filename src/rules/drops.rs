@@ -5,6 +5,9 @@
 //! kinds = "QRBNP"                   # letters of the kinds that may be dropped
 //! no-drop-ranks = { P = [1, 8] }    # per letter: ranks where that kind may not be dropped
 //! captures = true                   # a captured piece goes to the captor's hand
+//! one-per-file = "P"                # Shogi: no drop on a file that holds one of one's own
+//! no-mate-drop = "P"                # Shogi: no drop of these that gives checkmate
+//! mate-drop = "loses"               # "illegal" (default) or "loses": what such a drop is
 //! ```
 //! - `kinds` (letters, default: every non-royal piece): the kinds a side may drop. A royal
 //!   kind cannot be dropped (and never goes to a hand).
@@ -15,7 +18,17 @@
 //! - `captures` (boolean, true): a captured piece changes sides and goes to the captor's
 //!   hand. A piece that got its kind by promotion (marked `~` in the FEN) goes there as the
 //!   kind it promoted from: the first kind whose `promotes-to` lists its kind (a Queen made
-//!   from a Pawn returns as a Pawn).
+//!   from a Pawn returns as a Pawn). A piece with `demotes-to` (Shogi's Tokin) goes there as
+//!   that kind.
+//! - `one-per-file` (letters, default: none): a kind listed may not be dropped on a file
+//!   where one of the dropping side's pieces of that kind already stands (Shogi's nifu: no
+//!   two unpromoted Pawns of one side on a file; a Tokin is another kind and does not count).
+//! - `no-mate-drop` (letters, default: none): a drop of a kind listed may not give
+//!   checkmate (Shogi's uchifuzume); it may give check. Judged on the position the drop
+//!   makes: the other side is in check and has no legal move.
+//! - `mate-drop` (`"illegal"` or `"loses"`, default `"illegal"`): with `"illegal"` such a drop
+//!   is not a legal move; with `"loses"` it is one, but the checkmate it gives is a win for
+//!   the side checkmated (Fairy-Stockfish plays Shogi so, and counts the drop in perft).
 //!
 //! With this rule the sides have hands: the position keeps, per side, how many pieces of each
 //! kind it holds (the FEN writes them in brackets after the placement, `[Qp]`), and a move may
@@ -27,8 +40,23 @@
 use super::{Registered, join, kinds, spec_as};
 use crate::position::hooks::{
     Builder, Color, EMPTY, Move, MoveList, Params, Position, Rule, RuleSpec, Ruleset, Square,
-    Variant,
+    Variant, code,
 };
+
+thread_local! {
+    /// Move lists lent to [`has_legal_move`] (one per nesting level), kept between calls so
+    /// that judging a drop allocates nothing once the first ones exist.
+    static LISTS: std::cell::RefCell<Vec<MoveList>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether the side to move has a legal move.
+fn has_legal_move(pos: &mut Position) -> bool {
+    let mut list = LISTS.with(|l| l.borrow_mut().pop()).unwrap_or_default();
+    pos.legal_moves(&mut list);
+    let any = !list.is_empty();
+    LISTS.with(|l| l.borrow_mut().push(list));
+    any
+}
 
 pub const REGISTERED: Registered = Registered {
     name: "drops",
@@ -47,6 +75,12 @@ pub struct DropsSpec {
     pub no_drop_ranks: Vec<(usize, Vec<u8>)>,
     /// Whether a captured piece goes to the captor's hand.
     pub captures: bool,
+    /// Kinds that may not be dropped on a file where their side has one already.
+    pub one_per_file: Vec<usize>,
+    /// Kinds whose drop may not give checkmate.
+    pub no_mate_drop: Vec<usize>,
+    /// Whether such a drop is legal and loses (else it is illegal).
+    pub mate_drop_loses: bool,
 }
 
 impl RuleSpec for DropsSpec {
@@ -67,6 +101,23 @@ impl DropsSpec {
                 .collect(),
         };
         let captures = p.boolean("captures").unwrap_or(true);
+        let one_per_file = p.letters("one-per-file", v).unwrap_or_default();
+        let no_mate_drop = p.letters("no-mate-drop", v).unwrap_or_default();
+        let mate_drop_loses = match p.string("mate-drop") {
+            None => false,
+            Some((w, _)) if w == "illegal" => false,
+            Some((w, _)) if w == "loses" => true,
+            Some((w, span)) => {
+                p.error(
+                    span,
+                    format!(
+                        "`rules.drops.mate-drop` must be \"illegal\" or \"loses\", found \"{w}\""
+                    ),
+                    None,
+                );
+                false
+            }
+        };
         let mut no_drop_ranks = Vec::new();
         if let Some((entries, _)) = p.table("no-drop-ranks") {
             for (key, kspan, val) in entries {
@@ -101,6 +152,9 @@ impl DropsSpec {
             kinds,
             no_drop_ranks,
             captures,
+            one_per_file,
+            no_mate_drop,
+            mate_drop_loses,
         })
     }
 }
@@ -110,6 +164,10 @@ impl DropsSpec {
 struct Drops {
     /// (kind, squares for White, squares for Black), the kinds in the variant's order.
     targets: Vec<(usize, [Vec<Square>; 2])>,
+    /// Per kind: whether it may not be dropped on a file where its side has one.
+    one_per_file: Vec<bool>,
+    /// Per kind: whether its drop may not give checkmate.
+    no_mate: Vec<bool>,
     /// The spec, for the explanation.
     spec: DropsSpec,
 }
@@ -147,10 +205,23 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
         };
         targets.push((k, [squares(Color::White), squares(Color::Black)]));
     }
+    let nkinds = rs.variant.pieces.len();
+    let flags = |ks: &[usize]| (0..nkinds).map(|k| ks.contains(&k)).collect::<Vec<bool>>();
+    let one_per_file = flags(&spec.one_per_file);
+    let no_mate = flags(&spec.no_mate_drop);
     b.use_hands(spec.captures);
     b.add_moves();
+    if spec.mate_drop_loses {
+        for &k in &spec.no_mate_drop {
+            b.mate_by_drop_loses(k);
+        }
+    } else if no_mate.contains(&true) {
+        b.veto_drops_when_made();
+    }
     Ok(Box::new(Drops {
         targets,
+        one_per_file,
+        no_mate,
         spec: spec.clone(),
     }))
 }
@@ -166,12 +237,39 @@ impl Rule for Drops {
             if pos.hand(side, *k) == 0 {
                 continue;
             }
+            // Files (bits; a board has at most 16) where the side has a piece of this kind,
+            // when that bars a drop.
+            let mut barred = 0u32;
+            if self.one_per_file[*k] {
+                let g = pos.rules().geometry;
+                let own = code(*k, side);
+                for sq in pos.occupied(side).iter() {
+                    if pos.piece_at(sq) == own {
+                        barred |= 1 << g.file(sq);
+                    }
+                }
+            }
             for &sq in &squares[side.index()] {
-                if pos.piece_at(sq) == EMPTY {
+                if pos.piece_at(sq) == EMPTY
+                    && (barred == 0 || barred >> pos.rules().geometry.file(sq) & 1 == 0)
+                {
                     out.push(Move::drop(*k, sq));
                 }
             }
         }
+    }
+
+    /// A drop of a `no-mate-drop` kind that leaves the other side in check without a legal
+    /// move is forbidden.
+    fn veto_made_drop(&self, pos: &mut Position, mv: Move) -> bool {
+        let Some(k) = mv.dropped() else { return true };
+        if self.spec.mate_drop_loses
+            || !self.no_mate.get(k).copied().unwrap_or(false)
+            || !pos.in_check()
+        {
+            return true;
+        }
+        has_legal_move(pos)
     }
 
     fn explain(&self, rs: &Ruleset) -> String {
@@ -202,7 +300,34 @@ impl Rule for Drops {
                 join(&black, "or")
             ));
         }
-        if limits.is_empty() {
+        for (k, &on) in self.one_per_file.iter().enumerate() {
+            if on {
+                limits.push(format!(
+                    "{} not on a file where its side already has one",
+                    super::a(&rs.variant.pieces[k].name)
+                ));
+            }
+        }
+        let no_mate: Vec<usize> = (0..self.no_mate.len())
+            .filter(|&k| self.no_mate[k])
+            .collect();
+        if !no_mate.is_empty() {
+            let how = if self.spec.mate_drop_loses {
+                "may give check, but a checkmate given so loses for the side that dropped"
+            } else {
+                "may give check but never checkmate"
+            };
+            text.push_str(&format!(
+                "{}; dropping {} {how}",
+                if limits.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", join(&limits, "and"))
+                },
+                kinds(rs, &no_mate, "or")
+            ));
+            text.push_str("; any other drop may give check or mate.");
+        } else if limits.is_empty() {
             text.push_str(", even to give check or mate.");
         } else {
             text.push_str(&format!(

@@ -11,6 +11,12 @@
 //!                      # promotion is compulsory all the same (Grand Chess: zone 3, this 1)
 //! lost-only = false    # boolean, default false: promote only to a kind the side has fewer
 //!                      # of than in the start position
+//! leaving = false      # boolean, default false: a move that starts in the zone promotes
+//!                      # too, wherever it ends (Shogi)
+//! compulsory-where-stuck = false  # boolean, default false: promotion is compulsory where
+//!                      # the piece, unpromoted, would have no move at all (Shogi's Pawn and
+//!                      # Lance on the last rank, Knight on the last two), read from the
+//!                      # move tables
 //! ```
 //! What each piece may become is the piece's own `promotes-to` list; a piece without one
 //! never promotes. A move that ends in the zone promotes. `compulsory-zone` counts ranks, so it
@@ -42,6 +48,10 @@ pub struct PromotionSpec {
     pub optional: bool,
     pub compulsory_zone: u8,
     pub lost_only: bool,
+    /// A move that starts in the zone promotes too.
+    pub leaving: bool,
+    /// Promotion is compulsory where the piece would have no move.
+    pub where_stuck: bool,
 }
 
 impl RuleSpec for PromotionSpec {
@@ -116,7 +126,11 @@ impl PromotionSpec {
             );
         }
         let lost_only = p.boolean("lost-only").unwrap_or(false);
+        let leaving = p.boolean("leaving").unwrap_or(false);
+        let where_stuck = p.boolean("compulsory-where-stuck").unwrap_or(false);
         Some(PromotionSpec {
+            leaving,
+            where_stuck,
             zone,
             named,
             piece_zones,
@@ -183,12 +197,21 @@ impl Promotion {
                         ),
                         None => (d < spec.zone, d >= must),
                     };
-                    if inside {
-                        let arrival = Arrival {
-                            stay,
+                    if !inside {
+                        continue;
+                    }
+                    let stuck = spec.where_stuck && stuck_on(b.rules(), kind, color, sq);
+                    let arrival = Arrival {
+                        stay: stay && !stuck,
+                        choices: choices.clone(),
+                    };
+                    b.set_arrival(kind, color, sq, arrival);
+                    if spec.leaving {
+                        let departure = Arrival {
+                            stay: spec.optional,
                             choices: choices.clone(),
                         };
-                        b.set_arrival(kind, color, sq, arrival);
+                        b.set_departure(kind, color, sq, departure);
                     }
                 }
             }
@@ -224,6 +247,15 @@ impl Promotion {
             royals,
         })
     }
+}
+
+/// Whether a piece of `kind` and `color` on `sq` has no move at all, even on an empty board
+/// (a Shogi Pawn on its last rank): its move tables reach no square from there.
+fn stuck_on(rs: &Ruleset, kind: usize, color: Color, sq: crate::position::hooks::Square) -> bool {
+    let t = &rs.tables;
+    t.entries_at(kind, color, sq)
+        .iter()
+        .all(|e| t.squares_of(e).is_empty())
 }
 
 /// "the last rank (12)" or "the last 3 ranks (8 to 10)", for White.
@@ -295,6 +327,16 @@ impl Rule for Promotion {
             ));
         } else {
             out.push("Promotion is optional: the piece may stay what it is.".to_owned());
+        }
+        if s.leaving {
+            out.push("A move that starts there may promote as well, wherever it ends.".to_owned());
+        }
+        if s.where_stuck {
+            out.push(
+                "Where a piece that stays what it is would have no move at all (a piece that \
+                 moves only forward, on the last rank), it must promote."
+                    .to_owned(),
+            );
         }
         if s.lost_only {
             out.push(

@@ -850,7 +850,7 @@ impl Searcher {
     #[inline]
     fn no_move_score(&self, pos: &Position, in_check: bool, ply: usize) -> i32 {
         let side = pos.side();
-        Self::outcome_score(self.rules.no_move_outcome(side, in_check), side, ply)
+        Self::outcome_score(pos.no_move_outcome(in_check), side, ply)
     }
 
     /// The score of the ending by rule that stands `ply` plies below the root (repetition,

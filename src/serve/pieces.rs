@@ -2,7 +2,7 @@
 //!
 //! A piece's name is looked up case-insensitively, with spaces, hyphens and other
 //! non-letters ignored, and with a few other spellings of the same piece ([`ALIASES`]:
-//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor): the same name shows the same drawing in every
+//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold): the same name shows the same drawing in every
 //! game. A piece without a drawing (one a variant file invents) gets a generated image, the
 //! letter-in-shape glyph of [`super::glyph`].
 //!
@@ -32,15 +32,25 @@ pub const IMAGES: &[(&str, &str)] = &[
     ),
     ("corporal", include_str!("../../web/pieces/corporal.svg")),
     ("crocodile", include_str!("../../web/pieces/crocodile.svg")),
+    (
+        "dragonhorse",
+        include_str!("../../web/pieces/dragonhorse.svg"),
+    ),
+    (
+        "dragonking",
+        include_str!("../../web/pieces/dragonking.svg"),
+    ),
     ("duchess", include_str!("../../web/pieces/duchess.svg")),
     ("eagle", include_str!("../../web/pieces/eagle.svg")),
     ("elephant", include_str!("../../web/pieces/elephant.svg")),
     ("gazelle", include_str!("../../web/pieces/gazelle.svg")),
     ("giraffe", include_str!("../../web/pieces/giraffe.svg")),
+    ("gold", include_str!("../../web/pieces/gold.svg")),
     ("gryphon", include_str!("../../web/pieces/gryphon.svg")),
     ("khon", include_str!("../../web/pieces/khon.svg")),
     ("king", include_str!("../../web/pieces/king.svg")),
     ("knight", include_str!("../../web/pieces/knight.svg")),
+    ("lance", include_str!("../../web/pieces/lance.svg")),
     ("lion", include_str!("../../web/pieces/lion.svg")),
     ("machine", include_str!("../../web/pieces/machine.svg")),
     ("marshal", include_str!("../../web/pieces/marshal.svg")),
@@ -50,6 +60,18 @@ pub const IMAGES: &[(&str, &str)] = &[
     ),
     ("pawn", include_str!("../../web/pieces/pawn.svg")),
     ("prince", include_str!("../../web/pieces/prince.svg")),
+    (
+        "promotedknight",
+        include_str!("../../web/pieces/promotedknight.svg"),
+    ),
+    (
+        "promotedlance",
+        include_str!("../../web/pieces/promotedlance.svg"),
+    ),
+    (
+        "promotedsilver",
+        include_str!("../../web/pieces/promotedsilver.svg"),
+    ),
     ("queen", include_str!("../../web/pieces/queen.svg")),
     (
         "rhinoceros",
@@ -59,6 +81,7 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("ship", include_str!("../../web/pieces/ship.svg")),
     ("soldier", include_str!("../../web/pieces/soldier.svg")),
     ("sorceress", include_str!("../../web/pieces/sorceress.svg")),
+    ("tokin", include_str!("../../web/pieces/tokin.svg")),
     ("troll", include_str!("../../web/pieces/troll.svg")),
     ("unicorn", include_str!("../../web/pieces/unicorn.svg")),
     (
@@ -82,6 +105,8 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("guard", "advisor"),
     ("silver", "khon"),
     ("silvergeneral", "khon"),
+    // Shogi's Gold General.
+    ("goldgeneral", "gold"),
 ];
 
 /// A name as the tables hold it: lower case, letters and digits only (`"Marshal "` and

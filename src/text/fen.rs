@@ -13,6 +13,10 @@
 //! (`RNBQKBNR[Qp]`; `[]` or `[-]` when both are empty), and a piece that got its kind by
 //! promotion is followed by `~` (`Q~`). Both are read in any variant (brackets may be left out
 //! or empty; pieces in hand or `~` in a variant without hands are refused when checked).
+//!
+//! A piece that is the promoted form of another (`demotes-to`, Shogi's Tokin) is written `+`
+//! and the other's letter (`+P`, `+b`), and read so; a FEN with only the clocks after the
+//! side (`w 0 1`, Fairy-Stockfish's Shogi start) is read as `w - - 0 1`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -29,9 +33,14 @@ impl Setup {
     pub fn from_fen(rules: &Ruleset, fen: &str) -> Result<Setup, Vec<Problem>> {
         let g = rules.geometry;
         let mut problems = Vec::new();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(vec![Problem::Empty]);
+        }
+        // Fairy-Stockfish writes a Shogi start as `... w 0 1`: the side and the two clocks.
+        let digits = |f: &str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+        if fields.len() == 4 && digits(fields[2]) && digits(fields[3]) {
+            fields.splice(2..2, ["-", "-"]);
         }
         let mut s = Setup {
             board: vec![EMPTY; g.size()],
@@ -51,7 +60,11 @@ impl Setup {
                 (fields[0], None)
             }
         };
-        let (plain, marked) = strip_marks(placement);
+        let plussed = expand_plus(rules, placement);
+        let (plain, marked) = strip_marks(plussed.as_deref().unwrap_or(placement));
+        if let Err(p) = plussed {
+            problems.push(p);
+        }
         match crate::variant::parse_placement_codes(&rules.variant, &plain) {
             Ok(b) => {
                 s.board = b;
@@ -141,6 +154,41 @@ fn split_hand(field: &str) -> Result<(&str, Option<&str>), Problem> {
                 .into(),
         )),
     }
+}
+
+/// The placement with each `+X` (a promoted piece as Shogi FENs write it) replaced by the
+/// letter of the piece whose `demotes-to` is `X`, in `X`'s case.
+fn expand_plus(rules: &Ruleset, placement: &str) -> Result<String, Problem> {
+    if !placement.contains('+') {
+        return Ok(placement.to_owned());
+    }
+    let mut out = String::with_capacity(placement.len());
+    let mut cs = placement.chars();
+    while let Some(c) = cs.next() {
+        if c != '+' {
+            out.push(c);
+            continue;
+        }
+        let next = cs.next();
+        let kind = next.and_then(|n| rules.variant.kind_by_plus_letter(n));
+        match (next, kind) {
+            (Some(n), Some(k)) => {
+                let l = rules.variant.pieces[k].letter;
+                out.push(if n.is_ascii_lowercase() {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+            }
+            _ => {
+                let shown: String = next.into_iter().collect();
+                return Err(Problem::Placement(format!(
+                    "`+{shown}`: no piece of this variant is the promoted form of `{shown}`"
+                )));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The placement without its `~` marks, and, for each piece letter in order, whether a `~`
@@ -283,7 +331,14 @@ impl Position {
                         s.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    s.push(rs.letter(c));
+                    let kind = kind_of(c);
+                    match rs.variant.pieces[kind].demotes_to {
+                        Some(base) => {
+                            s.push('+');
+                            s.push(rs.letter(crate::moves::code(base, color_of(c))));
+                        }
+                        None => s.push(rs.letter(c)),
+                    }
                     if self.is_promoted(sq) {
                         s.push('~');
                     }

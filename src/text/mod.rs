@@ -14,6 +14,10 @@
 //! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
 //! castles one square writes `f1g1oo`, its plain step `f1g1`. A drop from the hand is written
 //! `P@e4` (the piece's letter in upper case, `@`, the square), as UCI and CECP write drops.
+//! A promotion to a piece that is the promoted form of its mover (`demotes-to`, written `+X`
+//! in a FEN: Shogi's) takes the suffix `+` instead of a letter (`b2h8+`), as Fairy-Stockfish
+//! writes it. Reading also takes `c3d4=`, the move that declines such a promotion, as XBoard
+//! writes it in Shogi.
 
 pub mod board;
 pub mod fen;
@@ -31,7 +35,8 @@ pub fn needs_ep_suffix(mv: Move) -> bool {
     mv.kind == MoveKind::EnPassant && mv.aux == crate::position::movegen::EP_NAMED
 }
 
-/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case),
+/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case; `+` for a
+/// piece written `+X`, `b2h8+`),
 /// `d9e10ep` for an en-passant capture that needs telling apart from a step, and `P@e4` for a
 /// drop.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
@@ -42,7 +47,10 @@ pub fn coord(rules: &Ruleset, mv: Move) -> String {
     }
     let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
     if let Some(k) = mv.promotion() {
-        s.push(rules.variant.pieces[k].letter.to_ascii_lowercase());
+        match rules.variant.pieces[k].demotes_to {
+            Some(_) => s.push('+'),
+            None => s.push(rules.variant.pieces[k].letter.to_ascii_lowercase()),
+        }
     }
     if needs_ep_suffix(mv) {
         s.push_str(EP_SUFFIX);

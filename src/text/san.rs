@@ -674,13 +674,23 @@ fn parse_drop(rules: &Ruleset, shown: &str, letter: &str, square: &str) -> Resul
 /// Reads a move typed by a user or found in a file; explains what is wrong when it is not a
 /// legal move of `pos`.
 pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
-    // A special move's coordinate name may carry its rule's suffix (`f1g1oo`): read by name.
+    // A special move's coordinate name may carry its rule's suffix (`f1g1oo`), a promotion to
+    // a piece written `+X` the suffix `+` (`b2h8+`, which SAN would read as a check): read by
+    // name.
     let rules = pos.rules().clone();
     let mut legal = MoveList::new();
     pos.legal_moves(&mut legal);
-    if let Some(&m) = legal
-        .iter()
-        .find(|m| m.kind == MoveKind::Special && coord(&rules, **m) == text.trim())
+    let by_name = |m: &&Move| {
+        (m.kind == MoveKind::Special || m.promo != 0) && coord(&rules, **m) == text.trim()
+    };
+    if let Some(&m) = legal.iter().find(by_name) {
+        return Ok(m);
+    }
+    // `c3d4=`: the move that declines to promote, as XBoard writes it in Shogi.
+    if let Some(plain) = text.trim().strip_suffix('=')
+        && let Some(&m) = legal
+            .iter()
+            .find(|m| m.promo == 0 && m.dropped().is_none() && coord(&rules, **m) == plain)
     {
         return Ok(m);
     }

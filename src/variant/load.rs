@@ -29,6 +29,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
     ("makruk", include_str!("../../variants/makruk.toml")),
     ("crazyhouse", include_str!("../../variants/crazyhouse.toml")),
+    ("shogi", include_str!("../../variants/shogi.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
@@ -506,6 +507,7 @@ fn read_variant(
         defs,
         spans: piece_spans,
         promotes,
+        demotes,
         letters_broken,
         zone_keys,
         warnings,
@@ -531,6 +533,7 @@ fn read_variant(
     warns.extend(warnings);
     let start = top.start;
     read_promotions(text, &mut variant, promotes, &start, letters_broken, diags);
+    read_demotions(&mut variant, demotes, letters_broken, diags);
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     let start_unknown = read_start(
         text,
@@ -693,6 +696,8 @@ struct PieceTables {
     spans: Vec<Span>,
     /// Each piece's `promotes-to`, read once every letter is known.
     promotes: Vec<Option<(String, Span)>>,
+    /// Each piece's `demotes-to`, read once every letter is known.
+    demotes: Vec<Option<(String, Span)>>,
     /// A piece without a valid letter of its own makes the start position and the rules'
     /// letter lists fail on every square and key that uses its letter, for that reason alone:
     /// those consequences are not reported (a promotion list is short, and is still checked).
@@ -715,6 +720,7 @@ fn read_pieces(
         defs: Vec::new(),
         spans: Vec::new(),
         promotes: Vec::new(),
+        demotes: Vec::new(),
         letters_broken: false,
         zone_keys: Vec::new(),
         warnings: Vec::new(),
@@ -793,6 +799,7 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let value = p.int("value", -100_000, 100_000);
     let royal = p.boolean("royal").unwrap_or(false);
     let promo = p.string("promotes-to");
+    let demo = p.string("demotes-to");
     let confined = p.string("confined");
     let mut betza_in = Vec::new();
     if let Some((t, _)) = p.table("betza-in") {
@@ -841,12 +848,14 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
         value: value.map(|v| v as i32),
         royal,
         promotes_to: vec![],
+        demotes_to: None,
         confined: None,
         betza_in: Vec::new(),
     });
     tables.zone_keys.push(ZoneKeys { confined, betza_in });
     tables.spans.push(it.span.clone());
     tables.promotes.push(promo);
+    tables.demotes.push(demo);
 }
 
 /// A piece's letter: one upper-case letter no other piece has; '?' when it has none.
@@ -967,6 +976,61 @@ fn read_promotions(
                 }
             }
             variant.pieces[i].promotes_to = kinds;
+        }
+    }
+}
+
+/// Each piece's `demotes-to`: one letter of another piece, which does not itself demote; no
+/// two pieces demote to the same piece (a FEN's `+X` must name one piece).
+fn read_demotions(
+    variant: &mut Variant,
+    demotes: Vec<Option<(String, Span)>>,
+    letters_broken: bool,
+    diags: &mut Vec<Diag>,
+) {
+    let mut spans = vec![0..0; variant.pieces.len()];
+    for (i, raw) in demotes.into_iter().enumerate() {
+        let Some((s, span)) = raw else { continue };
+        spans[i] = span.clone();
+        let name = variant.pieces[i].name.clone();
+        let mut cs = s.chars();
+        let kind = match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => variant.kind_by_letter(c),
+            _ => None,
+        };
+        let problem = match kind {
+            None if letters_broken => continue,
+            None => format!("{name} demotes to \"{s}\", which is not the letter of a piece"),
+            Some(k) if k == i => format!("{name} cannot demote to itself"),
+            Some(k) if variant.pieces.iter().any(|p| p.demotes_to == Some(k)) => format!(
+                "two pieces demote to {}: a FEN's `+{s}` would not say which",
+                variant.pieces[k].name
+            ),
+            Some(k) => {
+                variant.pieces[i].demotes_to = Some(k);
+                continue;
+            }
+        };
+        diags.push(Diag {
+            span,
+            message: problem,
+            hint: Some(letter_hint(variant)),
+        });
+    }
+    for (i, span) in spans.into_iter().enumerate() {
+        if let Some(k) = variant.pieces[i].demotes_to
+            && variant.pieces[k].demotes_to.is_some()
+        {
+            variant.pieces[i].demotes_to = None;
+            diags.push(Diag {
+                span,
+                message: format!(
+                    "{} demotes to {}, which demotes in turn: a piece demotes to a piece that \
+                     does not",
+                    variant.pieces[i].name, variant.pieces[k].name
+                ),
+                hint: None,
+            });
         }
     }
 }

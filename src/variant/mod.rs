@@ -39,6 +39,9 @@ pub struct PieceDef {
     pub royal: bool,
     /// Kinds it may promote to (empty: it does not promote).
     pub promotes_to: Vec<usize>,
+    /// The kind it is the promoted form of (`demotes-to`): it goes to a hand as that kind when
+    /// captured, and a FEN writes it `+` and that kind's letter (`+P`), as Shogi FENs do.
+    pub demotes_to: Option<usize>,
     /// The zone it never leaves (`confined`), an index into [`Variant::zones`].
     pub confined: Option<usize>,
     /// Other movements where it stands in a zone (`betza-in`), the first that holds it wins.
@@ -162,6 +165,13 @@ impl Variant {
     pub fn kind_by_letter(&self, c: char) -> Option<usize> {
         let up = c.to_ascii_uppercase();
         self.pieces.iter().position(|p| p.letter == up)
+    }
+
+    /// The kind a FEN writes `+X` (upper or lower case `X`): the piece whose `demotes-to` is
+    /// the kind of letter `X`.
+    pub fn kind_by_plus_letter(&self, c: char) -> Option<usize> {
+        let base = self.kind_by_letter(c)?;
+        self.pieces.iter().position(|p| p.demotes_to == Some(base))
     }
 
     /// Each piece as `letter name` (`P Pawn`), in file order.

@@ -31,6 +31,55 @@ def norm(s, variant=""):
         s = m[s[0]] + s[1:]
     return s
 
+# Shogi: Fairy-Stockfish's SAN names the four small promoted pieces `G` (it makes them Golds
+# with a promoted flag) and always writes the Pawn's letter; Polymachy names every promoted
+# piece by its own letter and omits the Pawn's. So a Shogi move is matched by what it does:
+# the piece on its origin in pyffish's FEN (`+P` read as Polymachy's T...), its destination,
+# whether it promotes (pyffish's `+` suffix), and any origin file or rank the SAN gives.
+SHOGI_PROMOTED = {"+P": "T", "+L": "Y", "+N": "E", "+S": "V", "+B": "H", "+R": "D"}
+SHOGI_SAN = re.compile(r"^([A-Z])?([a-i]?)([1-9]?)[x-]?([a-i][1-9])(?:=?([A-Z]))?$")
+
+def shogi_board(fen):
+    """Square name -> piece (upper case, `+X` for a promoted one) of a Shogi FEN."""
+    board = {}
+    rows = fen.split()[0].split("[")[0].split("/")
+    for i, row in enumerate(rows):
+        rank, file, promoted = 9 - i, 0, False
+        for c in row:
+            if c.isdigit():
+                file += int(c)
+            elif c == "+":
+                promoted = True
+            elif c.isalpha():
+                board["abcdefghi"[file] + str(rank)] = ("+" if promoted else "") + c.upper()
+                file, promoted = file + 1, False
+    return board
+
+def shogi_hits(legal, fen, san):
+    san = san.rstrip("+#")
+    if "@" in san:
+        return [m for m in legal if m == san.upper()[0] + san[1:]]
+    m = SHOGI_SAN.match(san)
+    if not m:
+        return []
+    letter, ofile, orank, to, promo = m.groups()
+    letter = letter or "P"
+    board = shogi_board(fen)
+    hits = []
+    for mv in legal:
+        if "@" in mv:
+            continue
+        frm, dst = mv[:2], mv[2:4]
+        piece = board.get(frm, "")
+        if SHOGI_PROMOTED.get(piece, piece) != letter or dst != to:
+            continue
+        if mv.endswith("+") != bool(promo):
+            continue
+        if (ofile and frm[0] != ofile) or (orank and frm[1] != orank):
+            continue
+        hits.append(mv)
+    return hits
+
 def main(path):
     n = 0
     for tags, toks, block in games(open(path).read()):
@@ -48,7 +97,10 @@ def main(path):
             cands = [m for m in legal if not dest or re.findall(r"[a-z][0-9]+", m)[-1] == dest[-1]]
             if not dest or not cands:
                 cands = legal
-            hits = [m for m in cands if norm(pyffish.get_san(variant, now, m, False, pyffish.NOTATION_SAN), variant) == norm(san)]
+            if variant == "shogi":
+                hits = shogi_hits(legal, now, san)
+            else:
+                hits = [m for m in cands if norm(pyffish.get_san(variant, now, m, False, pyffish.NOTATION_SAN), variant) == norm(san)]
             if len(hits) != 1:
                 print(f"game {n}: move {len(moves) + 1} `{san}` matches {hits} among {len(legal)} legal moves")
                 return 1
