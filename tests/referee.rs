@@ -195,6 +195,7 @@ over_cecp_against_fairy_stockfish! {
     four_games_of_xiangqi_over_cecp_against_fairy_stockfish => "xiangqi";
     four_games_of_makruk_over_cecp_against_fairy_stockfish => "makruk";
     four_games_of_crazyhouse_over_cecp_against_fairy_stockfish => "crazyhouse";
+    four_games_of_shogi_over_cecp_against_fairy_stockfish => "shogi";
 }
 
 /// Crazyhouse over CECP from a position with Knights in both hands: the `setboard` FEN carries
