@@ -262,6 +262,27 @@ impl Builder<'_> {
         self.rs.check_needs_every_royal = true;
     }
 
+    /// Royal succession: the pieces of `successors` join the royal pieces in each side's line
+    /// of succession. A side with two pieces or more in that line is never in check (any of
+    /// them may be left attacked and captured); its last one is royal as usual.
+    pub fn royal_succession(&mut self, successors: &[usize]) {
+        let rs = &mut *self.rs;
+        for &k in successors {
+            if let Some(r) = rs.royal.get_mut(k) {
+                *r = true;
+            }
+            for c in [Color::White, Color::Black] {
+                rs.royal_code[code(k, c) as usize] = true;
+            }
+        }
+        rs.promotes_to_royal = rs
+            .variant
+            .pieces
+            .iter()
+            .any(|p| p.promotes_to.iter().any(|&k| rs.royal[k]));
+        rs.royal_succession = true;
+    }
+
     /// Gives the sides hands: pieces in hand are kept in the position (its FEN, its hash),
     /// `MoveKind::Drop` moves put them on the board, promoted pieces are marked, and, when
     /// `captures_to_hand`, a captured piece goes to the captor's hand (a promoted one as the

@@ -637,11 +637,13 @@ impl Position {
 
     /// Whether `color` is in check: its royal piece is attacked. With several royal pieces,
     /// any of them attacked, or, where a rule says only the last one counts
-    /// (`Ruleset::check_needs_every_royal`), every one of them attacked.
+    /// (`Ruleset::check_needs_every_royal`), every one of them attacked; with royal succession
+    /// (`Ruleset::royal_succession`), never.
     pub fn royal_in_check(&self, color: Color) -> bool {
         match self.royal_count[color.index()] {
             0 => false,
             1 => self.attacked(self.royal[color.index()], color.flip()),
+            _ if self.rules.royal_succession => false,
             _ => {
                 let mut royals = self.occupied[color.index()]
                     .iter()
@@ -1166,6 +1168,14 @@ impl Position {
         }
         let me = self.side;
         let n = self.royal_count[me.index()];
+        if n >= 2
+            && self.rules.royal_succession
+            && (mv.promo == 0 || !self.rules.is_royal(self.board[mv.from as usize]))
+        {
+            // Royal succession with two heirs or more: no move of this side leaves it in check,
+            // unless a royal piece promotes away and leaves one.
+            return true;
+        }
         if n != 1
             || matches!(mv.kind, MoveKind::Special | MoveKind::Drop)
             || (mv.promo != 0 && self.rules.promotes_to_royal)

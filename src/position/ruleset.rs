@@ -53,6 +53,9 @@ pub struct Ruleset {
     /// With several royal pieces, a side is in check only when every one is attacked (a rule
     /// such as `last-royal` sets it); otherwise when any is.
     pub check_needs_every_royal: bool,
+    /// Royal succession (a rule such as `royal-succession` sets it): a side with several royal
+    /// pieces is never in check; its last one is royal as usual.
+    pub royal_succession: bool,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
     pub irreversible: Vec<bool>,
     /// When a game is drawn.
@@ -310,6 +313,7 @@ impl Ruleset {
                 .iter()
                 .any(|p| p.promotes_to.iter().any(|&k| variant.pieces[k].royal)),
             check_needs_every_royal: false,
+            royal_succession: false,
             irreversible,
             draws: Draws::default(),
             z_piece,

@@ -28,6 +28,7 @@ mod king_leap;
 mod last_royal;
 mod promotion;
 mod promotion_by_move;
+mod royal_succession;
 mod setup_choice;
 
 use crate::position::hooks::{Builder, Params, Rule, RuleCompiler, RuleSpec, Variant};
@@ -58,6 +59,7 @@ pub const REGISTRY: &[Registered] = &[
     setup_choice::REGISTERED,
     draw::REGISTERED,
     last_royal::REGISTERED,
+    royal_succession::REGISTERED,
     flying_general::REGISTERED,
     drops::REGISTERED,
 ];
