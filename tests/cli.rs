@@ -25,6 +25,8 @@ fn variants_lists_every_built_in_game() {
         "grand",
         "gigachess2",
         "zanzibar-xxl",
+        "tamerlane2",
+        "zanzibar-s",
         "wildebeest",
         "xiangqi",
         "makruk",
