@@ -119,16 +119,8 @@ perft_file!(wildebeest, wildebeest_deep, "wildebeest");
 perft_file!(terachess2, terachess2_deep, "terachess2");
 perft_file!(zanzibar_cut, zanzibar_cut_deep, "zanzibar-cut");
 perft_file!(zanzibar_12x10, zanzibar_12x10_deep, "zanzibar-12x10");
-perft_file!(
-    zanzibar_s_12x10,
-    zanzibar_s_12x10_deep,
-    "zanzibar-s-12x10"
-);
-perft_file!(
-    tamerlane2_11x10,
-    tamerlane2_11x10_deep,
-    "tamerlane2-11x10"
-);
+perft_file!(zanzibar_s_12x10, zanzibar_s_12x10_deep, "zanzibar-s-12x10");
+perft_file!(tamerlane2_11x10, tamerlane2_11x10_deep, "tamerlane2-11x10");
 perft_file!(xiangqi, xiangqi_deep, "xiangqi");
 perft_file!(makruk, makruk_deep, "makruk");
 perft_file!(crazyhouse, crazyhouse_deep, "crazyhouse");

@@ -143,7 +143,12 @@ fn make_unmake_and_hash_through_successions() {
         for &a in first.as_slice() {
             let f0 = (p.fen(), p.hash());
             p.make(a);
-            assert_eq!(p.hash(), p.hash_from_scratch(), "{fen} {}", coord(&rules, a));
+            assert_eq!(
+                p.hash(),
+                p.hash_from_scratch(),
+                "{fen} {}",
+                coord(&rules, a)
+            );
             let mut second = MoveList::new();
             p.legal_moves(&mut second);
             for &b in second.as_slice() {
@@ -165,9 +170,13 @@ fn succession_needs_its_successors() {
     let text = include_str!("../variants/tamerlane2.toml");
     assert!(v.pieces.iter().any(|p| p.name == "Prince"));
     let broken = text.replace("successors = \"I\"", "successors = \"\"");
-    let e = Variant::from_toml(&broken, "t.toml").unwrap_err().to_string();
+    let e = Variant::from_toml(&broken, "t.toml")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("names no piece"), "{e}");
     let broken = text.replace("successors = \"I\"\n", "");
-    let e = Variant::from_toml(&broken, "t.toml").unwrap_err().to_string();
+    let e = Variant::from_toml(&broken, "t.toml")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("needs `successors`"), "{e}");
 }

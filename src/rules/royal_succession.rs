@@ -103,7 +103,11 @@ impl Rule for RoyalSuccession {
 
     fn explain(&self, rs: &Ruleset) -> String {
         let mut line = self.declared.clone();
-        line.extend(self.successors.iter().filter(|k| !self.declared.contains(k)));
+        line.extend(
+            self.successors
+                .iter()
+                .filter(|k| !self.declared.contains(k)),
+        );
         format!(
             "Royal succession: each side's pieces that are {} form its line of succession. \
              While a side has two or more of them, none is royal: each may be left attacked and \
