@@ -18,6 +18,9 @@
 //!   marked as promoting ([`Entry::set_promotes`]) ends on a square (the generator expands the move into one per choice);
 //! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
 //!   unmake apply the relocation), each with its written name;
+//! - **swaps**: `MoveKind::Swap` moves (which the rule generates) exchange the mover with a
+//!   piece of its own side on `to`; [`Builder::clear_rights_on_swap`] names the rights a swap
+//!   ends;
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
 //!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), both asked by the one
 //!   legality predicate ([`Position::is_legal_pseudo`] and [`Position::make_if_legal`]);
@@ -112,7 +115,8 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
 
     /// Adds pseudo-legal moves for the side to move (called only for rules that registered
     /// with [`Builder::add_moves`]). Moves it adds carry `MoveKind::Hook` with `aux` = the
-    /// rule's index ([`Builder::index`]) or `MoveKind::Special`.
+    /// rule's index ([`Builder::index`]), `MoveKind::Swap` with the same `aux`, or
+    /// `MoveKind::Special`.
     fn generate(&self, _pos: &Position, _out: &mut MoveList) {}
 
     /// Vetoes a move this rule added. Return false to forbid it. Asked before the generic test
@@ -203,6 +207,11 @@ impl Builder<'_> {
     /// Rights `bits` are lost when the piece `c` moves.
     pub fn clear_rights_when_moved(&mut self, c: Code, bits: u16) {
         self.rs.code_clears[c as usize] |= bits;
+    }
+
+    /// Rights `bits` are lost when `color` plays a swap (`MoveKind::Swap`).
+    pub fn clear_rights_on_swap(&mut self, color: Color, bits: u16) {
+        self.rs.swap_clears[color.index()] |= bits;
     }
 
     /// This rule adds moves ([`Rule::generate`] is called).

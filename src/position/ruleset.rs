@@ -31,6 +31,8 @@ pub struct Ruleset {
     pub square_clears: Vec<u16>,
     /// Rights cleared when a piece code moves.
     pub code_clears: [u16; 256],
+    /// Rights lost, per side, when that side plays a `MoveKind::Swap` move.
+    pub swap_clears: [u16; 2],
     /// Rights bits handed out so far.
     pub rights_used: u16,
     /// Moves that relocate a second piece, by id (`Move::aux` of `MoveKind::Special`).
@@ -290,6 +292,7 @@ impl Ruleset {
             vetoing: Vec::new(),
             square_clears: vec![0; size],
             code_clears: [0; 256],
+            swap_clears: [0; 2],
             rights_used: 0,
             specials: Vec::new(),
             arrival_index: vec![0; slots],

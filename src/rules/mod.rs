@@ -29,6 +29,7 @@ mod last_royal;
 mod promotion;
 mod promotion_by_move;
 mod royal_succession;
+mod royal_swap;
 mod setup_choice;
 
 use crate::position::hooks::{Builder, Params, Rule, RuleCompiler, RuleSpec, Variant};
@@ -60,6 +61,7 @@ pub const REGISTRY: &[Registered] = &[
     draw::REGISTERED,
     last_royal::REGISTERED,
     royal_succession::REGISTERED,
+    royal_swap::REGISTERED,
     flying_general::REGISTERED,
     drops::REGISTERED,
 ];
