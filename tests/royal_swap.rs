@@ -165,7 +165,7 @@ fn the_right_is_used_once_and_written_in_the_fen() {
     assert_eq!(p.fen(), "2k2/5/2N2/5/R3K b s - 0 1");
     assert_eq!(p.hash(), p.hash_from_scratch());
     // Black plays, and White may not swap again.
-    let reply = parse_move(&mut p, "c5b5").unwrap();
+    let reply = parse_move(&mut p, "c5c4").unwrap();
     p.make(reply);
     let moves = legal(&mut p);
     assert!(
