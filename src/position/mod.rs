@@ -752,7 +752,7 @@ impl Position {
             | rs.square_clears[cap_sq as usize]
             | rs.code_clears[moved as usize];
         if swap {
-            // The partner leaves `to` for `from`.
+            // The partner leaves `to` for `from`; the rights of both pieces and of the swap go.
             let other = self.board[mv.to as usize];
             if let Some(u) = self.stack.last_mut() {
                 u.other = other;
@@ -775,15 +775,8 @@ impl Position {
             || rs.is_royal(captured)
             || (placed != moved && rs.is_royal(placed) != rs.is_royal(moved));
 
-        let lost = self.rights & clears;
-        if lost != 0 {
-            for b in 0..16 {
-                if lost >> b & 1 != 0 {
-                    h ^= rs.z_rights[b];
-                }
-            }
-            self.rights &= !clears;
-        }
+        h ^= rights_keys(rs, self.rights & clears);
+        self.rights &= !clears;
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
         if mv.kind == MoveKind::Double && mv.promo == 0 {
@@ -1316,6 +1309,20 @@ impl Position {
         p.stack = Vec::with_capacity(256);
         p
     }
+}
+
+/// The hash keys of the rights bits `lost`, xored together.
+#[inline]
+fn rights_keys(rs: &Ruleset, lost: u16) -> u64 {
+    let mut h = 0;
+    if lost != 0 {
+        for b in 0..16 {
+            if lost >> b & 1 != 0 {
+                h ^= rs.z_rights[b];
+            }
+        }
+    }
+    h
 }
 
 /// Exchanges the promoted marks of two squares (a swap moved both pieces).
