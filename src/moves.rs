@@ -49,6 +49,10 @@ pub enum MoveKind {
     /// A piece put from the mover's hand on the empty square `to` (`from` equals `to`):
     /// `aux` is the kind dropped. Only variants with hands (the `drops` rule) have them.
     Drop = 5,
+    /// The mover changes places with a piece of its own side standing on `to` (the royal
+    /// swap): the mover goes to `to` and that piece to `from`. Never captures, never
+    /// promotes; `aux` is the index of the rule that added it.
+    Swap = 6,
 }
 
 /// A move: from, to, promotion (0 = none, else kind + 1), kind and a kind-specific byte.

@@ -286,6 +286,7 @@ pub fn show(rules: &Ruleset, mv: Move) -> String {
         MoveKind::EnPassant => format!("{text} (en passant)"),
         MoveKind::Special => format!("{text} (castling)"),
         MoveKind::Drop => format!("{text} (drop)"),
+        MoveKind::Swap => format!("{text} (swap)"),
         MoveKind::Hook => match rules.hooks.get(mv.aux as usize) {
             Some(h) => format!("{text} ({})", h.name()),
             None => format!("{text} (rule #{})", mv.aux),
@@ -343,7 +344,8 @@ pub fn attacked_royals(pos: &Position, color: Color) -> Vec<Square> {
 
 /// Whether `color` is in check by a scan of the whole board: any royal piece attacked, or,
 /// where the last royal piece counts (`Ruleset::check_needs_every_royal`) and the side has
-/// several, every one of them. Returns the attacked royal squares with it.
+/// several, every one of them; with royal succession (`Ruleset::royal_succession`) and several,
+/// never. Returns the attacked royal squares with it.
 pub fn scanned_check(pos: &Position, color: Color) -> (bool, Vec<Square>) {
     let rules = pos.rules();
     let royals = (0..rules.geometry.size())
@@ -353,7 +355,9 @@ pub fn scanned_check(pos: &Position, color: Color) -> (bool, Vec<Square>) {
         })
         .count();
     let hit = attacked_royals(pos, color);
-    let check = if rules.check_needs_every_royal && royals > 1 {
+    let check = if rules.royal_succession && royals > 1 {
+        false
+    } else if rules.check_needs_every_royal && royals > 1 {
         hit.len() == royals
     } else {
         !hit.is_empty()

@@ -299,7 +299,8 @@ pub fn samples(
     for (i, &m) in g.moves().iter().enumerate() {
         let quiet = m.promo == 0
             && m.kind != MoveKind::EnPassant
-            && (pos.piece_at(m.to) == EMPTY || m.kind == MoveKind::Special);
+            && (pos.piece_at(m.to) == EMPTY
+                || matches!(m.kind, MoveKind::Special | MoveKind::Swap));
         if i >= skip && quiet && !pos.in_check() {
             let mut count = vec![0i32; ev.kinds()];
             for &c in pos.board().iter().take(rules.geometry.size()) {

@@ -99,6 +99,8 @@ agree!(terachess2_probes_agree_with_the_interpreter, "terachess2");
 agree!(gigachess2_probes_agree_with_the_interpreter, "gigachess2");
 agree!(zanzibar_probes_agree_with_the_interpreter, "zanzibar-xxl");
 agree!(wildebeest_probes_agree_with_the_interpreter, "wildebeest");
+agree!(tamerlane2_probes_agree_with_the_interpreter, "tamerlane2");
+agree!(zanzibar_s_probes_agree_with_the_interpreter, "zanzibar-s");
 
 /// The comparison can fail: a capture the probes know of and the interpreter is asked about
 /// on the wrong square disagrees.

@@ -128,6 +128,11 @@ fn odd_moves(moves: &[Move], size: usize, salt: usize) -> Vec<Move> {
             aux: 0,
             ..m
         });
+        out.push(Move {
+            kind: MoveKind::Swap,
+            aux: (i % 3) as u8,
+            ..m
+        });
     }
     out.push(Move::new(
         ((salt * 7) % size) as u8,
@@ -145,6 +150,7 @@ fn random_move(rs: &Ruleset, (a, b, c, d, e): (u8, u8, u8, u8, u8)) -> Move {
         MoveKind::EnPassant,
         MoveKind::Special,
         MoveKind::Hook,
+        MoveKind::Swap,
     ];
     Move {
         from: (a as usize % size) as u8,

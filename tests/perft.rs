@@ -119,6 +119,8 @@ perft_file!(wildebeest, wildebeest_deep, "wildebeest");
 perft_file!(terachess2, terachess2_deep, "terachess2");
 perft_file!(zanzibar_cut, zanzibar_cut_deep, "zanzibar-cut");
 perft_file!(zanzibar_12x10, zanzibar_12x10_deep, "zanzibar-12x10");
+perft_file!(zanzibar_s_12x10, zanzibar_s_12x10_deep, "zanzibar-s-12x10");
+perft_file!(tamerlane2_11x10, tamerlane2_11x10_deep, "tamerlane2-11x10");
 perft_file!(xiangqi, xiangqi_deep, "xiangqi");
 perft_file!(makruk, makruk_deep, "makruk");
 perft_file!(crazyhouse, crazyhouse_deep, "crazyhouse");
@@ -249,4 +251,43 @@ fn zanzibar_12x10_uses_the_shipped_movements() {
     }
     assert_eq!(shared, test.pieces.len() - 2, "all but the two stand-ins");
     assert_eq!(full.pieces.len(), test.pieces.len());
+}
+
+/// The pieces of a cut-down test board that share a name with the shipped game's move alike
+/// (but for the notations `allowed` pairs, shipped then test); returns how many are shared.
+fn shared_movements(test: &str, game: &str, allowed: &[(&str, &str)]) -> (usize, usize) {
+    let test = Variant::load(&format!(
+        "{}/tests/data/{test}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let full = Variant::load(game).unwrap();
+    let mut shared = 0;
+    for p in &test.pieces {
+        if let Some(q) = full.pieces.iter().find(|q| q.name == p.name) {
+            let same = p.betza_text == q.betza_text
+                || allowed.contains(&(q.betza_text.as_str(), p.betza_text.as_str()));
+            assert!(same, "{}: `{}` vs `{}`", p.name, p.betza_text, q.betza_text);
+            assert_eq!(p.letter, q.letter, "{}", p.name);
+            shared += 1;
+        }
+    }
+    (shared, test.pieces.len())
+}
+
+/// Zanzibar-S on 12x10: every piece the shipped game's but the two stand-ins (the Prince
+/// without its `nn`, listed in its file).
+#[test]
+fn zanzibar_s_12x10_uses_the_shipped_movements() {
+    let (shared, all) = shared_movements("zanzibar-s-12x10", "zanzibar-s", &[("KfmnnD", "KfmnD")]);
+    assert_eq!(shared, all - 2, "all but the two stand-ins");
+    assert_eq!(all, Variant::load("zanzibar-s").unwrap().pieces.len());
+}
+
+/// Tamerlane II on 11x10: its pieces but the Ship, the Eagle and the Prince (see its file).
+#[test]
+fn tamerlane2_11x10_uses_the_shipped_movements() {
+    let (shared, all) = shared_movements("tamerlane2-11x10", "tamerlane2", &[]);
+    assert_eq!(shared, all);
+    assert_eq!(all + 3, Variant::load("tamerlane2").unwrap().pieces.len());
 }

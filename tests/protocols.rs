@@ -118,7 +118,7 @@ fn xboard_describes_engine_defined_variants() {
         .unwrap();
     assert!(
         features.contains(
-            "variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako,capablanca,grand,zanzibar-xxl,wildebeest,xiangqi,makruk,crazyhouse,shogi\""
+            "variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako,capablanca,grand,zanzibar-xxl,tamerlane2,zanzibar-s,wildebeest,xiangqi,makruk,crazyhouse,shogi\""
         ),
         "{features}"
     );
@@ -510,4 +510,35 @@ fn uci_cont_history_option_changes_the_search_and_rejects_bad_values() {
         out.contains("info string error: ContHistory must be true or false, got `maybe`"),
         "{out}"
     );
+}
+
+/// The royal swap over both protocols (Tamerlane II with the swap, a file variant): the King
+/// a1, checked with the b-file covered, escapes only by changing places with its Rook on k1,
+/// written `a1k1`; a GUI's `a1k1` is read back as that swap.
+#[test]
+fn the_royal_swap_travels_as_coordinates() {
+    let file = "tests/data/tamerlane2-swap.toml";
+    let fen = "rr3k5/11/11/11/11/11/11/11/11/11/K9R w Ss - 0 1";
+    let (out, _, _) = session(
+        &["uci", "-v", file],
+        &format!("uci\nposition fen {fen}\ngo depth 2\n"),
+    );
+    assert_eq!(out.lines().last(), Some("bestmove a1k1"), "{out}");
+    // After the swap the Rook stands on a1 and may be taken there.
+    let (out, _, _) = session(
+        &["uci", "-v", file],
+        &format!("uci\nposition fen {fen} moves a1k1\ngo depth 2\n"),
+    );
+    assert_eq!(out.lines().last(), Some("bestmove a11a1"), "{out}");
+    let (out, _, _) = session(
+        &["xboard", "-v", file],
+        &format!("xboard\nprotover 2\nforce\nsetboard {fen}\nsd 2\ngo\n"),
+    );
+    assert!(out.lines().any(|l| l == "move a1k1"), "{out}");
+    let (out, _, _) = session(
+        &["xboard", "-v", file],
+        &format!("xboard\nprotover 2\nforce\nsetboard {fen}\nusermove a1k1\nsd 2\ngo\n"),
+    );
+    assert!(!out.contains("Illegal move"), "{out}");
+    assert!(out.lines().any(|l| l == "move a11a1"), "{out}");
 }

@@ -20,6 +20,9 @@
 //!   square and ends where no arrival applies;
 //! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
 //!   unmake apply the relocation), each with its written name;
+//! - **swaps**: `MoveKind::Swap` moves (which the rule generates) exchange the mover with a
+//!   piece of its own side on `to`; [`Builder::clear_rights_on_swap`] names the rights a swap
+//!   ends;
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
 //!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), and, for rules that register
 //!   with [`Builder::veto_drops_when_made`], of drops by the position they make
@@ -137,7 +140,8 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
 
     /// Adds pseudo-legal moves for the side to move (called only for rules that registered
     /// with [`Builder::add_moves`]). Moves it adds carry `MoveKind::Hook` with `aux` = the
-    /// rule's index ([`Builder::index`]) or `MoveKind::Special`.
+    /// rule's index ([`Builder::index`]), `MoveKind::Swap` with the same `aux`, or
+    /// `MoveKind::Special`.
     fn generate(&self, _pos: &Position, _out: &mut MoveList) {}
 
     /// Vetoes a move this rule added. Return false to forbid it. Asked before the generic test
@@ -291,6 +295,11 @@ impl Builder<'_> {
         self.rs.enders.push(self.index);
     }
 
+    /// Rights `bits` are lost when `color` plays a swap (`MoveKind::Swap`).
+    pub fn clear_rights_on_swap(&mut self, color: Color, bits: u16) {
+        self.rs.swap_clears[color.index()] |= bits;
+    }
+
     /// This rule adds moves ([`Rule::generate`] is called).
     pub fn add_moves(&mut self) {
         self.rs.generating.push(self.index);
@@ -377,6 +386,27 @@ impl Builder<'_> {
     /// royal piece may be captured while another remains (the last one counts).
     pub fn check_only_when_every_royal_attacked(&mut self) {
         self.rs.check_needs_every_royal = true;
+    }
+
+    /// Royal succession: the pieces of `successors` join the royal pieces in each side's line
+    /// of succession. A side with two pieces or more in that line is never in check (any of
+    /// them may be left attacked and captured); its last one is royal as usual.
+    pub fn royal_succession(&mut self, successors: &[usize]) {
+        let rs = &mut *self.rs;
+        for &k in successors {
+            if let Some(r) = rs.royal.get_mut(k) {
+                *r = true;
+            }
+            for c in [Color::White, Color::Black] {
+                rs.royal_code[code(k, c) as usize] = true;
+            }
+        }
+        rs.promotes_to_royal = rs
+            .variant
+            .pieces
+            .iter()
+            .any(|p| p.promotes_to.iter().any(|&k| rs.royal[k]));
+        rs.royal_succession = true;
     }
 
     /// Gives the sides hands: pieces in hand are kept in the position (its FEN, its hash),

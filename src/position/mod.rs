@@ -44,12 +44,13 @@ struct Undo {
     royal_count: [u8; 2],
     /// A null move (the side to move passed), for the search.
     null: bool,
-    /// The second piece a special move relocated (for [`Position::move_changes`]).
+    /// The second piece a special move or a swap relocated (for [`Position::move_changes`]
+    /// and unmake).
     other: Code,
     /// With hands: the kind a capture put in the captor's hand (`NO_HAND`: none).
     hand_kind: u8,
     /// With hands: which promoted marks the move moved or removed ([`MARK_MOVED`],
-    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`]).
+    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`], [`MARK_SWAPPED`]).
     marks: u8,
     /// The rules' state words before the move.
     state: StateWords,
@@ -72,6 +73,8 @@ const MARK_CAPTURED: u8 = 2;
 const MARK_OTHER: u8 = 4;
 /// The move promoted an unmarked piece (a mark was put on its destination).
 const MARK_MADE: u8 = 8;
+/// A swap exchanged the marks of its two squares.
+const MARK_SWAPPED: u8 = 16;
 
 /// Most pieces of one kind a hand may hold.
 pub const MAX_IN_HAND: u8 = 200;
@@ -664,11 +667,13 @@ impl Position {
 
     /// Whether `color` is in check: its royal piece is attacked. With several royal pieces,
     /// any of them attacked, or, where a rule says only the last one counts
-    /// (`Ruleset::check_needs_every_royal`), every one of them attacked.
+    /// (`Ruleset::check_needs_every_royal`), every one of them attacked; with royal succession
+    /// (`Ruleset::royal_succession`), never.
     pub fn royal_in_check(&self, color: Color) -> bool {
         match self.royal_count[color.index()] {
             0 => false,
             1 => self.attacked(self.royal[color.index()], color.flip()),
+            _ if self.rules.royal_succession => false,
             _ => {
                 let mut royals = self.occupied[color.index()]
                     .iter()
@@ -725,9 +730,12 @@ impl Position {
         let moved = self.board[mv.from as usize];
         let mut cap_sq = mv.to;
         let mut captured = self.board[mv.to as usize];
+        let swap = mv.kind == MoveKind::Swap;
         if mv.kind == MoveKind::EnPassant {
             cap_sq = self.ep_victim;
             captured = self.board[cap_sq as usize];
+        } else if swap {
+            captured = EMPTY;
         }
         self.push_undo(mv, moved, captured, cap_sq, false);
         let rs = &*self.rules;
@@ -767,6 +775,20 @@ impl Position {
             self.occupied[me].insert(b);
             h ^= zp(other, b);
         }
+        let mut clears = rs.square_clears[mv.from as usize]
+            | rs.square_clears[cap_sq as usize]
+            | rs.code_clears[moved as usize];
+        if swap {
+            // The partner leaves `to` for `from`; the rights of both pieces and of the swap go.
+            let other = self.board[mv.to as usize];
+            if let Some(u) = self.stack.last_mut() {
+                u.other = other;
+            }
+            h ^= zp(other, mv.to) ^ zp(other, mv.from);
+            self.board[mv.from as usize] = other;
+            self.occupied[me].insert(mv.from);
+            clears |= rs.code_clears[other as usize] | rs.swap_clears[me];
+        }
         self.board[mv.to as usize] = placed;
         self.occupied[me].insert(mv.to);
         h ^= zp(placed, mv.to);
@@ -775,21 +797,13 @@ impl Position {
         }
         // A royal piece captured while another remains, or a piece becoming or ceasing to be
         // royal by promotion: recount.
-        let royal_change =
-            rs.is_royal(captured) || (placed != moved && rs.is_royal(placed) != rs.is_royal(moved));
+        // A swap may move two royal pieces: recount as well.
+        let royal_change = swap
+            || rs.is_royal(captured)
+            || (placed != moved && rs.is_royal(placed) != rs.is_royal(moved));
 
-        let clears = rs.square_clears[mv.from as usize]
-            | rs.square_clears[cap_sq as usize]
-            | rs.code_clears[moved as usize];
-        let lost = self.rights & clears;
-        if lost != 0 {
-            for b in 0..16 {
-                if lost >> b & 1 != 0 {
-                    h ^= rs.z_rights[b];
-                }
-            }
-            self.rights &= !clears;
-        }
+        h ^= rights_keys(rs, self.rights & clears);
+        self.rights &= !clears;
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
         if mv.kind == MoveKind::Double && mv.promo == 0 {
@@ -801,7 +815,8 @@ impl Position {
         } else {
             self.ep = EpSquares::NONE;
         }
-        let irreversible = captured != EMPTY || mv.promo != 0 || rs.irreversible[kind_of(moved)];
+        let irreversible =
+            captured != EMPTY || mv.promo != 0 || swap || rs.irreversible[kind_of(moved)];
         self.end_turn(h ^ rs.z_side, irreversible, royal_change);
         if self.rules.hands {
             self.hand_and_marks(mv, moved, captured, cap_sq, placed);
@@ -875,7 +890,17 @@ impl Position {
                 marks |= MARK_OTHER;
             }
         }
-        if self.promoted.contains(mv.from) {
+        if mv.kind == MoveKind::Swap {
+            let (a, b) = (
+                self.promoted.contains(mv.from),
+                self.promoted.contains(mv.to),
+            );
+            if a != b {
+                swap_marks(&mut self.promoted, mv.from, mv.to);
+                h ^= rs.z_promoted[mv.from as usize] ^ rs.z_promoted[mv.to as usize];
+                marks |= MARK_SWAPPED;
+            }
+        } else if self.promoted.contains(mv.from) {
             self.promoted.remove(mv.from);
             self.promoted.insert(mv.to);
             h ^= rs.z_promoted[mv.from as usize] ^ rs.z_promoted[mv.to as usize];
@@ -956,6 +981,9 @@ impl Position {
             let (a, b) = self.rules.specials[mv.aux as usize].also;
             self.promoted.remove(b);
             self.promoted.insert(a);
+        }
+        if u.marks & MARK_SWAPPED != 0 {
+            swap_marks(&mut self.promoted, mv.from, mv.to);
         }
         if u.marks & (MARK_MOVED | MARK_MADE) != 0 {
             self.promoted.remove(mv.to);
@@ -1061,6 +1089,11 @@ impl Position {
             push(mv.to, EMPTY, u.moved);
             return n;
         }
+        if mv.kind == MoveKind::Swap {
+            push(mv.from, u.moved, u.other);
+            push(mv.to, u.other, u.moved);
+            return n;
+        }
         if u.captured != EMPTY {
             push(u.cap_sq, u.captured, EMPTY);
         }
@@ -1149,6 +1182,10 @@ impl Position {
         }
         self.board[mv.from as usize] = u.moved;
         self.occupied[me].insert(mv.from);
+        if mv.kind == MoveKind::Swap {
+            self.board[mv.to as usize] = u.other;
+            self.occupied[me].insert(mv.to);
+        }
         if u.captured != EMPTY {
             self.board[u.cap_sq as usize] = u.captured;
             self.occupied[them].insert(u.cap_sq);
@@ -1183,10 +1220,12 @@ impl Position {
     }
 
     /// The rules' part of legality: every rule that vetoes any move allows it, and the rule
-    /// that added it (a `Hook` or `Special` move) allows it. Free when no rule vetoes.
+    /// that added it (a `Hook`, `Swap` or `Special` move) allows it. Free when no rule vetoes.
     #[inline(always)]
     fn rules_allow(&self, mv: Move) -> bool {
-        if self.rules.vetoing.is_empty() && !matches!(mv.kind, MoveKind::Hook | MoveKind::Special) {
+        if self.rules.vetoing.is_empty()
+            && !matches!(mv.kind, MoveKind::Hook | MoveKind::Special | MoveKind::Swap)
+        {
             return true;
         }
         self.forbidding_rule_before(mv).is_none()
@@ -1204,7 +1243,7 @@ impl Position {
             }
         }
         let owner = match mv.kind {
-            MoveKind::Hook => mv.aux,
+            MoveKind::Hook | MoveKind::Swap => mv.aux,
             MoveKind::Special => rs.specials.get(mv.aux as usize)?.owner,
             _ => return None,
         };
@@ -1276,8 +1315,16 @@ impl Position {
         }
         let me = self.side;
         let n = self.royal_count[me.index()];
+        if n >= 2
+            && self.rules.royal_succession
+            && (mv.promo == 0 || !self.rules.is_royal(self.board[mv.from as usize]))
+        {
+            // Royal succession with two heirs or more: no move of this side leaves it in check,
+            // unless a royal piece promotes away and leaves one.
+            return true;
+        }
         if n != 1
-            || matches!(mv.kind, MoveKind::Special | MoveKind::Drop)
+            || matches!(mv.kind, MoveKind::Special | MoveKind::Drop | MoveKind::Swap)
             || (mv.promo != 0 && self.rules.promotes_to_royal)
         {
             let becomes_royal = mv.promotion().is_some_and(|k| {
@@ -1372,6 +1419,32 @@ impl Position {
         let mut p = self.clone();
         p.stack = Vec::with_capacity(256);
         p
+    }
+}
+
+/// The hash keys of the rights bits `lost`, xored together.
+#[inline]
+fn rights_keys(rs: &Ruleset, lost: u16) -> u64 {
+    let mut h = 0;
+    if lost != 0 {
+        for b in 0..16 {
+            if lost >> b & 1 != 0 {
+                h ^= rs.z_rights[b];
+            }
+        }
+    }
+    h
+}
+
+/// Exchanges the promoted marks of two squares (a swap moved both pieces).
+fn swap_marks(set: &mut crate::moves::SquareSet, a: Square, b: Square) {
+    let (ma, mb) = (set.contains(a), set.contains(b));
+    for (s, m) in [(a, mb), (b, ma)] {
+        if m {
+            set.insert(s);
+        } else {
+            set.remove(s);
+        }
     }
 }
 

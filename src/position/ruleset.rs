@@ -36,6 +36,8 @@ pub struct Ruleset {
     pub square_clears: Vec<u16>,
     /// Rights cleared when a piece code moves.
     pub code_clears: [u16; 256],
+    /// Rights lost, per side, when that side plays a `MoveKind::Swap` move.
+    pub swap_clears: [u16; 2],
     /// Rights bits handed out so far.
     pub rights_used: u16,
     /// Moves that relocate a second piece, by id (`Move::aux` of `MoveKind::Special`).
@@ -66,6 +68,9 @@ pub struct Ruleset {
     /// With several royal pieces, a side is in check only when every one is attacked (a rule
     /// such as `last-royal` sets it); otherwise when any is.
     pub check_needs_every_royal: bool,
+    /// Royal succession (a rule such as `royal-succession` sets it): a side with several royal
+    /// pieces is never in check; its last one is royal as usual.
+    pub royal_succession: bool,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
     pub irreversible: Vec<bool>,
     /// When a game is drawn.
@@ -312,6 +317,7 @@ impl Ruleset {
             mate_drop_loses: 0,
             square_clears: vec![0; size],
             code_clears: [0; 256],
+            swap_clears: [0; 2],
             rights_used: 0,
             specials: Vec::new(),
             arrival_index: vec![0; slots],
@@ -338,6 +344,7 @@ impl Ruleset {
                 .iter()
                 .any(|p| p.promotes_to.iter().any(|&k| variant.pieces[k].royal)),
             check_needs_every_royal: false,
+            royal_succession: false,
             irreversible,
             draws: Draws::default(),
             z_piece,

@@ -29,6 +29,8 @@ mod king_leap;
 mod last_royal;
 mod promotion;
 mod promotion_by_move;
+mod royal_succession;
+mod royal_swap;
 mod setup_choice;
 
 use crate::position::hooks::{Builder, Params, Rule, RuleCompiler, RuleSpec, Variant};
@@ -59,6 +61,8 @@ pub const REGISTRY: &[Registered] = &[
     setup_choice::REGISTERED,
     draw::REGISTERED,
     last_royal::REGISTERED,
+    royal_succession::REGISTERED,
+    royal_swap::REGISTERED,
     flying_general::REGISTERED,
     drops::REGISTERED,
     counting::REGISTERED,
@@ -251,5 +255,20 @@ mod tests {
         let t = text("zanzibar-xxl", "setup-choice");
         assert!(t.starts_with("Before the game, Black may arrange"), "{t}");
         assert!(t.contains("must stand on the f or g file"), "{t}");
+        let t = text("zanzibar-s", "setup-choice");
+        assert!(t.contains("(48 arrangements)"), "{t}");
+        assert!(
+            t.contains("The Rhinoceros must stand on the e or h file"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn succession_names_its_line() {
+        let t = text("tamerlane2", "royal-succession");
+        assert!(t.contains("pieces that are a King or a Prince"), "{t}");
+        assert!(t.contains("never in check"), "{t}");
+        let t = text("tamerlane2", "promotion");
+        assert!(t.contains("a Ship to an Eagle"), "{t}");
     }
 }

@@ -61,6 +61,10 @@ impl RuleSpec for PromotionSpec {
     fn clone_spec(&self) -> Box<dyn RuleSpec> {
         Box::new(self.clone())
     }
+    /// After the rules that make pieces royal (`royal-succession`), whose royal kinds it reads.
+    fn order(&self) -> u8 {
+        1
+    }
 }
 
 impl PromotionSpec {

@@ -35,7 +35,7 @@ impl RuleSpec for PromotionByMoveSpec {
     }
     /// After `promotion`, whose marks it narrows.
     fn order(&self) -> u8 {
-        1
+        2
     }
 }
 

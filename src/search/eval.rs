@@ -201,7 +201,12 @@ impl Evaluator {
         let size = g.size();
         let pieces = &rules.variant.pieces;
         let nkinds = pieces.len();
-        let royal: Vec<bool> = pieces.iter().map(|p| p.royal).collect();
+        // With royal succession a King may be captured while an heir remains: it is material
+        // like any piece (its `value`, or the value of its movement).
+        let royal: Vec<bool> = pieces
+            .iter()
+            .map(|p| p.royal && !rules.royal_succession)
+            .collect();
         let pawnlike: Vec<bool> = (0..nkinds)
             .map(|k| !pieces[k].promotes_to.is_empty() && !royal[k])
             .collect();

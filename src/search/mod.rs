@@ -1265,7 +1265,9 @@ impl Searcher {
                 && best > -MATE_BOUND
                 && eval + 100 + 120 * depth <= alpha;
             if prunable {
-                if matches!(mv.kind, MoveKind::Hook | MoveKind::Special) || !pos.make_if_legal(mv) {
+                if matches!(mv.kind, MoveKind::Hook | MoveKind::Special | MoveKind::Swap)
+                    || !pos.make_if_legal(mv)
+                {
                     continue;
                 }
                 if !pos.in_check() {

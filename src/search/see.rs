@@ -40,7 +40,8 @@ impl SeeValues {
         };
         for c in 2..128u8 {
             if kind_of(c) < eval.kinds() {
-                if rules.is_royal(c) {
+                // With royal succession a royal piece may be given up while an heir remains.
+                if rules.is_royal(c) && !rules.royal_succession {
                     v.by_code[c as usize] = ROYAL_VALUE;
                     v.royal |= 1 << c;
                 } else {

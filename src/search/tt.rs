@@ -108,6 +108,7 @@ impl Slot {
             3 => MoveKind::Special,
             4 => MoveKind::Hook,
             5 => MoveKind::Drop,
+            6 => MoveKind::Swap,
             _ => MoveKind::Normal,
         };
         TtEntry {

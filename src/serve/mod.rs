@@ -608,6 +608,7 @@ fn move_words(rules: &Ruleset, m: Move) -> String {
         MoveKind::EnPassant => "take en passant".into(),
         MoveKind::Special => "castle".into(),
         MoveKind::Drop => "drop".into(),
+        MoveKind::Swap => "swap".into(),
         _ => "step".into(),
     }
 }

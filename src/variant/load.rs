@@ -25,6 +25,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "zanzibar-xxl",
         include_str!("../../variants/zanzibar-xxl.toml"),
     ),
+    ("tamerlane2", include_str!("../../variants/tamerlane2.toml")),
+    ("zanzibar-s", include_str!("../../variants/zanzibar-s.toml")),
     ("wildebeest", include_str!("../../variants/wildebeest.toml")),
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
     ("makruk", include_str!("../../variants/makruk.toml")),
