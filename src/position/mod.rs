@@ -722,6 +722,7 @@ impl Position {
     }
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
+    // long: one pass over every kind of board move; its parts share the running hash and rights.
     pub fn make(&mut self, mv: Move) {
         if mv.kind == MoveKind::Drop {
             self.make_drop(mv);

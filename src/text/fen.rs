@@ -53,31 +53,7 @@ impl Setup {
             promoted: SquareSet::default(),
             state: [0; MAX_STATE],
         };
-        let (placement, hand) = match split_hand(fields[0]) {
-            Ok(parts) => parts,
-            Err(p) => {
-                problems.push(p);
-                (fields[0], None)
-            }
-        };
-        let plussed = expand_plus(rules, placement);
-        let (plain, marked) = strip_marks(plussed.as_deref().unwrap_or(placement));
-        if let Err(p) = plussed {
-            problems.push(p);
-        }
-        match crate::variant::parse_placement_codes(&rules.variant, &plain) {
-            Ok(b) => {
-                s.board = b;
-                s.promoted = mark_squares(rules, &s.board, &marked);
-            }
-            Err(es) => problems.extend(es.into_iter().map(Problem::Placement)),
-        }
-        if let Some(h) = hand {
-            match read_hand(rules, h) {
-                Ok(hand) => s.hand = hand,
-                Err(p) => problems.push(p),
-            }
-        }
+        read_placement(rules, fields[0], &mut s, &mut problems);
         s.side = match fields.get(1).copied() {
             None | Some("w") => Color::White,
             Some("b") => Color::Black,
@@ -133,6 +109,35 @@ impl Setup {
             Ok(s)
         } else {
             Err(problems)
+        }
+    }
+}
+
+/// Reads the FEN's first field into `s`: the board, the promoted marks and the hands.
+fn read_placement(rules: &Ruleset, field: &str, s: &mut Setup, problems: &mut Vec<Problem>) {
+    let (placement, hand) = match split_hand(field) {
+        Ok(parts) => parts,
+        Err(p) => {
+            problems.push(p);
+            (field, None)
+        }
+    };
+    let plussed = expand_plus(rules, placement);
+    let (plain, marked) = strip_marks(plussed.as_deref().unwrap_or(placement));
+    if let Err(p) = plussed {
+        problems.push(p);
+    }
+    match crate::variant::parse_placement_codes(&rules.variant, &plain) {
+        Ok(b) => {
+            s.board = b;
+            s.promoted = mark_squares(rules, &s.board, &marked);
+        }
+        Err(es) => problems.extend(es.into_iter().map(Problem::Placement)),
+    }
+    if let Some(h) = hand {
+        match read_hand(rules, h) {
+            Ok(hand) => s.hand = hand,
+            Err(p) => problems.push(p),
         }
     }
 }

@@ -566,25 +566,34 @@ fn read_variant(
     if !ok || !diags.is_empty() {
         return None;
     }
-    // What can only be found by compiling (a notation the generator cannot compile on this
-    // board, a castling partner that is not there, an illegal start position) is found by
-    // `Ruleset::new`, once, when the caller compiles the variant; these locations let its
-    // error point at the part of the file at fault.
+    variant.locations = locations(text, &start_span, &piece_spans, &rule_spans);
+    Some(variant)
+}
+
+/// Where the start, the pieces and the rules are written. What can only be found by compiling
+/// (a notation the generator cannot compile on this board, a castling partner that is not
+/// there, an illegal start position) is found by `Ruleset::new`, once, when the caller compiles
+/// the variant; these locations let its error point at the part of the file at fault.
+fn locations(
+    text: &str,
+    start_span: &Span,
+    piece_spans: &[Span],
+    rule_spans: &[(String, Span)],
+) -> Locations {
     let loc = |span: &Span| {
         let (line, col) = line_col(text, span.start);
         Loc { line, col }
     };
-    variant.locations = Locations {
+    Locations {
         origin: String::new(),
-        start: Some(loc(&start_span)),
+        start: Some(loc(start_span)),
         pieces: piece_spans.iter().map(loc).collect(),
         rules: rule_spans
             .iter()
             .map(|(n, s)| (n.clone(), loc(s)))
             .collect(),
         network: None,
-    };
-    Some(variant)
+    }
 }
 
 /// The `[display]` table, read once the zones are (`sized`: the board's size was valid; else
