@@ -1283,3 +1283,37 @@ fn shogi_perpetual_check_loses_for_the_side_that_checks() {
     assert_eq!(o.result, polymachy::game::GameResult::Draw);
     assert_eq!(o.to_string(), "Draw by repetition.");
 }
+
+#[test]
+fn xiangqi_perpetual_check_loses_for_the_side_that_checks() {
+    let rs = rules("xiangqi");
+    // Red's Rook checks from f2 and e2 in turn while Black's General steps between f10 and
+    // e10: at the third occurrence of the start position Red, who checked throughout, loses
+    // (as pyffish rules it: the game ends there, lost for Red to move).
+    // One cycle short, the game goes on.
+    let start = "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1";
+    let mut pos = Position::from_fen(&rs, start).unwrap();
+    for cycle in 0..2 {
+        assert!(
+            polymachy::game::outcome(&mut pos).is_none(),
+            "cycle {cycle}"
+        );
+        for m in ["e2f2", "f10e10", "f2e2", "e10f10"] {
+            play_coord(&mut pos, m);
+        }
+    }
+    let o = polymachy::game::outcome(&mut pos).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::BlackWins);
+    assert_eq!(o.to_string(), "Perpetual check: Black wins.");
+    // Without checks (the Rook shuttles on its rank, away from the General's files) the
+    // threefold repetition draws.
+    let mut quiet = Position::from_fen(&rs, "5k3/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
+    for _ in 0..2 {
+        for m in ["a2b2", "f10e10", "b2a2", "e10f10"] {
+            play_coord(&mut quiet, m);
+        }
+    }
+    let o = polymachy::game::outcome(&mut quiet).unwrap();
+    assert_eq!(o.result, polymachy::game::GameResult::Draw);
+    assert_eq!(o.to_string(), "Draw by repetition.");
+}
