@@ -1052,10 +1052,10 @@ impl Position {
         let fx = u.fx.as_slice();
         for &e in fx {
             match e {
-                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                    if u.captured != EMPTY {
-                        push(sq, u.captured, EMPTY);
-                    }
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. }
+                    if u.captured != EMPTY =>
+                {
+                    push(sq, u.captured, EMPTY)
                 }
                 Effect::Move { from, .. } => push(from, u.moved, EMPTY),
                 Effect::Relocate { from, .. } => push(from, u.other, EMPTY),
