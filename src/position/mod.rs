@@ -808,6 +808,29 @@ impl Position {
             u.cap_sq = cap_sq;
             u.other = other;
         }
+        let h = self.rights_and_ep(mv, clears, h);
+        let rs = &*self.rules;
+        // A drop restarts the clock (the hand it came from never holds the same again), as in
+        // Fairy-Stockfish.
+        let irreversible = captured != EMPTY
+            || placed != moved
+            || mv.kind == MoveKind::Drop
+            || rs.irreversible[kind_of(moved)];
+        self.end_turn(h ^ rs.z_side, irreversible, royal_change);
+        if self.rules.hands {
+            self.hand_and_marks(&fx);
+        }
+        if !self.rules.state_makers.is_empty() {
+            self.update_state(mv, captured);
+        }
+    }
+
+    /// After make's board changes: the rights in `clears` (of the squares a piece left and the
+    /// moving piece) are lost, and a double step leaves en-passant rights; both change the hash
+    /// `h`, returned.
+    #[inline(always)]
+    fn rights_and_ep(&mut self, mv: Move, clears: u16, mut h: u64) -> u64 {
+        let rs = &*self.rules;
         let lost = self.rights & clears;
         if lost != 0 {
             for b in 0..16 {
@@ -828,19 +851,7 @@ impl Position {
         } else {
             self.ep = EpSquares::NONE;
         }
-        // A drop restarts the clock (the hand it came from never holds the same again), as in
-        // Fairy-Stockfish.
-        let irreversible = captured != EMPTY
-            || placed != moved
-            || mv.kind == MoveKind::Drop
-            || rs.irreversible[kind_of(moved)];
-        self.end_turn(h ^ rs.z_side, irreversible, royal_change);
-        if self.rules.hands {
-            self.hand_and_marks(&fx);
-        }
-        if !self.rules.state_makers.is_empty() {
-            self.update_state(mv, captured);
-        }
+        h
     }
 
     /// Asks the rules that keep state to update it after `mv` (which took `captured`), and
