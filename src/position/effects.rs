@@ -135,6 +135,16 @@ impl Position {
         }
     }
 
+    /// Where a board move would take a piece: [`Position::capture_square`] without the test
+    /// that a piece stands there (the legality test's board-only make reads it).
+    #[inline(always)]
+    pub(super) fn taken_square(&self, mv: Move) -> Square {
+        match mv.kind {
+            MoveKind::EnPassant => self.ep_victim,
+            _ => mv.to,
+        }
+    }
+
     /// What `mv` (pseudo-legal for the side to move) does, as effects in order: a capture,
     /// the mover's move (or the drop), a second piece relocated, a promotion. The one
     /// description of each move kind: make, unmake, [`Position::move_changes`] and the

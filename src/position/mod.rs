@@ -1319,11 +1319,7 @@ impl Position {
         } else {
             self.royal[me.index()]
         };
-        let victim = if mv.kind == MoveKind::EnPassant {
-            self.ep_victim
-        } else {
-            mv.to
-        };
+        let victim = self.taken_square(mv);
         let enemy = me.flip();
         if !checked && !royal_moves {
             // Not in check: the move can expose the royal piece only by emptying or filling a
