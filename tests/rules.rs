@@ -12,8 +12,9 @@ use std::process::Command;
 use std::sync::Arc;
 
 use polymachy::moves::{Move, MoveKind, MoveList};
-use polymachy::position::Position;
+use polymachy::nnue::{Change, MAX_CHANGES};
 use polymachy::position::Ruleset;
+use polymachy::position::{Effect, Position};
 use polymachy::text::coord;
 use polymachy::variant::Variant;
 
@@ -1316,4 +1317,163 @@ fn xiangqi_perpetual_check_loses_for_the_side_that_checks() {
     let o = polymachy::game::outcome(&mut quiet).unwrap();
     assert_eq!(o.result, polymachy::game::GameResult::Draw);
     assert_eq!(o.to_string(), "Draw by repetition.");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A move's effects
+// ---------------------------------------------------------------------------------------------
+
+/// The index of the piece kind written `letter`.
+fn kind(rs: &Ruleset, letter: char) -> u8 {
+    rs.variant
+        .pieces
+        .iter()
+        .position(|p| p.letter == letter)
+        .unwrap_or_else(|| panic!("no piece {letter}")) as u8
+}
+
+/// Plays the legal move `text`, checks that the hash made and the hash computed agree and that
+/// unmake restores the position, and returns the move's effects and the squares it changed.
+fn effects_of(pos: &mut Position, text: &str) -> (Vec<Effect>, Vec<(u8, u8, u8)>) {
+    let mv = find(pos, text);
+    let fx = pos.effects(mv).as_slice().to_vec();
+    let (before, hash) = (pos.fen(), pos.hash());
+    pos.make(mv);
+    assert_eq!(pos.hash(), pos.hash_from_scratch(), "{text}: hash");
+    let mut out = [Change::default(); MAX_CHANGES];
+    let n = pos.move_changes(pos.ply_count() - 1, &mut out);
+    let changes = out[..n]
+        .iter()
+        .map(|c| (c.square, c.before, c.after))
+        .collect();
+    pos.unmake();
+    assert_eq!((pos.fen(), pos.hash()), (before, hash), "{text}: unmake");
+    (fx, changes)
+}
+
+#[test]
+fn castling_moves_the_king_and_relocates_the_rook() {
+    let rs = rules("chess");
+    let mut pos = position(&rs, &[("e1", 'K'), ("h1", 'R'), ("e8", 'k')], "w K - 0 1");
+    let (fx, changes) = effects_of(&mut pos, "e1g1");
+    let s = |n| sq(&rs, n);
+    let (king, rook) = (pos.piece_at(s("e1")), pos.piece_at(s("h1")));
+    assert_eq!(
+        fx,
+        [
+            Effect::Move {
+                from: s("e1"),
+                to: s("g1")
+            },
+            Effect::Relocate {
+                from: s("h1"),
+                to: s("f1")
+            }
+        ]
+    );
+    // Everything lifted first, then everything put down.
+    assert_eq!(
+        changes,
+        [
+            (s("e1"), king, 0),
+            (s("h1"), rook, 0),
+            (s("g1"), 0, king),
+            (s("f1"), 0, rook)
+        ]
+    );
+}
+
+#[test]
+fn en_passant_and_promotion_effects_name_the_victim_and_the_new_kind() {
+    let rs = rules("chess");
+    let s = |n| sq(&rs, n);
+    let mut pos = position(
+        &rs,
+        &[
+            ("e1", 'K'),
+            ("e5", 'P'),
+            ("d5", 'p'),
+            ("g7", 'P'),
+            ("h8", 'n'),
+            ("a8", 'k'),
+        ],
+        "w - d6 0 1",
+    );
+    let (fx, changes) = effects_of(&mut pos, "e5d6");
+    let (pawn, black_pawn) = (pos.piece_at(s("e5")), pos.piece_at(s("d5")));
+    assert_eq!(
+        fx,
+        [
+            Effect::Capture { sq: s("d5") },
+            Effect::Move {
+                from: s("e5"),
+                to: s("d6")
+            }
+        ]
+    );
+    assert_eq!(
+        changes,
+        [
+            (s("d5"), black_pawn, 0),
+            (s("e5"), pawn, 0),
+            (s("d6"), 0, pawn)
+        ]
+    );
+    let (fx, changes) = effects_of(&mut pos, "g7h8q");
+    let queen = kind(&rs, 'Q');
+    assert_eq!(
+        fx,
+        [
+            Effect::Capture { sq: s("h8") },
+            Effect::Move {
+                from: s("g7"),
+                to: s("h8")
+            },
+            Effect::Promote {
+                sq: s("h8"),
+                kind: queen
+            }
+        ]
+    );
+    let placed = changes.last().map(|c| c.2);
+    assert_eq!(placed, Some(2 + 2 * queen), "the white Queen lands on h8");
+}
+
+#[test]
+fn a_capture_goes_to_the_hand_and_a_drop_comes_from_it() {
+    let rs = rules("crazyhouse");
+    let mut pos = Position::start(&rs);
+    for m in ["e2e4", "d7d5"] {
+        let mv = find(&mut pos, m);
+        pos.make(mv);
+    }
+    let s = |n| sq(&rs, n);
+    let pawn = kind(&rs, 'P');
+    let (fx, _) = effects_of(&mut pos, "e4d5");
+    assert_eq!(
+        fx,
+        [
+            Effect::CaptureToHand {
+                sq: s("d5"),
+                kind: pawn
+            },
+            Effect::Move {
+                from: s("e4"),
+                to: s("d5")
+            }
+        ]
+    );
+    for m in ["e4d5", "g8f6"] {
+        let mv = find(&mut pos, m);
+        pos.make(mv);
+    }
+    let (fx, changes) = effects_of(&mut pos, "P@e6");
+    assert_eq!(
+        fx,
+        [Effect::Drop {
+            kind: pawn,
+            to: s("e6")
+        }]
+    );
+    assert_eq!(changes, [(s("e6"), 0, 2 + 2 * pawn)]);
 }

@@ -7,12 +7,14 @@
 //! unmake, and the one legality predicate. FEN text is read and written in `text::fen` (a
 //! layer above).
 
+mod effects;
 mod ep;
 pub mod hooks;
 pub mod movegen;
 mod ruleset;
 mod verdict;
 
+pub use effects::{Effect, Effects, MAX_EFFECTS};
 pub use ep::{EpSquares, MAX_EP_SQUARES};
 pub use ruleset::{CompileError, CompileProblem, Ruleset};
 pub use verdict::{GameResult, Outcome, Termination};
@@ -31,6 +33,8 @@ use crate::tables::Shape;
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     mv: Move,
+    /// What the move did ([`Position::effects`]).
+    fx: Effects,
     moved: Code,
     captured: Code,
     cap_sq: Square,
@@ -44,13 +48,12 @@ struct Undo {
     royal_count: [u8; 2],
     /// A null move (the side to move passed), for the search.
     null: bool,
-    /// The second piece a special move or a swap relocated (for [`Position::move_changes`]
-    /// and unmake).
+    /// The second piece the move relocated (for [`Position::move_changes`]).
     other: Code,
     /// With hands: the kind a capture put in the captor's hand (`NO_HAND`: none).
     hand_kind: u8,
     /// With hands: which promoted marks the move moved or removed ([`MARK_MOVED`],
-    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`], [`MARK_SWAPPED`]).
+    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`]).
     marks: u8,
     /// The rules' state words before the move.
     state: StateWords,
@@ -69,12 +72,10 @@ const NO_HAND: u8 = u8::MAX;
 const MARK_MOVED: u8 = 1;
 /// The captured piece was marked promoted (the mark was removed).
 const MARK_CAPTURED: u8 = 2;
-/// A special move's second piece was marked promoted (the mark went with it).
+/// The relocated second piece was marked promoted (the mark went with it).
 const MARK_OTHER: u8 = 4;
 /// The move promoted an unmarked piece (a mark was put on its destination).
 const MARK_MADE: u8 = 8;
-/// A swap exchanged the marks of its two squares.
-const MARK_SWAPPED: u8 = 16;
 
 /// Most pieces of one kind a hand may hold.
 pub const MAX_IN_HAND: u8 = 200;
@@ -721,90 +722,134 @@ impl Position {
         movegen::attacked_on(&self.rules.tables, &b, sq, by)
     }
 
-    /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]).
-    // long: one pass over every kind of board move; its parts share the running hash and rights.
+    /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]): its
+    /// [`Position::effects`], applied in two phases (everything the move lifts or takes comes
+    /// off the board, then everything it puts down lands), with the hash keys, counts,
+    /// occupancy, royal squares, rights and clocks following.
+    // long: the two phases over the effects share the running hash, the clears and the pieces.
     pub fn make(&mut self, mv: Move) {
-        if mv.kind == MoveKind::Drop {
-            self.make_drop(mv);
-            return;
-        }
-        let moved = self.board[mv.from as usize];
-        let mut cap_sq = mv.to;
-        let mut captured = self.board[mv.to as usize];
-        let swap = mv.kind == MoveKind::Swap;
-        if mv.kind == MoveKind::EnPassant {
-            cap_sq = self.ep_victim;
-            captured = self.board[cap_sq as usize];
-        } else if swap {
-            captured = EMPTY;
-        }
-        self.push_undo(mv, moved, captured, cap_sq, false);
+        let fx = self.effects(mv);
+        self.push_undo(mv, fx, false);
         let rs = &*self.rules;
         let mut h = self.hash;
         let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s as usize];
         for &e in self.ep.as_slice() {
             h ^= rs.z_ep[e as usize];
         }
-        let (me, them) = (self.side.index(), self.side.flip().index());
-        if captured != EMPTY {
-            h ^= zp(captured, cap_sq);
-            self.board[cap_sq as usize] = EMPTY;
-            self.occupied[them].remove(cap_sq);
-            self.counts[captured as usize] -= 1;
+        let side = self.side;
+        let me = side.index();
+        let (mut moved, mut other, mut captured) = (EMPTY, EMPTY, EMPTY);
+        let mut cap_sq = mv.to;
+        let mut clears = 0;
+        for &e in fx.as_slice() {
+            let (sq, lifted) = match e {
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                    captured = self.board[sq as usize];
+                    cap_sq = sq;
+                    if captured == EMPTY {
+                        continue;
+                    }
+                    self.counts[captured as usize] -= 1;
+                    (sq, captured)
+                }
+                Effect::Move { from, .. } => {
+                    moved = self.board[from as usize];
+                    clears |= rs.code_clears[moved as usize];
+                    (from, moved)
+                }
+                Effect::Relocate { from, .. } => {
+                    other = self.board[from as usize];
+                    (from, other)
+                }
+                _ => continue,
+            };
+            h ^= zp(lifted, sq);
+            self.board[sq as usize] = EMPTY;
+            self.occupied[color_of(lifted).index()].remove(sq);
+            clears |= rs.square_clears[sq as usize];
         }
-        h ^= zp(moved, mv.from);
-        self.board[mv.from as usize] = EMPTY;
-        self.occupied[me].remove(mv.from);
-        let placed = match mv.promotion() {
-            Some(k) => code(k, self.side),
-            None => moved,
-        };
-        if placed != moved {
-            self.counts[moved as usize] -= 1;
-            self.counts[placed as usize] += 1;
-        }
-        if mv.kind == MoveKind::Special {
-            let (a, b) = rs.specials[mv.aux as usize].also;
-            let other = self.board[a as usize];
-            if let Some(u) = self.stack.last_mut() {
-                u.other = other;
-            }
-            h ^= zp(other, a);
-            self.board[a as usize] = EMPTY;
-            self.board[b as usize] = other;
-            self.occupied[me].remove(a);
-            self.occupied[me].insert(b);
-            h ^= zp(other, b);
-        }
-        let mut clears = rs.square_clears[mv.from as usize]
-            | rs.square_clears[cap_sq as usize]
-            | rs.code_clears[moved as usize];
+        // A royal swap: the rights of the partner and of the swap go too, and it may move two
+        // royal pieces (recounted).
+        let swap = mv.kind == MoveKind::Swap;
         if swap {
-            // The partner leaves `to` for `from`; the rights of both pieces and of the swap go.
-            let other = self.board[mv.to as usize];
-            if let Some(u) = self.stack.last_mut() {
-                u.other = other;
-            }
-            h ^= zp(other, mv.to) ^ zp(other, mv.from);
-            self.board[mv.from as usize] = other;
-            self.occupied[me].insert(mv.from);
             clears |= rs.code_clears[other as usize] | rs.swap_clears[me];
         }
-        self.board[mv.to as usize] = placed;
-        self.occupied[me].insert(mv.to);
-        h ^= zp(placed, mv.to);
-        if rs.is_royal(placed) {
-            self.royal[self.side.index()] = mv.to;
+        let mut placed = moved;
+        let mut royal_change = swap || rs.is_royal(captured);
+        for &e in fx.as_slice() {
+            let (sq, piece) = match e {
+                Effect::Move { to, .. } => (to, moved),
+                Effect::Relocate { to, .. } => (to, other),
+                Effect::Drop { kind, to } => {
+                    let k = kind as usize;
+                    moved = code(k, side);
+                    placed = moved;
+                    if let Some(n) = self.hand[me].get_mut(k).filter(|n| **n > 0) {
+                        h ^= rs.z_hand(side, k, *n);
+                        *n -= 1;
+                    }
+                    self.counts[moved as usize] += 1;
+                    royal_change |= rs.is_royal(moved);
+                    (to, moved)
+                }
+                Effect::Promote { sq, kind } => {
+                    let was = self.board[sq as usize];
+                    placed = code(kind as usize, side);
+                    h ^= zp(was, sq) ^ zp(placed, sq);
+                    self.board[sq as usize] = placed;
+                    self.counts[was as usize] -= 1;
+                    self.counts[placed as usize] += 1;
+                    royal_change |= rs.is_royal(placed) != rs.is_royal(was);
+                    continue;
+                }
+                _ => continue,
+            };
+            self.board[sq as usize] = piece;
+            self.occupied[color_of(piece).index()].insert(sq);
+            h ^= zp(piece, sq);
+            if rs.is_royal(piece) {
+                self.royal[color_of(piece).index()] = sq;
+            }
         }
-        // A royal piece captured while another remains, or a piece becoming or ceasing to be
-        // royal by promotion: recount.
-        // A swap may move two royal pieces: recount as well.
-        let royal_change = swap
-            || rs.is_royal(captured)
-            || (placed != moved && rs.is_royal(placed) != rs.is_royal(moved));
+        if let Some(u) = self.stack.last_mut() {
+            u.moved = moved;
+            u.captured = captured;
+            u.cap_sq = cap_sq;
+            u.other = other;
+        }
+        let h = self.rights_and_ep(mv, clears, h);
+        let rs = &*self.rules;
+        // A drop restarts the clock (the hand it came from never holds the same again), as in
+        // Fairy-Stockfish.
+        let irreversible = captured != EMPTY
+            || placed != moved
+            || mv.kind == MoveKind::Drop
+            || swap
+            || rs.irreversible[kind_of(moved)];
+        self.end_turn(h ^ rs.z_side, irreversible, royal_change);
+        if self.rules.hands {
+            self.hand_and_marks(&fx);
+        }
+        if !self.rules.state_makers.is_empty() {
+            self.update_state(mv, captured);
+        }
+    }
 
-        h ^= rights_keys(rs, self.rights & clears);
-        self.rights &= !clears;
+    /// After make's board changes: the rights in `clears` (of the squares a piece left and the
+    /// moving piece) are lost, and a double step leaves en-passant rights; both change the hash
+    /// `h`, returned.
+    #[inline(always)]
+    fn rights_and_ep(&mut self, mv: Move, clears: u16, mut h: u64) -> u64 {
+        let rs = &*self.rules;
+        let lost = self.rights & clears;
+        if lost != 0 {
+            for b in 0..16 {
+                if lost >> b & 1 != 0 {
+                    h ^= rs.z_rights[b];
+                }
+            }
+            self.rights &= !clears;
+        }
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
         if mv.kind == MoveKind::Double && mv.promo == 0 {
@@ -816,15 +861,7 @@ impl Position {
         } else {
             self.ep = EpSquares::NONE;
         }
-        let irreversible =
-            captured != EMPTY || mv.promo != 0 || swap || rs.irreversible[kind_of(moved)];
-        self.end_turn(h ^ rs.z_side, irreversible, royal_change);
-        if self.rules.hands {
-            self.hand_and_marks(mv, moved, captured, cap_sq, placed);
-        }
-        if !self.rules.state_makers.is_empty() {
-            self.update_state(mv, captured);
-        }
+        h
     }
 
     /// Asks the rules that keep state to update it after `mv` (which took `captured`), and
@@ -845,106 +882,65 @@ impl Position {
         self.state = words;
     }
 
-    /// With hands, after a board move: the captured piece goes to the captor's hand (as the
-    /// kind it promoted from when it was marked promoted), and promoted marks follow their
-    /// pieces. Saves what unmake needs in the last undo record.
+    /// With hands, after make applied `fx` to the board: a piece captured to the hand goes
+    /// there, and promoted marks follow their pieces (lifted first, then put down, as the
+    /// board was). Saves what unmake needs in the last undo record.
     #[cold]
     #[inline(never)]
-    fn hand_and_marks(
-        &mut self,
-        mv: Move,
-        moved: Code,
-        captured: Code,
-        cap_sq: Square,
-        placed: Code,
-    ) {
+    fn hand_and_marks(&mut self, fx: &Effects) {
         let rs = &*self.rules;
-        let me = color_of(moved);
+        let me = self.side.flip();
         let mut h = self.hash;
         let mut marks = 0;
         let mut hand_kind = NO_HAND;
-        if captured != EMPTY {
-            let mut k = kind_of(captured);
-            if self.promoted.contains(cap_sq) {
-                self.promoted.remove(cap_sq);
-                h ^= rs.z_promoted[cap_sq as usize];
-                marks |= MARK_CAPTURED;
-                k = rs.unpromoted[k] as usize;
-            }
-            // A promoted kind of its own (Shogi's Tokin) goes to the hand as its base kind.
-            if let Some(base) = rs.variant.pieces[k].demotes_to {
-                k = base;
-            }
-            let n = &mut self.hand[me.index()][k];
-            if rs.captures_to_hand && !rs.royal[k] && *n < MAX_IN_HAND {
-                *n += 1;
-                h ^= rs.z_hand(me, k, *n);
-                hand_kind = k as u8;
+        let mut lifted = [false; 2];
+        for &e in fx.as_slice() {
+            let (sq, bit, slot) = match e {
+                Effect::Capture { sq } => (sq, MARK_CAPTURED, None),
+                Effect::CaptureToHand { sq, kind } => {
+                    if let Some(n) = self.hand[me.index()].get_mut(kind as usize)
+                        && *n < MAX_IN_HAND
+                    {
+                        *n += 1;
+                        h ^= rs.z_hand(me, kind as usize, *n);
+                        hand_kind = kind;
+                    }
+                    (sq, MARK_CAPTURED, None)
+                }
+                Effect::Move { from, .. } => (from, MARK_MOVED, Some(0)),
+                Effect::Relocate { from, .. } => (from, MARK_OTHER, Some(1)),
+                _ => continue,
+            };
+            if self.promoted.contains(sq) {
+                self.promoted.remove(sq);
+                h ^= rs.z_promoted[sq as usize];
+                marks |= bit;
+                if let Some(i) = slot {
+                    lifted[i] = true;
+                }
             }
         }
-        if mv.kind == MoveKind::Special {
-            let (a, b) = rs.specials[mv.aux as usize].also;
-            if self.promoted.contains(a) {
-                self.promoted.remove(a);
-                self.promoted.insert(b);
-                h ^= rs.z_promoted[a as usize] ^ rs.z_promoted[b as usize];
-                marks |= MARK_OTHER;
-            }
-        }
-        if mv.kind == MoveKind::Swap {
-            let (a, b) = (
-                self.promoted.contains(mv.from),
-                self.promoted.contains(mv.to),
-            );
-            if a != b {
-                swap_marks(&mut self.promoted, mv.from, mv.to);
-                h ^= rs.z_promoted[mv.from as usize] ^ rs.z_promoted[mv.to as usize];
-                marks |= MARK_SWAPPED;
-            }
-        } else if self.promoted.contains(mv.from) {
-            self.promoted.remove(mv.from);
-            self.promoted.insert(mv.to);
-            h ^= rs.z_promoted[mv.from as usize] ^ rs.z_promoted[mv.to as usize];
-            marks |= MARK_MOVED;
-        } else if placed != moved && rs.variant.pieces[kind_of(placed)].demotes_to.is_none() {
-            self.promoted.insert(mv.to);
-            h ^= rs.z_promoted[mv.to as usize];
-            marks |= MARK_MADE;
+        for &e in fx.as_slice() {
+            let (sq, bit) = match e {
+                Effect::Move { to, .. } if lifted[0] => (to, 0),
+                Effect::Relocate { to, .. } if lifted[1] => (to, 0),
+                // A promoted kind of its own (Shogi's Tokin) carries no mark.
+                Effect::Promote { sq, kind }
+                    if !self.promoted.contains(sq)
+                        && rs.variant.pieces[kind as usize].demotes_to.is_none() =>
+                {
+                    (sq, MARK_MADE)
+                }
+                _ => continue,
+            };
+            self.promoted.insert(sq);
+            h ^= rs.z_promoted[sq as usize];
+            marks |= bit;
         }
         self.hash = h;
         if let Some(u) = self.stack.last_mut() {
             u.hand_kind = hand_kind;
             u.marks = marks;
-        }
-    }
-
-    /// Plays a drop: a piece of the mover's hand on an empty square. A drop restarts the
-    /// move-count clock (the hand it came from never holds the same again), as in
-    /// Fairy-Stockfish.
-    #[cold]
-    #[inline(never)]
-    fn make_drop(&mut self, mv: Move) {
-        let k = mv.aux as usize;
-        let placed = code(k, self.side);
-        self.push_undo(mv, placed, EMPTY, mv.to, false);
-        let rs = &*self.rules;
-        let mut h = self.hash;
-        for &e in self.ep.as_slice() {
-            h ^= rs.z_ep[e as usize];
-        }
-        self.ep = EpSquares::NONE;
-        let me = self.side.index();
-        if let Some(n) = self.hand[me].get_mut(k).filter(|n| **n > 0) {
-            h ^= rs.z_hand(self.side, k, *n);
-            *n -= 1;
-        }
-        self.board[mv.to as usize] = placed;
-        self.occupied[me].insert(mv.to);
-        self.counts[placed as usize] += 1;
-        h ^= rs.z_piece[placed as usize * 256 + mv.to as usize];
-        self.end_turn(h ^ rs.z_side, true, rs.is_royal(placed));
-        if !self.rules.state_makers.is_empty() {
-            self.update_state(mv, EMPTY);
         }
     }
 
@@ -974,41 +970,27 @@ impl Position {
     #[inline(never)]
     fn unmake_hand_and_marks(&mut self, u: &Undo) {
         let me = self.side.index();
-        let mv = u.mv;
         if u.hand_kind != NO_HAND {
             self.hand[me][u.hand_kind as usize] -= 1;
         }
-        if u.marks & MARK_OTHER != 0 {
-            let (a, b) = self.rules.specials[mv.aux as usize].also;
-            self.promoted.remove(b);
-            self.promoted.insert(a);
+        let has = |bit: u8| u.marks & bit != 0;
+        for &e in u.fx.as_slice() {
+            match e {
+                Effect::Move { to, .. } if has(MARK_MOVED) => self.promoted.remove(to),
+                Effect::Relocate { to, .. } if has(MARK_OTHER) => self.promoted.remove(to),
+                Effect::Promote { sq, .. } if has(MARK_MADE) => self.promoted.remove(sq),
+                _ => {}
+            }
         }
-        if u.marks & MARK_SWAPPED != 0 {
-            swap_marks(&mut self.promoted, mv.from, mv.to);
-        }
-        if u.marks & (MARK_MOVED | MARK_MADE) != 0 {
-            self.promoted.remove(mv.to);
-        }
-        if u.marks & MARK_MOVED != 0 {
-            self.promoted.insert(mv.from);
-        }
-        if u.marks & MARK_CAPTURED != 0 {
-            self.promoted.insert(u.cap_sq);
-        }
-    }
-
-    /// Takes back a drop (the last undo record, already popped).
-    #[cold]
-    #[inline(never)]
-    fn unmake_drop(&mut self, u: &Undo) {
-        self.side = self.side.flip();
-        let me = self.side.index();
-        let to = u.mv.to;
-        self.board[to as usize] = EMPTY;
-        self.occupied[me].remove(to);
-        self.counts[u.moved as usize] -= 1;
-        if let Some(n) = self.hand[me].get_mut(u.mv.aux as usize) {
-            *n += 1;
+        for &e in u.fx.as_slice() {
+            match e {
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } if has(MARK_CAPTURED) => {
+                    self.promoted.insert(sq)
+                }
+                Effect::Move { from, .. } if has(MARK_MOVED) => self.promoted.insert(from),
+                Effect::Relocate { from, .. } if has(MARK_OTHER) => self.promoted.insert(from),
+                _ => {}
+            }
         }
     }
 
@@ -1028,12 +1010,13 @@ impl Position {
 
     /// Saves what unmake needs.
     #[inline]
-    fn push_undo(&mut self, mv: Move, moved: Code, captured: Code, cap_sq: Square, null: bool) {
+    fn push_undo(&mut self, mv: Move, fx: Effects, null: bool) {
         self.stack.push(Undo {
             mv,
-            moved,
-            captured,
-            cap_sq,
+            fx,
+            moved: EMPTY,
+            captured: EMPTY,
+            cap_sq: mv.to,
             rights: self.rights,
             ep: self.ep,
             ep_victim: self.ep_victim,
@@ -1054,7 +1037,7 @@ impl Position {
     /// The en-passant square is cleared and the move-count clock restarts, so that no
     /// repetition is counted across it. Take it back with [`Position::unmake`].
     pub fn make_null(&mut self) {
-        self.push_undo(Move::default(), EMPTY, EMPTY, 0, true);
+        self.push_undo(Move::default(), Effects::default(), true);
         for &e in self.ep.as_slice() {
             self.hash ^= self.rules.z_ep[e as usize];
         }
@@ -1076,39 +1059,43 @@ impl Position {
         if u.null {
             return 0;
         }
-        let mv = u.mv;
         let mut n = 0;
         let mut push = |square: Square, before: Code, after: Code| {
-            out[n] = Change {
-                square,
-                before,
-                after,
-            };
-            n += 1;
+            if let Some(slot) = out.get_mut(n) {
+                *slot = Change {
+                    square,
+                    before,
+                    after,
+                };
+                n += 1;
+            }
         };
-        if mv.kind == MoveKind::Drop {
-            push(mv.to, EMPTY, u.moved);
-            return n;
+        let fx = u.fx.as_slice();
+        for &e in fx {
+            match e {
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. }
+                    if u.captured != EMPTY =>
+                {
+                    push(sq, u.captured, EMPTY)
+                }
+                Effect::Move { from, .. } => push(from, u.moved, EMPTY),
+                Effect::Relocate { from, .. } => push(from, u.other, EMPTY),
+                _ => {}
+            }
         }
-        if mv.kind == MoveKind::Swap {
-            push(mv.from, u.moved, u.other);
-            push(mv.to, u.other, u.moved);
-            return n;
+        for &e in fx {
+            match e {
+                Effect::Relocate { to, .. } => push(to, EMPTY, u.other),
+                Effect::Move { to, .. } | Effect::Drop { to, .. } => {
+                    let placed = match u.fx.promotion() {
+                        Some(k) => code(k, color_of(u.moved)),
+                        None => u.moved,
+                    };
+                    push(to, EMPTY, placed);
+                }
+                _ => {}
+            }
         }
-        if u.captured != EMPTY {
-            push(u.cap_sq, u.captured, EMPTY);
-        }
-        push(mv.from, u.moved, EMPTY);
-        if mv.kind == MoveKind::Special {
-            let (a, b) = self.rules.specials[mv.aux as usize].also;
-            push(a, u.other, EMPTY);
-            push(b, EMPTY, u.other);
-        }
-        let placed = match mv.promotion() {
-            Some(k) => code(k, color_of(u.moved)),
-            None => u.moved,
-        };
-        push(mv.to, EMPTY, placed);
         n
     }
 
@@ -1148,50 +1135,9 @@ impl Position {
             self.state = u.state;
             return;
         }
-        if u.mv.kind == MoveKind::Drop {
-            self.unmake_drop(&u);
-            self.fullmove = u.fullmove;
-            self.rights = u.rights;
-            self.ep = u.ep;
-            self.ep_victim = u.ep_victim;
-            self.halfmove = u.halfmove;
-            self.hash = u.hash;
-            self.royal = u.royal;
-            self.royal_count = u.royal_count;
-            self.state = u.state;
-            return;
-        }
-        let rs = &*self.rules;
-        let mv = u.mv;
         self.side = self.side.flip();
         self.fullmove = u.fullmove;
-        let (me, them) = (self.side.index(), self.side.flip().index());
-        let placed = self.board[mv.to as usize];
-        self.board[mv.to as usize] = EMPTY;
-        self.occupied[me].remove(mv.to);
-        if placed != u.moved {
-            self.counts[placed as usize] -= 1;
-            self.counts[u.moved as usize] += 1;
-        }
-        if mv.kind == MoveKind::Special {
-            let (a, b) = rs.specials[mv.aux as usize].also;
-            let other = self.board[b as usize];
-            self.board[b as usize] = EMPTY;
-            self.board[a as usize] = other;
-            self.occupied[me].remove(b);
-            self.occupied[me].insert(a);
-        }
-        self.board[mv.from as usize] = u.moved;
-        self.occupied[me].insert(mv.from);
-        if mv.kind == MoveKind::Swap {
-            self.board[mv.to as usize] = u.other;
-            self.occupied[me].insert(mv.to);
-        }
-        if u.captured != EMPTY {
-            self.board[u.cap_sq as usize] = u.captured;
-            self.occupied[them].insert(u.cap_sq);
-            self.counts[u.captured as usize] += 1;
-        }
+        self.revert(&u);
         self.rights = u.rights;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
@@ -1202,6 +1148,50 @@ impl Position {
         self.state = u.state;
         if self.rules.hands {
             self.unmake_hand_and_marks(&u);
+        }
+    }
+
+    /// Takes a move's effects back off the board (the side to move is the mover again):
+    /// what landed is lifted, then what was lifted or taken is put back.
+    #[inline(always)]
+    fn revert(&mut self, u: &Undo) {
+        let me = self.side.index();
+        for &e in u.fx.as_slice() {
+            match e {
+                Effect::Move { to, .. } | Effect::Relocate { to, .. } => {
+                    self.board[to as usize] = EMPTY;
+                    self.occupied[me].remove(to);
+                }
+                Effect::Drop { kind, to } => {
+                    self.board[to as usize] = EMPTY;
+                    self.occupied[me].remove(to);
+                    self.counts[u.moved as usize] -= 1;
+                    if let Some(n) = self.hand[me].get_mut(kind as usize) {
+                        *n += 1;
+                    }
+                }
+                Effect::Promote { kind, .. } => {
+                    self.counts[code(kind as usize, self.side) as usize] -= 1;
+                    self.counts[u.moved as usize] += 1;
+                }
+                _ => {}
+            }
+        }
+        for &e in u.fx.as_slice() {
+            let (sq, piece) = match e {
+                Effect::Move { from, .. } => (from, u.moved),
+                Effect::Relocate { from, .. } => (from, u.other),
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                    if u.captured == EMPTY {
+                        continue;
+                    }
+                    self.counts[u.captured as usize] += 1;
+                    (sq, u.captured)
+                }
+                _ => continue,
+            };
+            self.board[sq as usize] = piece;
+            self.occupied[color_of(piece).index()].insert(sq);
         }
     }
 
@@ -1349,11 +1339,7 @@ impl Position {
         } else {
             self.royal[me.index()]
         };
-        let victim = if mv.kind == MoveKind::EnPassant {
-            self.ep_victim
-        } else {
-            mv.to
-        };
+        let victim = self.taken_square(mv);
         let enemy = me.flip();
         if !checked && !royal_moves {
             // Not in check: the move can expose the royal piece only by emptying or filling a
@@ -1420,32 +1406,6 @@ impl Position {
         let mut p = self.clone();
         p.stack = Vec::with_capacity(256);
         p
-    }
-}
-
-/// The hash keys of the rights bits `lost`, xored together.
-#[inline]
-fn rights_keys(rs: &Ruleset, lost: u16) -> u64 {
-    let mut h = 0;
-    if lost != 0 {
-        for b in 0..16 {
-            if lost >> b & 1 != 0 {
-                h ^= rs.z_rights[b];
-            }
-        }
-    }
-    h
-}
-
-/// Exchanges the promoted marks of two squares (a swap moved both pieces).
-fn swap_marks(set: &mut crate::moves::SquareSet, a: Square, b: Square) {
-    let (ma, mb) = (set.contains(a), set.contains(b));
-    for (s, m) in [(a, mb), (b, ma)] {
-        if m {
-            set.insert(s);
-        } else {
-            set.remove(s);
-        }
     }
 }
 

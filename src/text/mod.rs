@@ -23,7 +23,7 @@ pub mod board;
 pub mod fen;
 pub mod san;
 
-use crate::moves::{EMPTY, Move, MoveKind, color_of};
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::position::Ruleset;
 
@@ -63,13 +63,10 @@ pub fn coord(rules: &Ruleset, mv: Move) -> String {
     s
 }
 
-/// Whether a move of `pos`'s side to move takes a piece (en passant included; castling never).
-/// The one test of a capture: the search's ordering calls it too.
+/// Whether a move of `pos`'s side to move takes a piece (en passant included; castling never,
+/// its partner being the mover's own): [`Position::capture_square`], the square that a
+/// move's capture effect names. The search's ordering calls it too.
 #[inline]
 pub fn is_capture(pos: &Position, mv: Move) -> bool {
-    if mv.kind == MoveKind::EnPassant {
-        return true;
-    }
-    let c = pos.piece_at(mv.to);
-    mv.kind != MoveKind::Special && c != EMPTY && color_of(c) != pos.side()
+    pos.capture_square(mv).is_some()
 }

@@ -54,17 +54,22 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
     let rules = pos.rules().clone();
     let g = rules.geometry;
     let mut s = String::new();
-    if mv.kind == MoveKind::Special {
+    // What the move does decides how it is written: a relocation is a castling (its rule's
+    // name for it), a drop its coordinates, else a piece's move with `x` for a capture and
+    // `=` for a promotion.
+    let fx = pos.effects(mv);
+    // A royal swap relocates its partner too, but is written as the royal piece's move.
+    if fx.relocation().is_some() && mv.kind != MoveKind::Swap {
         match rules.specials.get(mv.aux as usize) {
             Some(sp) => s.push_str(&sp.san),
             None => s.push_str(&coord(&rules, mv)),
         }
-    } else if mv.kind == MoveKind::Drop {
+    } else if fx.dropped().is_some() {
         s.push_str(&coord(&rules, mv));
     } else {
         let pc = pos.piece_at(mv.from);
         let kind = kind_of(pc);
-        let capture = is_capture(pos, mv);
+        let capture = fx.capture().is_some();
         let mut legal = MoveList::new();
         pos.legal_moves(&mut legal);
         let others: Vec<Move> = legal
@@ -102,7 +107,7 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
             s.push('x');
         }
         s.push_str(&g.name(mv.to).to_string());
-        if let Some(k) = mv.promotion() {
+        if let Some(k) = fx.promotion() {
             s.push('=');
             s.push(rules.variant.pieces[k].letter);
         }

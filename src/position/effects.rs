@@ -1,0 +1,217 @@
+//! What a move does, as a short list of effects: the one description of every move kind that
+//! make, unmake, the changed squares an evaluation follows, the hash and the notation read.
+//!
+//! [`Position::effects`] turns a move into its [`Effects`]; make applies them in two phases
+//! (every piece the move lifts or takes comes off first, then every piece it puts down lands),
+//! so that the effects of one move act at once and their squares may overlap (a castling king
+//! landing where its rook stood, a royal piece swapping places with another).
+
+use crate::geometry::Square;
+use crate::moves::{EMPTY, Move, MoveKind, color_of, kind_of};
+
+use super::Position;
+
+/// One thing a move does to the board or the hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Effect {
+    /// Nothing (a free slot of [`Effects`]).
+    #[default]
+    None,
+    /// The enemy piece on `sq` is taken off the board.
+    Capture {
+        /// The square it stood on.
+        sq: Square,
+    },
+    /// The enemy piece on `sq` is taken off the board and goes to the captor's hand as `kind`
+    /// (with hands; a hand already full keeps its count).
+    CaptureToHand {
+        /// The square it stood on.
+        sq: Square,
+        /// The kind it becomes in the hand.
+        kind: u8,
+    },
+    /// The moving piece goes from `from` to `to`.
+    Move {
+        /// Where it stood.
+        from: Square,
+        /// Where it lands.
+        to: Square,
+    },
+    /// A second piece of the mover goes from `from` to `to` (a castling partner, the partner
+    /// of a royal swap).
+    Relocate {
+        /// Where it stood.
+        from: Square,
+        /// Where it lands.
+        to: Square,
+    },
+    /// A piece of `kind` from the mover's hand is put on the empty square `to`.
+    Drop {
+        /// The kind dropped.
+        kind: u8,
+        /// Where it lands.
+        to: Square,
+    },
+    /// The piece that landed on `sq` becomes a `kind` of the mover.
+    Promote {
+        /// Its square.
+        sq: Square,
+        /// The kind it becomes.
+        kind: u8,
+    },
+}
+
+/// Most effects one move has.
+pub const MAX_EFFECTS: usize = 6;
+
+/// The effects of one move, in order: a fixed-size list that allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Effects {
+    list: [Effect; MAX_EFFECTS],
+    len: u8,
+}
+
+impl Effects {
+    /// Adds an effect at the end (ignored when the list is full).
+    #[inline]
+    pub fn push(&mut self, e: Effect) {
+        if let Some(slot) = self.list.get_mut(self.len as usize) {
+            *slot = e;
+            self.len += 1;
+        }
+    }
+
+    /// The effects in order.
+    #[inline]
+    pub fn as_slice(&self) -> &[Effect] {
+        &self.list[..self.len as usize]
+    }
+
+    /// The square of the piece the move takes, if it takes one.
+    pub fn capture(&self) -> Option<Square> {
+        self.as_slice().iter().find_map(|e| match *e {
+            Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => Some(sq),
+            _ => None,
+        })
+    }
+
+    /// The kind the move promotes to, if it promotes.
+    pub fn promotion(&self) -> Option<usize> {
+        self.as_slice().iter().find_map(|e| match *e {
+            Effect::Promote { kind, .. } => Some(kind as usize),
+            _ => None,
+        })
+    }
+
+    /// The kind the move drops from the hand, if it is a drop.
+    pub fn dropped(&self) -> Option<usize> {
+        self.as_slice().iter().find_map(|e| match *e {
+            Effect::Drop { kind, .. } => Some(kind as usize),
+            _ => None,
+        })
+    }
+
+    /// The squares a second piece goes between, if the move relocates one (castling).
+    pub fn relocation(&self) -> Option<(Square, Square)> {
+        self.as_slice().iter().find_map(|e| match *e {
+            Effect::Relocate { from, to } => Some((from, to)),
+            _ => None,
+        })
+    }
+}
+
+impl Position {
+    /// The square of the piece a board move of the side to move takes, if any: the en-passant
+    /// victim for an en-passant capture, else the destination when an enemy piece stands
+    /// there. The one place that says where a move captures.
+    #[inline]
+    pub fn capture_square(&self, mv: Move) -> Option<Square> {
+        match mv.kind {
+            MoveKind::Drop => None,
+            MoveKind::EnPassant => Some(self.ep_victim),
+            _ => {
+                let c = self.board[mv.to as usize];
+                (c != EMPTY && color_of(c) != self.side).then_some(mv.to)
+            }
+        }
+    }
+
+    /// Where a board move would take a piece: [`Position::capture_square`] without the test
+    /// that a piece stands there (the legality test's board-only make reads it).
+    #[inline(always)]
+    pub(super) fn taken_square(&self, mv: Move) -> Square {
+        match mv.kind {
+            MoveKind::EnPassant => self.ep_victim,
+            _ => mv.to,
+        }
+    }
+
+    /// What `mv` (pseudo-legal for the side to move) does, as effects in order: a capture,
+    /// the mover's move (or the drop), a second piece relocated, a promotion. The one
+    /// description of each move kind: make, unmake, [`Position::move_changes`] and the
+    /// notation follow it.
+    #[inline]
+    pub fn effects(&self, mv: Move) -> Effects {
+        let mut fx = Effects::default();
+        if mv.kind == MoveKind::Drop {
+            fx.push(Effect::Drop {
+                kind: mv.aux,
+                to: mv.to,
+            });
+            return fx;
+        }
+        if let Some(sq) = self.capture_square(mv) {
+            fx.push(self.capture_effect(sq));
+        }
+        fx.push(Effect::Move {
+            from: mv.from,
+            to: mv.to,
+        });
+        if mv.kind == MoveKind::Swap {
+            // The partner on `to` goes to `from`: both lift first, then both land.
+            fx.push(Effect::Relocate {
+                from: mv.to,
+                to: mv.from,
+            });
+        } else if mv.kind == MoveKind::Special
+            && let Some(sp) = self.rules.specials.get(mv.aux as usize)
+        {
+            let (from, to) = sp.also;
+            fx.push(Effect::Relocate { from, to });
+        }
+        if mv.promo != 0 {
+            fx.push(Effect::Promote {
+                sq: mv.to,
+                kind: mv.promo - 1,
+            });
+        }
+        fx
+    }
+
+    /// Taking the piece on `sq`: to the captor's hand when the variant's captures go there
+    /// (as the kind it promoted from, when it is marked promoted; a royal piece never goes).
+    #[inline]
+    fn capture_effect(&self, sq: Square) -> Effect {
+        let rs = &*self.rules;
+        if !rs.captures_to_hand {
+            return Effect::Capture { sq };
+        }
+        let c = self.board[sq as usize];
+        if c == EMPTY {
+            return Effect::Capture { sq };
+        }
+        let mut k = kind_of(c);
+        if self.promoted.contains(sq) {
+            k = rs.unpromoted[k] as usize;
+        }
+        // A promoted kind of its own (Shogi's Tokin) goes to the hand as its base kind.
+        if let Some(base) = rs.variant.pieces[k].demotes_to {
+            k = base;
+        }
+        if rs.royal[k] {
+            Effect::Capture { sq }
+        } else {
+            Effect::CaptureToHand { sq, kind: k as u8 }
+        }
+    }
+}
