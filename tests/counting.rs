@@ -8,8 +8,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 
 use polymachy::game::{GameResult, Outcome, Termination};
@@ -252,21 +251,11 @@ fn counts_and_verdicts_agree_with_pyffish_on_random_games() {
         .iter()
         .map(|(f, ms)| format!("{f}|{}\n", ms.join(" ")))
         .collect();
-    let mut child = Command::new("python3")
-        .args(["-c", PYFFISH])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let mut cmd = Command::new("python3");
+    cmd.args(["-c", PYFFISH]);
+    let out = common::run_command(cmd, &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout;
     let mut ended = [0; 2];
     for ((fen, moves), line) in games.iter().zip(text.lines()) {
         let theirs: Vec<&str> = line.split('|').collect();

@@ -232,25 +232,10 @@ fn zanzibar_cut_down_uses_the_shipped_movements() {
 /// pieces whose en-passant marks Fairy-Stockfish cannot express (listed in its file).
 #[test]
 fn zanzibar_12x10_uses_the_shipped_movements() {
-    let test = Variant::load(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/zanzibar-12x10.toml"
-    ))
-    .unwrap();
-    let full = Variant::load("zanzibar-xxl").unwrap();
     let allowed = [("fsmWfceFfmnnD", "fsmWfcFfmnD"), ("KfmnnD", "KfmnD")];
-    let mut shared = 0;
-    for p in &test.pieces {
-        if let Some(q) = full.pieces.iter().find(|q| q.name == p.name) {
-            let same = p.betza_text == q.betza_text
-                || allowed.contains(&(q.betza_text.as_str(), p.betza_text.as_str()));
-            assert!(same, "{}: `{}` vs `{}`", p.name, p.betza_text, q.betza_text);
-            assert_eq!(p.letter, q.letter, "{}", p.name);
-            shared += 1;
-        }
-    }
-    assert_eq!(shared, test.pieces.len() - 2, "all but the two stand-ins");
-    assert_eq!(full.pieces.len(), test.pieces.len());
+    let (shared, all) = shared_movements("zanzibar-12x10", "zanzibar-xxl", &allowed);
+    assert_eq!(shared, all - 2, "all but the two stand-ins");
+    assert_eq!(Variant::load("zanzibar-xxl").unwrap().pieces.len(), all);
 }
 
 /// The pieces of a cut-down test board that share a name with the shipped game's move alike

@@ -354,22 +354,27 @@ impl Builder<'_> {
     /// What a piece of `kind` and `color` may become when a promoting move (an entry marked
     /// [`Entry::set_promotes`]) ends on `sq`. Squares without an arrival keep the piece as it is.
     pub fn set_arrival(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
-        let rs = &mut *self.rs;
-        let slot = rs.tables.slot(kind, color, sq);
-        let i = match rs.arrivals.iter().position(|x| *x == a) {
-            Some(i) => i,
-            None => {
-                rs.arrivals.push(a);
-                rs.arrivals.len() - 1
-            }
-        };
-        rs.arrival_index[slot] = i as u16;
+        let (slot, i) = self.intern_arrival(kind, color, sq, a);
+        self.rs.arrival_index[slot] = i;
     }
 
     /// What a piece of `kind` and `color` may become when a promoting move starts on `sq` and
     /// ends on a square without an arrival of its own (Shogi promotes a move that leaves the
     /// zone). An arrival where the move ends comes first.
     pub fn set_departure(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
+        let (slot, i) = self.intern_arrival(kind, color, sq, a);
+        self.rs.departure_index[slot] = i;
+    }
+
+    /// The table slot of (`kind`, `color`, `sq`) and the index of `a` in the shared list of
+    /// arrivals (added there once), for arrivals and departures alike.
+    fn intern_arrival(
+        &mut self,
+        kind: usize,
+        color: Color,
+        sq: Square,
+        a: Arrival,
+    ) -> (usize, u16) {
         let rs = &mut *self.rs;
         let slot = rs.tables.slot(kind, color, sq);
         let i = match rs.arrivals.iter().position(|x| *x == a) {
@@ -379,7 +384,7 @@ impl Builder<'_> {
                 rs.arrivals.len() - 1
             }
         };
-        rs.departure_index[slot] = i as u16;
+        (slot, i as u16)
     }
 
     /// With several royal pieces, a side is in check only when every one is attacked, and a
