@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use crate::game::{GameResult, outcome};
-use crate::geometry::Color;
+use crate::geometry::{Color, Square};
 use crate::moves::{EMPTY, MoveList};
 use crate::nnue::data::{GameBlock, Header, Record};
 use crate::position::{Position, Ruleset};
@@ -99,13 +99,13 @@ fn tactical(pos: &Position, mv: crate::moves::Move) -> bool {
 /// The record of `pos` scored `score` for the side to move; `None` when it has too many
 /// pieces (a record counts its pieces in a byte).
 fn record(rules: &Ruleset, pos: &Position, score: i32) -> Option<Record> {
-    let pieces: Vec<(u8, crate::moves::Code)> = pos
+    let pieces: Vec<(Square, crate::moves::Code)> = pos
         .board()
         .iter()
         .enumerate()
         .take(rules.geometry.size())
         .filter(|(_, c)| **c != EMPTY)
-        .map(|(sq, &c)| (sq as u8, c))
+        .map(|(sq, &c)| (Square::from_index(sq), c))
         .collect();
     (pieces.len() <= u8::MAX as usize).then(|| Record {
         side: pos.side().index() as u8,

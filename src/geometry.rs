@@ -5,8 +5,40 @@
 
 use std::fmt;
 
-/// A square index, `rank * files + file`.
-pub type Square = u8;
+/// A square: its index `rank * files + file` on the board, a1 = 0.
+///
+/// A type of its own so that a square is never taken for a file, a rank, a piece code or a
+/// count; [`Square::index`] gives the number for indexing tables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with index `index` (`rank * files + file`).
+    #[inline]
+    pub const fn new(index: u8) -> Square {
+        Square(index)
+    }
+
+    /// The square with index `index`, which must be below [`MAX_SQUARES`].
+    #[inline]
+    pub const fn from_index(index: usize) -> Square {
+        debug_assert!(index < MAX_SQUARES);
+        Square(index as u8)
+    }
+
+    /// The index, for tables of one entry per square.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The index as a byte, as it is packed into a move.
+    #[inline]
+    pub const fn byte(self) -> u8 {
+        self.0
+    }
+}
 
 /// The largest board side Polymachy supports.
 pub const MAX_SIDE: u8 = 16;
@@ -87,8 +119,8 @@ impl Geometry {
     pub fn with_holes(files: u8, ranks: u8, holes: &[Square]) -> Geometry {
         let mut g = Geometry::new(files, ranks);
         for &h in holes {
-            if (h as usize) < g.size() {
-                g.holes[h as usize / 64] |= 1 << (h % 64);
+            if h.index() < g.size() {
+                g.holes[h.index() / 64] |= 1 << (h.index() % 64);
             }
         }
         g
@@ -97,7 +129,7 @@ impl Geometry {
     /// Whether `sq` is a hole (a square that does not exist).
     #[inline]
     pub fn is_hole(&self, sq: Square) -> bool {
-        self.holes[sq as usize / 64] >> (sq % 64) & 1 != 0
+        self.holes[sq.index() / 64] >> (sq.index() % 64) & 1 != 0
     }
 
     /// Whether the board has any hole.
@@ -117,26 +149,26 @@ impl Geometry {
     pub fn squares(&self) -> impl Iterator<Item = Square> + use<> {
         let g = *self;
         (0..self.size())
-            .map(|s| s as Square)
+            .map(Square::from_index)
             .filter(move |&s| !g.is_hole(s))
     }
 
     /// The square on `file`, `rank` (both 0-based).
     #[inline]
     pub fn square(&self, file: u8, rank: u8) -> Square {
-        (rank as usize * self.files as usize + file as usize) as Square
+        Square::from_index(rank as usize * self.files as usize + file as usize)
     }
 
     /// 0-based file of `sq`.
     #[inline]
     pub fn file(&self, sq: Square) -> u8 {
-        (sq as usize % self.files as usize) as u8
+        (sq.index() % self.files as usize) as u8
     }
 
     /// 0-based rank of `sq`.
     #[inline]
     pub fn rank(&self, sq: Square) -> u8 {
-        (sq as usize / self.files as usize) as u8
+        (sq.index() / self.files as usize) as u8
     }
 
     /// The square `(df, dr)` away from `sq`, if it is on the board (and not a hole).
@@ -214,11 +246,11 @@ mod tests {
     #[test]
     fn names_round_trip_on_the_largest_board() {
         let g = Geometry::new(16, 16);
-        for sq in 0..=255u8 {
+        for sq in (0..=255u8).map(Square::new) {
             let name = g.name(sq).to_string();
             assert_eq!(g.parse_square(&name), Some(sq), "{name}");
         }
-        assert_eq!(g.parse_square("p16"), Some(255));
+        assert_eq!(g.parse_square("p16"), Some(Square::new(255)));
         assert_eq!(g.parse_square("q1"), None);
         assert_eq!(g.parse_square("a17"), None);
         assert_eq!(g.parse_square("a0"), None);

@@ -197,13 +197,13 @@ impl SquareSet {
     /// Whether `sq` is in the set.
     #[inline]
     pub fn contains(&self, sq: Square) -> bool {
-        self.0[sq as usize >> 6] >> (sq & 63) & 1 != 0
+        self.0[sq.index() >> 6] >> (sq.index() & 63) & 1 != 0
     }
 
     /// Adds `sq`.
     #[inline]
     pub fn insert(&mut self, sq: Square) {
-        self.0[sq as usize >> 6] |= 1 << (sq & 63);
+        self.0[sq.index() >> 6] |= 1 << (sq.index() & 63);
     }
 
     /// Whether the set has no square.
@@ -221,7 +221,7 @@ impl SquareSet {
     /// Removes `sq`.
     #[inline]
     pub fn remove(&mut self, sq: Square) {
-        self.0[sq as usize >> 6] &= !(1 << (sq & 63));
+        self.0[sq.index() >> 6] &= !(1 << (sq.index() & 63));
     }
 
     /// The squares in the set, lowest first.
@@ -235,7 +235,7 @@ impl SquareSet {
                 }
                 let i = b.trailing_zeros();
                 b &= b - 1;
-                Some((w as u32 * 64 + i) as Square)
+                Some(Square::from_index(w * 64 + i as usize))
             })
         })
     }

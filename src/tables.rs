@@ -607,7 +607,7 @@ impl Tables {
     /// The slot of a piece kind, colour and square in [`Tables::index`].
     #[inline]
     pub fn slot(&self, kind: usize, color: Color, sq: Square) -> usize {
-        (kind * 2 + color.index()) * self.size + sq as usize
+        (kind * 2 + color.index()) * self.size + sq.index()
     }
 
     /// The entries of a piece on a square.
@@ -635,7 +635,7 @@ impl Tables {
     pub fn conds_hold(&self, board: &[crate::moves::Code; 256], start: u32, len: u16) -> bool {
         self.conds[start as usize..start as usize + len as usize]
             .iter()
-            .all(|c| (board[c.sq as usize] != crate::moves::EMPTY) == c.occupied)
+            .all(|c| (board[c.sq.index()] != crate::moves::EMPTY) == c.occupied)
     }
 
     /// Probes (indices within [`Tables::probes_at`]) for attackers of `color` on `target` that
@@ -661,7 +661,7 @@ impl Tables {
 
     #[inline]
     fn csr_slot(&self, color: Color, target: Square, square: Square) -> usize {
-        (color.index() * self.size + target as usize) * self.size + square as usize
+        (color.index() * self.size + target.index()) * self.size + square.index()
     }
 
     #[inline]
@@ -677,7 +677,7 @@ impl Tables {
     /// The probes for attackers of `color` on `target`.
     #[inline]
     pub fn probes_at(&self, color: Color, target: Square) -> &[Probe] {
-        let (s, n) = self.probe_index[color.index() * self.size + target as usize];
+        let (s, n) = self.probe_index[color.index() * self.size + target.index()];
         &self.probes[s as usize..s as usize + n as usize]
     }
 
@@ -859,7 +859,7 @@ impl Tables {
                 Some(s) => s,
                 None => return,
             },
-            None => 0,
+            None => Square::new(0),
         };
         let mut dests = Vec::new();
         let Some(start) = off(w.start) else { return };
@@ -956,7 +956,7 @@ impl Tables {
                                 origin: sq,
                                 conds: conds.iter().map(|c| (c.sq, c.occupied)).collect(),
                             };
-                            map[base + dests[0] as usize]
+                            map[base + (dests[0]).index()]
                                 .entry(key)
                                 .or_default()
                                 .push((1, bit));
@@ -996,7 +996,7 @@ impl Tables {
                             }
                         };
                         for (k, &d) in dests.iter().enumerate() {
-                            map[base + d as usize]
+                            map[base + d.index()]
                                 .entry(key.clone())
                                 .or_default()
                                 .push((k as u32 + 1, bit));
@@ -1009,7 +1009,7 @@ impl Tables {
         for color in 0..2 {
             for target in 0..size {
                 let first = self.probes.len() as u32;
-                let tsq = target as Square;
+                let tsq = Square::from_index(target);
                 for (key, by_dist) in std::mem::take(&mut map[color * size + target]) {
                     match key {
                         Key::Leap { origin, conds } => {
@@ -1049,7 +1049,7 @@ impl Tables {
                                 self.probes.push(Probe {
                                     kind,
                                     mask,
-                                    origin: 0,
+                                    origin: Square::new(0),
                                     sq_start,
                                     sq_len: (self.squares.len() as u32 - sq_start) as u16,
                                     org_start: 0,
@@ -1088,8 +1088,8 @@ impl Tables {
                                         rel.iter().map(|&(x, y, _)| g.offset(o, x, y)).collect()
                                     });
                                     let ok = o.is_some() && rs.is_some();
-                                    self.push_square(o.unwrap_or(0), ok);
-                                    let rs = rs.unwrap_or_else(|| vec![0; rel.len()]);
+                                    self.push_square(o.unwrap_or_default(), ok);
+                                    let rs = rs.unwrap_or_else(|| vec![Square::new(0); rel.len()]);
                                     for (&s, &(_, _, occupied)) in rs.iter().zip(rel.iter()) {
                                         self.conds.push(Cond { sq: s, occupied });
                                     }
@@ -1097,7 +1097,7 @@ impl Tables {
                                 self.probes.push(Probe {
                                     kind: ProbeKind::Bent { bend_any: any },
                                     mask,
-                                    origin: 0,
+                                    origin: Square::new(0),
                                     sq_start,
                                     sq_len: bends.len() as u16,
                                     org_start,
@@ -1153,7 +1153,7 @@ impl Tables {
                     let mut at = 0;
                     for sq in 0..size {
                         index.push(list.len() as u32);
-                        while at < pairs.len() && pairs[at].0 as usize == sq {
+                        while at < pairs.len() && (pairs[at].0).index() == sq {
                             list.push(pairs[at].1);
                             at += 1;
                         }
@@ -1339,7 +1339,7 @@ impl Tables {
         let capture = e.flags & CAPTURE != 0;
         if e.flags & LEAP != 0 {
             let to = dests[0];
-            let c = board[to as usize];
+            let c = board[to.index()];
             if c == EMPTY {
                 land.land(to, Landing::Empty);
             } else if capture && color_of(c) != side {
@@ -1350,12 +1350,12 @@ impl Tables {
         // Rays: a slide lands on every square up to the first piece; a hopper only beyond its
         // screen; a grasshopper only on the square just beyond the screen.
         let mut rest = dests.iter();
-        if e.flags & (HOP | GRASS) != 0 && !rest.by_ref().any(|&s| board[s as usize] != EMPTY) {
+        if e.flags & (HOP | GRASS) != 0 && !rest.by_ref().any(|&s| board[s.index()] != EMPTY) {
             return;
         }
         let grass = e.flags & GRASS != 0;
         for &to in rest {
-            let c = board[to as usize];
+            let c = board[to.index()];
             if c == EMPTY {
                 land.land(to, Landing::Empty);
                 if grass {

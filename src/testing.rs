@@ -100,7 +100,7 @@ pub fn random_position_strategy(
         "royal pieces on one square, or both sides in check",
         move |(royal_squares, other_pieces, black)| {
             let mut placement: Vec<Option<(usize, Color)>> = vec![None; size];
-            let hole = |sq: usize| rules.geometry.is_hole(sq as Square);
+            let hole = |sq: usize| rules.geometry.is_hole(Square::from_index(sq));
             for (&sq, &piece) in royal_squares.iter().zip(&royals) {
                 if placement[sq].is_some() || hole(sq) {
                     return None;
@@ -110,7 +110,7 @@ pub fn random_position_strategy(
             for &(sq, k, white) in &other_pieces {
                 let kind = others[k];
                 let color = if white { Color::White } else { Color::Black };
-                let stuck = !rules.arrival(kind, color, sq as Square).stay;
+                let stuck = !rules.arrival(kind, color, Square::from_index(sq)).stay;
                 if placement[sq].is_none() && !stuck && !hole(sq) {
                     placement[sq] = Some((kind, color));
                 }
@@ -334,7 +334,7 @@ fn set_difference(rules: &Ruleset, expected: &[Move], actual: &[Move]) -> Option
 pub fn attacked_royals(pos: &Position, color: Color) -> Vec<Square> {
     let rules = pos.rules();
     (0..rules.geometry.size())
-        .map(|s| s as Square)
+        .map(Square::from_index)
         .filter(|&s| {
             let c = pos.piece_at(s);
             c != EMPTY && color_of(c) == color && rules.is_royal(c) && pos.attacked(s, color.flip())
@@ -350,7 +350,7 @@ pub fn scanned_check(pos: &Position, color: Color) -> (bool, Vec<Square>) {
     let rules = pos.rules();
     let royals = (0..rules.geometry.size())
         .filter(|&s| {
-            let c = pos.piece_at(s as Square);
+            let c = pos.piece_at(Square::from_index(s));
             c != EMPTY && color_of(c) == color && rules.is_royal(c)
         })
         .count();

@@ -2,7 +2,7 @@
 //! move tables (`Tables::reach`): on random boards of the shipped games, a square is attacked
 //! by a side exactly when some piece of that side reaches it, by the interpreter, as a capture.
 
-use polymachy::geometry::Color;
+use polymachy::geometry::{Color, Square};
 use polymachy::moves::{Code, EMPTY, code, color_of, kind_of};
 use polymachy::position::Ruleset;
 use polymachy::position::movegen::attacked_on;
@@ -24,10 +24,10 @@ fn rules(name: &str) -> std::sync::Arc<Ruleset> {
 }
 
 /// Whether a piece of `by` captures on `target` by the interpreter's walk.
-fn reaches(rs: &Ruleset, board: &[Code; 256], target: u8, by: Color) -> bool {
+fn reaches(rs: &Ruleset, board: &[Code; 256], target: Square, by: Color) -> bool {
     let t = &rs.tables;
     rs.geometry.squares().any(|from| {
-        let c = board[from as usize];
+        let c = board[from.index()];
         c != EMPTY && color_of(c) == by && {
             let mut hit = false;
             for e in t.entries_at(kind_of(c), by, from) {
@@ -49,19 +49,19 @@ fn check(name: &str, seeds: &[(u16, u8, bool)], target: u16, target_kind: u8, by
     let kinds = rs.variant.pieces.len();
     let mut board = [EMPTY; 256];
     for &(sq, k, white) in seeds {
-        let sq = (sq as usize % size) as u8;
+        let sq = Square::from_index(sq as usize % size);
         if g.is_hole(sq) {
             continue;
         }
         let color = if white { Color::White } else { Color::Black };
-        board[sq as usize] = code(k as usize % kinds, color);
+        board[sq.index()] = code(k as usize % kinds, color);
     }
-    let target = (target as usize % size) as u8;
+    let target = Square::from_index(target as usize % size);
     if g.is_hole(target) {
         return;
     }
     let by = if by_white { Color::White } else { Color::Black };
-    board[target as usize] = code(target_kind as usize % kinds, by.flip());
+    board[target.index()] = code(target_kind as usize % kinds, by.flip());
     let probes = attacked_on(&rs.tables, &board, target, by);
     let walked = reaches(&rs, &board, target, by);
     assert_eq!(
@@ -110,8 +110,8 @@ fn a_wrong_target_is_caught() {
     let g = rs.geometry;
     let mut board = [EMPTY; 256];
     let sq = |n: &str| g.parse_square(n).unwrap();
-    board[sq("a1") as usize] = code(rs.variant.kind_by_letter('R').unwrap(), Color::White);
-    board[sq("a8") as usize] = code(rs.variant.kind_by_letter('N').unwrap(), Color::Black);
+    board[(sq("a1")).index()] = code(rs.variant.kind_by_letter('R').unwrap(), Color::White);
+    board[(sq("a8")).index()] = code(rs.variant.kind_by_letter('N').unwrap(), Color::Black);
     assert!(attacked_on(&rs.tables, &board, sq("a8"), Color::White));
     assert!(reaches(&rs, &board, sq("a8"), Color::White));
     assert!(!reaches(&rs, &board, sq("b8"), Color::White));

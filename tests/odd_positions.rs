@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use polymachy::game::{parse_move, san};
-use polymachy::geometry::Color;
+use polymachy::geometry::{Color, Square};
 use polymachy::moves::{Move, MoveKind, MoveList, code};
 use polymachy::position::Ruleset;
 use polymachy::position::{MAX_CLOCK, Position, Setup};
@@ -89,7 +89,7 @@ fn setup_of(rs: &Ruleset, r: &Raw) -> Setup {
     // Only the bits the variant's rules hand out (others are refused, see tests/sound_input.rs).
     s.rights = r.rights & ((1u32 << rs.rights_used) - 1) as u16;
     s.ep =
-        r.ep.map(|e| polymachy::position::EpSquares::one((e % size) as u8))
+        r.ep.map(|e| polymachy::position::EpSquares::one(Square::from_index(e % size)))
             .unwrap_or_default();
     s.halfmove = r.halfmove;
     s.fullmove = r.fullmove;
@@ -135,8 +135,8 @@ fn odd_moves(moves: &[Move], size: usize, salt: usize) -> Vec<Move> {
         });
     }
     out.push(Move::new(
-        ((salt * 7) % size) as u8,
-        ((salt * 13) % size) as u8,
+        Square::from_index((salt * 7) % size),
+        Square::from_index((salt * 13) % size),
     ));
     out
 }
@@ -153,8 +153,8 @@ fn random_move(rs: &Ruleset, (a, b, c, d, e): (u8, u8, u8, u8, u8)) -> Move {
         MoveKind::Swap,
     ];
     Move {
-        from: (a as usize % size) as u8,
-        to: (b as usize % size) as u8,
+        from: Square::from_index(a as usize % size),
+        to: Square::from_index(b as usize % size),
         promo: c % (rs.variant.pieces.len() as u8 + 1),
         kind: kinds[d as usize % kinds.len()],
         aux: e,

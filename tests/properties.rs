@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use polymachy::geometry::Square;
 use polymachy::moves::{Move, MoveKind, MoveList};
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
@@ -357,7 +358,7 @@ fn an_incomplete_legal_list_is_reported() {
     assert!(e.contains("is_legal accepts it"), "{e}");
     // A "legal" move the generator never produced.
     let mut extra = pseudo.clone();
-    extra.push(Move::new(0, 63));
+    extra.push(Move::new(Square::new(0), Square::new(63)));
     let e = testing::check_rejections_with(&mut pos, &pseudo, &extra).unwrap_err();
     assert!(e.contains("not among the pseudo-legal moves"), "{e}");
 }
@@ -402,7 +403,7 @@ fn a_game_with_an_illegal_move_is_reported_where_it_happens() {
     let e4 = parse(&mut pos, "e2e4");
     pos.make(e4);
     let e5 = parse(&mut pos, "e7e5");
-    let game = [e4, e5, Move::new(e4.to, 36)]; // e4 to e5: blocked
+    let game = [e4, e5, Move::new(e4.to, Square::new(36))]; // e4 to e5: blocked
     let f = testing::check_game(&rules, &game, |_| Ok(())).unwrap_err();
     assert!(
         f.message.contains("ply 3") && f.message.contains("not legal"),

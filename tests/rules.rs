@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 use std::sync::Arc;
 
+use polymachy::geometry::Square;
 use polymachy::moves::{Move, MoveKind, MoveList};
 use polymachy::nnue::{Change, MAX_CHANGES};
 use polymachy::position::Ruleset;
@@ -82,7 +83,7 @@ fn position(rs: &Arc<Ruleset>, pieces: &[(&str, char)], rest: &str) -> Position 
     Position::from_fen(rs, &f).unwrap_or_else(|e| panic!("{f}: {e}"))
 }
 
-fn sq(rs: &Ruleset, name: &str) -> u8 {
+fn sq(rs: &Ruleset, name: &str) -> Square {
     rs.geometry
         .parse_square(name)
         .unwrap_or_else(|| panic!("{name} is not a square"))
@@ -1334,7 +1335,7 @@ fn kind(rs: &Ruleset, letter: char) -> u8 {
 
 /// Plays the legal move `text`, checks that the hash made and the hash computed agree and that
 /// unmake restores the position, and returns the move's effects and the squares it changed.
-fn effects_of(pos: &mut Position, text: &str) -> (Vec<Effect>, Vec<(u8, u8, u8)>) {
+fn effects_of(pos: &mut Position, text: &str) -> (Vec<Effect>, Vec<(Square, u8, u8)>) {
     let mv = find(pos, text);
     let fx = pos.effects(mv).as_slice().to_vec();
     let (before, hash) = (pos.fen(), pos.hash());

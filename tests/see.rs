@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use polymachy::geometry::Square;
 use polymachy::moves::{Move, MoveKind, MoveList, color_of};
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
@@ -108,7 +109,7 @@ fn chess_king_captures_only_undefended() {
 /// The exchange on `to`, played with the generator: the side to move takes with its least
 /// valuable capturer (by the same values), or stops; `None` when a promotion or a capture
 /// the exchange model leaves out would be involved.
-fn played_out(p: &mut Position, to: u8, v: &SeeValues, depth: u32) -> Option<i32> {
+fn played_out(p: &mut Position, to: Square, v: &SeeValues, depth: u32) -> Option<i32> {
     if depth > 30 {
         return None;
     }

@@ -462,7 +462,7 @@ fn evaluation_loss(
             let mut setup = crate::position::Setup::start(&rules);
             setup.board = vec![crate::moves::EMPTY; size];
             for &(sq, c) in &r.pieces {
-                if let Some(x) = setup.board.get_mut(sq as usize) {
+                if let Some(x) = setup.board.get_mut(sq.index()) {
                     *x = c;
                 }
             }

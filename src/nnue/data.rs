@@ -19,6 +19,7 @@
 
 use std::io::Write;
 
+use crate::geometry::Square;
 use crate::moves::Code;
 
 const MAGIC: &[u8; 4] = b"PMDG";
@@ -52,7 +53,7 @@ pub struct Record {
     /// 0: White to move, 1: Black.
     pub side: u8,
     /// (square, piece code) of each piece.
-    pub pieces: Vec<(u8, Code)>,
+    pub pieces: Vec<(Square, Code)>,
     /// The search's score for the side to move, in centipawns.
     pub score: i16,
 }
@@ -126,7 +127,7 @@ impl GameBlock {
             out.push(r.side);
             out.push(r.pieces.len() as u8);
             for &(sq, c) in &r.pieces {
-                out.push(sq);
+                out.push(sq.byte());
                 out.push(c);
             }
             out.extend_from_slice(&r.score.to_le_bytes());
@@ -193,7 +194,10 @@ fn read_block(c: &mut Cursor) -> Option<GameBlock> {
         let side = c.u8()?;
         let k = c.u8()? as usize;
         let raw = c.take(2 * k)?;
-        let pieces = raw.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        let pieces = raw
+            .chunks_exact(2)
+            .map(|p| (Square::new(p[0]), p[1]))
+            .collect();
         let score = i16::from_le_bytes(c.take(2)?.try_into().ok()?);
         records.push(Record {
             side,

@@ -57,7 +57,7 @@ pub fn fingerprint(v: &Variant) -> u64 {
     h.bytes(&[v.files, v.ranks]);
     let mut holes = v.holes.clone();
     holes.sort_unstable();
-    h.bytes(&holes);
+    h.bytes(&holes.iter().map(|s| s.byte()).collect::<Vec<u8>>());
     h.bytes(&(v.pieces.len() as u32).to_le_bytes());
     for p in &v.pieces {
         h.bytes(p.betza.canonical().to_string().as_bytes());
@@ -124,10 +124,10 @@ impl Layout {
         let size = self.size();
         let rel = (color_of(c) != viewer) as usize;
         let sq = if viewer == Color::White {
-            sq as usize
+            sq.index()
         } else {
-            let f = sq as usize % self.files as usize;
-            let r = sq as usize / self.files as usize;
+            let f = sq.index() % self.files as usize;
+            let r = sq.index() / self.files as usize;
             (self.ranks as usize - 1 - r) * self.files as usize + f
         };
         (kind_of(c) * 2 + rel) * size + sq
@@ -213,7 +213,7 @@ impl Network {
         for (sq, &c) in board.iter().enumerate().take(self.layout.size()) {
             if c != EMPTY {
                 pieces += 1;
-                self.update_piece::<false>(acc, c, sq as Square);
+                self.update_piece::<false>(acc, c, Square::from_index(sq));
             }
         }
         acc.pieces = pieces;

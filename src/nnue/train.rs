@@ -22,7 +22,7 @@
 use super::data::DataFile;
 use super::format::max_output_weight;
 use super::{Layout, MAX_BUCKETS, Network, QA, QB, SCALE, fingerprint, simd};
-use crate::geometry::Color;
+use crate::geometry::{Color, Square};
 use crate::variant::Variant;
 
 /// The first layer's float weights stay within this (their quantised forms within ±505).
@@ -133,9 +133,7 @@ pub fn positions(
             };
             for r in &g.records {
                 if r.pieces.iter().any(|&(sq, c)| {
-                    sq as usize >= layout.size()
-                        || c < 2
-                        || crate::moves::kind_of(c) >= layout.kinds
+                    sq.index() >= layout.size() || c < 2 || crate::moves::kind_of(c) >= layout.kinds
                 }) {
                     return Err(format!(
                         "game {}: a piece outside the board or piece set",
@@ -641,7 +639,7 @@ impl Weights {
             }
             pieces = pieces.saturating_add(1);
             for v in [Color::White, Color::Black] {
-                let f = layout.feature(v, c, sq as crate::geometry::Square);
+                let f = layout.feature(v, c, Square::from_index(sq));
                 let shared = self.inputs + f / self.size;
                 for (k, a) in acc[v.index()].iter_mut().enumerate() {
                     *a += self.w1[f * h + k] + self.w1[shared * h + k];

@@ -130,7 +130,7 @@ impl Position {
             MoveKind::Drop => None,
             MoveKind::EnPassant => Some(self.ep_victim),
             _ => {
-                let c = self.board[mv.to as usize];
+                let c = self.board[mv.to.index()];
                 (c != EMPTY && color_of(c) != self.side).then_some(mv.to)
             }
         }
@@ -196,7 +196,7 @@ impl Position {
         if !rs.captures_to_hand {
             return Effect::Capture { sq };
         }
-        let c = self.board[sq as usize];
+        let c = self.board[sq.index()];
         if c == EMPTY {
             return Effect::Capture { sq };
         }

@@ -22,7 +22,7 @@ impl EpSquares {
     /// No en-passant square.
     pub const NONE: EpSquares = EpSquares {
         len: 0,
-        squares: [0; MAX_EP_SQUARES],
+        squares: [Square::new(0); MAX_EP_SQUARES],
     };
 
     /// One square.
@@ -80,7 +80,9 @@ impl EpSquares {
         let e = EpSquares::one(first);
         // The double step, most steps made: `to` twice as far as `first` (by square index),
         // so one square passed (also true of a lame knight's step). No division needed.
-        if to as i32 - from as i32 == 2 * (first as i32 - from as i32) {
+        if to.index() as i32 - from.index() as i32
+            == 2 * (first.index() as i32 - from.index() as i32)
+        {
             return e;
         }
         Self::passed_long(g, from, first, to, e)

@@ -261,7 +261,7 @@ impl Builder<'_> {
 
     /// Rights `bits` are lost when a move starts on `sq` or captures there.
     pub fn clear_rights_on_square(&mut self, sq: Square, bits: u16) {
-        self.rs.square_clears[sq as usize] |= bits;
+        self.rs.square_clears[sq.index()] |= bits;
     }
 
     /// Rights `bits` are lost when the piece `c` moves.
@@ -343,7 +343,7 @@ impl Builder<'_> {
         let size = t.size;
         for color in [Color::White, Color::Black] {
             for sq in 0..size {
-                let (s, n) = t.index[t.slot(kind, color, sq as Square)];
+                let (s, n) = t.index[t.slot(kind, color, Square::from_index(sq))];
                 for e in &mut t.entries[s as usize..(s + n as u32) as usize] {
                     f(e);
                 }

@@ -276,7 +276,7 @@ fn ep_step(
     for kind in 0..rules.variant.pieces.len() {
         let c = code(kind, mover);
         for from in g.squares() {
-            if board[from as usize] != EMPTY {
+            if board[from.index()] != EMPTY {
                 continue;
             }
             for e in t.entries_at(kind, mover, from) {
@@ -284,7 +284,7 @@ fn ep_step(
                     continue;
                 }
                 let to = t.squares_of(e)[0];
-                if board[to as usize] != c {
+                if board[to.index()] != c {
                     continue;
                 }
                 let passed = EpSquares::passed(g, from, e.ep, to);
@@ -292,10 +292,7 @@ fn ep_step(
                     return Ok((to, passed));
                 }
                 let covers = ep.as_slice().iter().all(|&s| passed.contains(s));
-                let empty = passed
-                    .as_slice()
-                    .iter()
-                    .all(|&s| board[s as usize] == EMPTY);
+                let empty = passed.as_slice().iter().all(|&s| board[s.index()] == EMPTY);
                 if covers && empty && !longer.contains(&(to, passed)) {
                     longer.push((to, passed));
                 }
@@ -355,7 +352,7 @@ impl PartialEq for Position {
 impl Position {
     /// The start position of a ruleset. It was checked when the ruleset was compiled.
     pub fn start(rules: &Arc<Ruleset>) -> Position {
-        Position::build(rules, &Setup::start(rules), 0)
+        Position::build(rules, &Setup::start(rules), Square::new(0))
     }
 
     /// A position from a setup that has been checked (`ep_victim`: see [`Position::ep_victim`]).
@@ -370,7 +367,7 @@ impl Position {
             halfmove: s.halfmove,
             fullmove: s.fullmove,
             hash: 0,
-            royal: [0; 2],
+            royal: [Square::new(0); 2],
             royal_count: [0; 2],
             counts: [0; 256],
             occupied: Default::default(),
@@ -419,10 +416,12 @@ impl Position {
             return Err(FenError { problems });
         }
         let g = rules.geometry;
-        if let Some(h) = (0..size).find(|&q| s.board[q] != EMPTY && g.is_hole(q as Square)) {
+        if let Some(h) =
+            (0..size).find(|&q| s.board[q] != EMPTY && g.is_hole(Square::from_index(q)))
+        {
             problems.push(Problem::Placement(format!(
                 "a piece stands on {}, a hole of this board",
-                g.name(h as Square)
+                g.name(Square::from_index(h))
             )));
             return Err(FenError { problems });
         }
@@ -443,7 +442,7 @@ impl Position {
                 problems.push(Problem::RightWithoutPieces { letter, why });
             }
         }
-        let mut victim = 0;
+        let mut victim = Square::new(0);
         // Every square the step passed, when the field gives only some of them.
         let mut ep = s.ep;
         if !s.ep.is_empty() {
@@ -454,10 +453,10 @@ impl Position {
                     .collect();
             let mut fine = true;
             for (&e, name) in s.ep.as_slice().iter().zip(&names) {
-                if e as usize >= size {
+                if e.index() >= size {
                     problems.push(Problem::EpNotASquare(name.clone()));
                     fine = false;
-                } else if s.board[e as usize] != EMPTY {
+                } else if s.board[e.index()] != EMPTY {
                     problems.push(Problem::EpOccupied(name.clone()));
                     fine = false;
                 }
@@ -514,11 +513,11 @@ impl Position {
             let c = self.board[sq];
             if c != EMPTY {
                 self.counts[c as usize] += 1;
-                self.occupied[color_of(c).index()].insert(sq as Square);
+                self.occupied[color_of(c).index()].insert(Square::from_index(sq));
                 h ^= self.rules.z_piece[c as usize * 256 + sq];
                 if self.rules.is_royal(c) {
                     let i = color_of(c).index();
-                    self.royal[i] = sq as Square;
+                    self.royal[i] = Square::from_index(sq);
                     self.royal_count[i] += 1;
                 }
             }
@@ -532,7 +531,7 @@ impl Position {
             }
         }
         for &e in self.ep.as_slice() {
-            h ^= self.rules.z_ep[e as usize];
+            h ^= self.rules.z_ep[e.index()];
         }
         if self.rules.hands {
             for c in [Color::White, Color::Black] {
@@ -543,7 +542,7 @@ impl Position {
                 }
             }
             for sq in self.promoted.iter() {
-                h ^= self.rules.z_promoted[sq as usize];
+                h ^= self.rules.z_promoted[sq.index()];
             }
         }
         for (slot, &v) in self.state.iter().enumerate() {
@@ -571,7 +570,7 @@ impl Position {
     /// The piece code on `sq` (0: empty).
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Code {
-        self.board[sq as usize]
+        self.board[sq.index()]
     }
     /// Every square's piece code, by square index.
     #[inline]
@@ -595,7 +594,7 @@ impl Position {
     pub fn mover(&self, mv: Move) -> Code {
         match mv.dropped() {
             Some(k) => code(k, self.side),
-            None => self.board[mv.from as usize],
+            None => self.board[mv.from.index()],
         }
     }
     /// How many pieces of code `c` stand on the board.
@@ -678,7 +677,7 @@ impl Position {
             _ => {
                 let mut royals = self.occupied[color.index()]
                     .iter()
-                    .filter(|&s| self.rules.is_royal(self.board[s as usize]));
+                    .filter(|&s| self.rules.is_royal(self.board[s.index()]));
                 let hit = |s: Square| self.attacked(s, color.flip());
                 if self.rules.check_needs_every_royal {
                     royals.all(hit)
@@ -695,7 +694,7 @@ impl Position {
         if self.royal_count[i] == 1
             && let Some(s) = self.occupied[i]
                 .iter()
-                .find(|&s| self.rules.is_royal(self.board[s as usize]))
+                .find(|&s| self.rules.is_royal(self.board[s.index()]))
         {
             self.royal[i] = s;
         }
@@ -717,7 +716,7 @@ impl Position {
     pub fn attacked_with(&self, changes: &[(Square, Code)], sq: Square, by: Color) -> bool {
         let mut b = self.board;
         for &(s, c) in changes {
-            b[s as usize] = c;
+            b[s.index()] = c;
         }
         movegen::attacked_on(&self.rules.tables, &b, sq, by)
     }
@@ -732,9 +731,9 @@ impl Position {
         self.push_undo(mv, fx, false);
         let rs = &*self.rules;
         let mut h = self.hash;
-        let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s as usize];
+        let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s.index()];
         for &e in self.ep.as_slice() {
-            h ^= rs.z_ep[e as usize];
+            h ^= rs.z_ep[e.index()];
         }
         let side = self.side;
         let me = side.index();
@@ -744,7 +743,7 @@ impl Position {
         for &e in fx.as_slice() {
             let (sq, lifted) = match e {
                 Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                    captured = self.board[sq as usize];
+                    captured = self.board[sq.index()];
                     cap_sq = sq;
                     if captured == EMPTY {
                         continue;
@@ -753,20 +752,20 @@ impl Position {
                     (sq, captured)
                 }
                 Effect::Move { from, .. } => {
-                    moved = self.board[from as usize];
+                    moved = self.board[from.index()];
                     clears |= rs.code_clears[moved as usize];
                     (from, moved)
                 }
                 Effect::Relocate { from, .. } => {
-                    other = self.board[from as usize];
+                    other = self.board[from.index()];
                     (from, other)
                 }
                 _ => continue,
             };
             h ^= zp(lifted, sq);
-            self.board[sq as usize] = EMPTY;
+            self.board[sq.index()] = EMPTY;
             self.occupied[color_of(lifted).index()].remove(sq);
-            clears |= rs.square_clears[sq as usize];
+            clears |= rs.square_clears[sq.index()];
         }
         // A royal swap: the rights of the partner and of the swap go too, and it may move two
         // royal pieces (recounted).
@@ -793,10 +792,10 @@ impl Position {
                     (to, moved)
                 }
                 Effect::Promote { sq, kind } => {
-                    let was = self.board[sq as usize];
+                    let was = self.board[sq.index()];
                     placed = code(kind as usize, side);
                     h ^= zp(was, sq) ^ zp(placed, sq);
-                    self.board[sq as usize] = placed;
+                    self.board[sq.index()] = placed;
                     self.counts[was as usize] -= 1;
                     self.counts[placed as usize] += 1;
                     royal_change |= rs.is_royal(placed) != rs.is_royal(was);
@@ -804,7 +803,7 @@ impl Position {
                 }
                 _ => continue,
             };
-            self.board[sq as usize] = piece;
+            self.board[sq.index()] = piece;
             self.occupied[color_of(piece).index()].insert(sq);
             h ^= zp(piece, sq);
             if rs.is_royal(piece) {
@@ -853,10 +852,10 @@ impl Position {
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
         if mv.kind == MoveKind::Double && mv.promo == 0 {
-            self.ep = EpSquares::passed(rs.geometry, mv.from, mv.aux, mv.to);
+            self.ep = EpSquares::passed(rs.geometry, mv.from, Square::new(mv.aux), mv.to);
             self.ep_victim = mv.to;
             for &e in self.ep.as_slice() {
-                h ^= rs.z_ep[e as usize];
+                h ^= rs.z_ep[e.index()];
             }
         } else {
             self.ep = EpSquares::NONE;
@@ -913,7 +912,7 @@ impl Position {
             };
             if self.promoted.contains(sq) {
                 self.promoted.remove(sq);
-                h ^= rs.z_promoted[sq as usize];
+                h ^= rs.z_promoted[sq.index()];
                 marks |= bit;
                 if let Some(i) = slot {
                     lifted[i] = true;
@@ -934,7 +933,7 @@ impl Position {
                 _ => continue,
             };
             self.promoted.insert(sq);
-            h ^= rs.z_promoted[sq as usize];
+            h ^= rs.z_promoted[sq.index()];
             marks |= bit;
         }
         self.hash = h;
@@ -1001,7 +1000,7 @@ impl Position {
         for c in [Color::White, Color::Black] {
             let n = self.occupied[c.index()]
                 .iter()
-                .filter(|&s| self.rules.is_royal(self.board[s as usize]))
+                .filter(|&s| self.rules.is_royal(self.board[s.index()]))
                 .count();
             self.royal_count[c.index()] = n as u8;
             self.find_royal(c);
@@ -1039,7 +1038,7 @@ impl Position {
     pub fn make_null(&mut self) {
         self.push_undo(Move::default(), Effects::default(), true);
         for &e in self.ep.as_slice() {
-            self.hash ^= self.rules.z_ep[e as usize];
+            self.hash ^= self.rules.z_ep[e.index()];
         }
         self.ep = EpSquares::NONE;
         self.halfmove = 0;
@@ -1159,11 +1158,11 @@ impl Position {
         for &e in u.fx.as_slice() {
             match e {
                 Effect::Move { to, .. } | Effect::Relocate { to, .. } => {
-                    self.board[to as usize] = EMPTY;
+                    self.board[to.index()] = EMPTY;
                     self.occupied[me].remove(to);
                 }
                 Effect::Drop { kind, to } => {
-                    self.board[to as usize] = EMPTY;
+                    self.board[to.index()] = EMPTY;
                     self.occupied[me].remove(to);
                     self.counts[u.moved as usize] -= 1;
                     if let Some(n) = self.hand[me].get_mut(kind as usize) {
@@ -1190,7 +1189,7 @@ impl Position {
                 }
                 _ => continue,
             };
-            self.board[sq as usize] = piece;
+            self.board[sq.index()] = piece;
             self.occupied[color_of(piece).index()].insert(sq);
         }
     }
@@ -1308,7 +1307,7 @@ impl Position {
         let n = self.royal_count[me.index()];
         if n >= 2
             && self.rules.royal_succession
-            && (mv.promo == 0 || !self.rules.is_royal(self.board[mv.from as usize]))
+            && (mv.promo == 0 || !self.rules.is_royal(self.board[mv.from.index()]))
         {
             // Royal succession with two heirs or more: no move of this side leaves it in check,
             // unless a royal piece promotes away and leaves one.
@@ -1319,7 +1318,7 @@ impl Position {
             || (mv.promo != 0 && self.rules.promotes_to_royal)
         {
             let becomes_royal = mv.promotion().is_some_and(|k| {
-                self.rules.royal[k] && !self.rules.is_royal(self.board[mv.from as usize])
+                self.rules.royal[k] && !self.rules.is_royal(self.board[mv.from.index()])
             });
             let drop_veto = mv.kind == MoveKind::Drop && !self.rules.vetoing_drops.is_empty();
             if n == 0 && !becomes_royal && !drop_veto {
@@ -1332,7 +1331,7 @@ impl Position {
         }
         let rs = &*self.rules;
         let size = rs.geometry.size();
-        let moved = self.board[mv.from as usize];
+        let moved = self.board[mv.from.index()];
         let royal_moves = rs.is_royal(moved);
         let king = if royal_moves {
             mv.to
@@ -1344,7 +1343,7 @@ impl Position {
         if !checked && !royal_moves {
             // Not in check: the move can expose the royal piece only by emptying or filling a
             // square that some attack probe depends on.
-            let at = enemy.index() * size + king as usize;
+            let at = enemy.index() * size + king.index();
             let (vac, fill) = (&rs.tables.vacate_sets[at], &rs.tables.fill_sets[at]);
             if !vac.contains(mv.from)
                 && !fill.contains(mv.to)
@@ -1354,11 +1353,11 @@ impl Position {
             }
         }
         // Board-only make, test, restore.
-        let captured = self.board[victim as usize];
-        let at_to = self.board[mv.to as usize];
-        self.board[victim as usize] = EMPTY;
-        self.board[mv.from as usize] = EMPTY;
-        self.board[mv.to as usize] = moved;
+        let captured = self.board[victim.index()];
+        let at_to = self.board[mv.to.index()];
+        self.board[victim.index()] = EMPTY;
+        self.board[mv.from.index()] = EMPTY;
+        self.board[mv.to.index()] = moved;
         let t = &rs.tables;
         let bad = if checked || royal_moves {
             movegen::attacked_on(t, &self.board, king, enemy)
@@ -1368,9 +1367,9 @@ impl Position {
             let n = if victim == mv.to { 1 } else { 2 };
             movegen::attacked_after(t, &self.board, king, enemy, &vacated[..n], mv.to)
         };
-        self.board[mv.to as usize] = at_to;
-        self.board[victim as usize] = captured;
-        self.board[mv.from as usize] = moved;
+        self.board[mv.to.index()] = at_to;
+        self.board[victim.index()] = captured;
+        self.board[mv.from.index()] = moved;
         !bad
     }
 
@@ -1445,7 +1444,7 @@ fn hand_problems(rules: &Ruleset, s: &Setup) -> Vec<Problem> {
     if let Some(sq) = s
         .promoted
         .iter()
-        .find(|&q| s.board.get(q as usize).is_none_or(|&c| c == EMPTY))
+        .find(|&q| s.board.get(q.index()).is_none_or(|&c| c == EMPTY))
     {
         out.push(Problem::Placement(format!(
             "the promoted mark `~` on {}, an empty square",

@@ -44,13 +44,13 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
     let scan = || &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
     match p.kind {
         ProbeKind::Leap => {
-            let c = board[p.origin as usize];
+            let c = board[p.origin.index()];
             (c != EMPTY && p.mask >> c & 1 != 0 && t.conds_hold(board, p.cond_start, p.cond_len))
                 .then_some(p.origin)
         }
         ProbeKind::Slide => {
             for &s in scan() {
-                let c = board[s as usize];
+                let c = board[s.index()];
                 if c != EMPTY {
                     return (p.mask >> c & 1 != 0).then_some(s);
                 }
@@ -60,7 +60,7 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
         ProbeKind::Hop => {
             let mut screen = false;
             for &s in scan() {
-                let c = board[s as usize];
+                let c = board[s.index()];
                 if c != EMPTY {
                     if screen {
                         return (p.mask >> c & 1 != 0).then_some(s);
@@ -72,11 +72,11 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
         }
         ProbeKind::Grass => {
             let ss = scan();
-            if ss.is_empty() || board[ss[0] as usize] == EMPTY {
+            if ss.is_empty() || board[(ss[0]).index()] == EMPTY {
                 return None;
             }
             for &s in &ss[1..] {
-                let c = board[s as usize];
+                let c = board[s.index()];
                 if c != EMPTY {
                     return (p.mask >> c & 1 != 0).then_some(s);
                 }
@@ -86,14 +86,14 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
         ProbeKind::Bent { bend_any } => {
             for i in 0..p.sq_len as usize {
                 let b = t.squares[p.sq_start as usize + i];
-                let occupied = board[b as usize] != EMPTY;
+                let occupied = board[b.index()] != EMPTY;
                 if occupied && !bend_any {
                     return None;
                 }
                 let oi = p.org_start as usize + i;
                 if t.valid[oi] {
                     let o = t.squares[oi];
-                    let c = board[o as usize];
+                    let c = board[o.index()];
                     if c != EMPTY
                         && p.mask >> c & 1 != 0
                         && t.conds_hold(
@@ -199,7 +199,7 @@ impl Lander for Gen<'_> {
                     let mut mv = Move::new(self.from, to);
                     if modes.leaves_ep && leap {
                         mv.kind = MoveKind::Double;
-                        mv.aux = e.ep;
+                        mv.aux = e.ep.byte();
                     }
                     push(rs, e, side, kind, mv, self.out);
                 }
@@ -228,12 +228,12 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
         e: &EMPTY_ENTRY,
         side,
         kind: 0,
-        from: 0,
+        from: Square::new(0),
         ep: *pos.ep_squares(),
         out,
     };
     for from in pos.occupied(side).iter() {
-        let pc = board[from as usize];
+        let pc = board[from.index()];
         debug_assert!(pc != EMPTY && color_of(pc) == side);
         g.kind = kind_of(pc);
         g.from = from;
@@ -251,7 +251,7 @@ static EMPTY_ENTRY: Entry = Entry {
     cond_start: 0,
     cond_len: 0,
     flags: 0,
-    ep: 0,
+    ep: Square::new(0),
     component: 0,
     dx: 0,
     dy: 0,

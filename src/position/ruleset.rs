@@ -263,7 +263,7 @@ impl Ruleset {
                 .rules
                 .iter()
                 .find_map(|r| r.initial_moves(variant, kind, component, color, sq))
-                .unwrap_or(start_ref[sq as usize] == code(kind, color))
+                .unwrap_or(start_ref[sq.index()] == code(kind, color))
         })
         .map_err(|(kind, e)| {
             let message = e.message;

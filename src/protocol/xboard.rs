@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::{Engine, Out};
-use crate::geometry::Color;
+use crate::geometry::{Color, Square};
 use crate::moves::Move;
 use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score};
@@ -112,7 +112,7 @@ pub fn xb_fen(rules: &Ruleset, fen: &str) -> String {
             (p != crate::moves::EMPTY
                 && rules.is_royal(p)
                 && (crate::moves::color_of(p) == Color::White) == white)
-                .then(|| g.file(i as crate::geometry::Square))
+                .then(|| g.file(Square::from_index(i)))
         })
     };
     let parse = |c: char| rules.hooks.iter().find_map(|h| h.parse_right(rules, c));

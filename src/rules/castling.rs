@@ -206,7 +206,7 @@ impl Castling {
             let royals: Vec<Square> = g
                 .squares()
                 .filter(|&s| {
-                    rs.is_royal(rs.start[s as usize]) && color_of(rs.start[s as usize]) == color
+                    rs.is_royal(rs.start[s.index()]) && color_of(rs.start[s.index()]) == color
                 })
                 .collect();
             let king = match royals[..] {
@@ -227,7 +227,7 @@ impl Castling {
                     ));
                 }
             };
-            let kcode = rs.start[king as usize];
+            let kcode = rs.start[king.index()];
             let rank = g.rank(king);
             let kf = g.file(king) as i32;
             for (king_side, dir) in [(true, 1i32), (false, -1i32)] {
@@ -236,7 +236,7 @@ impl Castling {
                 let mut rook = None;
                 while f >= 0 && f < g.files as i32 {
                     let s = g.square(f as u8, rank);
-                    if rs.start[s as usize] == code(partner, color) {
+                    if rs.start[s.index()] == code(partner, color) {
                         rook = Some(s);
                         break;
                     }
@@ -354,9 +354,9 @@ impl Rule for Castling {
             if rights & c.right == 0 || reported & c.right != 0 {
                 continue;
             }
-            let (partner, king) = (self.partner, rs.start[c.king_from as usize]);
+            let (partner, king) = (self.partner, rs.start[c.king_from.index()]);
             let rook = code(partner, c.color);
-            if board[c.king_from as usize] != king || board[c.rook_from as usize] != rook {
+            if board[c.king_from.index()] != king || board[c.rook_from.index()] != rook {
                 let l = if c.king_side { 'K' } else { 'Q' };
                 let letter = if c.color == Color::White {
                     l
@@ -410,7 +410,7 @@ impl Rule for Castling {
             return "Castling is set up, but no King has a partner on its rank to castle with."
                 .to_owned();
         };
-        let king = rs.variant.pieces[kind_of(rs.start[first.king_from as usize])]
+        let king = rs.variant.pieces[kind_of(rs.start[first.king_from.index()])]
             .name
             .clone();
         let partner = rs.variant.pieces[self.partner].name.clone();

@@ -71,7 +71,7 @@ impl KingLeap {
             if let Some((k, c)) = *p
                 && rs.royal[k]
             {
-                home[c.index()].insert(s as Square);
+                home[c.index()].insert(Square::from_index(s));
             }
         }
         // Every square any setup choice puts the royal piece on, not only the named setups.
@@ -86,7 +86,7 @@ impl KingLeap {
         }
         for (s, &c) in rs.start.iter().enumerate() {
             if rs.is_royal(c) {
-                home[color_of(c).index()].insert(s as Square);
+                home[color_of(c).index()].insert(Square::from_index(s));
             }
         }
         let rule = KingLeap {
@@ -149,7 +149,7 @@ impl Rule for KingLeap {
             // The royal piece must stand where some start position has it.
             let home = &self.home[c.index()];
             let at_home = home.iter().any(|s| {
-                let p = board[s as usize];
+                let p = board[s.index()];
                 rs.is_royal(p) && color_of(p) == c
             });
             if !at_home {
@@ -189,9 +189,7 @@ impl Rule for KingLeap {
         let g = rs.geometry;
         let start = |c: Color| -> Vec<Square> {
             g.squares()
-                .filter(|&s| {
-                    rs.is_royal(rs.start[s as usize]) && color_of(rs.start[s as usize]) == c
-                })
+                .filter(|&s| rs.is_royal(rs.start[s.index()]) && color_of(rs.start[s.index()]) == c)
                 .collect()
         };
         let names = |sqs: &[Square]| -> Vec<String> {

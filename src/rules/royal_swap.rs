@@ -22,8 +22,8 @@
 
 use super::{Registered, kinds, royal_name, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset, Val,
-    Variant, color_of, kind_of,
+    Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset,
+    Square, Val, Variant, color_of, kind_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -283,7 +283,7 @@ impl Rule for RoyalSwap {
             .iter()
             .enumerate()
             .find(|&(_, &p)| self.is_mover(p) && color_of(p) == Color::White)
-            .map(|(s, _)| g.name(s as u8).to_string());
+            .map(|(s, _)| g.name(Square::from_index(s)).to_string());
         let written = match example {
             Some(sq) => format!(
                 "It is written as the {king}'s move onto the partner's square (from {sq}: \

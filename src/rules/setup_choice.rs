@@ -539,8 +539,8 @@ impl RuleSpec for SetupChoiceSpec {
             let k = v
                 .kind_by_letter(c)
                 .ok_or_else(|| format!("no piece has the letter '{c}'"))?;
-            placement[sq as usize] = Some((k, self.chooser));
-            placement[g.mirror_rank(sq) as usize] = Some((k, self.chooser.flip()));
+            placement[sq.index()] = Some((k, self.chooser));
+            placement[(g.mirror_rank(sq)).index()] = Some((k, self.chooser.flip()));
         }
         Ok(true)
     }

@@ -105,7 +105,7 @@ fn entry_reach(tables: &crate::tables::Tables, e: &Entry, p: f64, reach: &mut [f
             Shape::Slide => (1.0 - p).powi(k as i32),
         };
         let q = pc * before * land;
-        let r = &mut reach[d as usize];
+        let r = &mut reach[d.index()];
         *r = 1.0 - (1.0 - *r) * (1.0 - q);
     }
 }
@@ -124,7 +124,7 @@ fn average_mobility(rules: &Ruleset, kind: usize, p: f64) -> f64 {
     let size = rules.geometry.size();
     let mut buf = vec![0.0; size];
     let total: f64 = (0..size)
-        .map(|s| mobility_at(rules, kind, s as Square, p, &mut buf))
+        .map(|s| mobility_at(rules, kind, Square::from_index(s), p, &mut buf))
         .sum();
     total / size as f64
 }
@@ -253,7 +253,7 @@ impl Evaluator {
         let mut empty_avg = vec![0.0; nkinds];
         for (k, row) in empty_mob.iter_mut().enumerate() {
             for (sq, m) in row.iter_mut().enumerate() {
-                *m = mobility_at(rules, k, sq as Square, 0.0, &mut buf);
+                *m = mobility_at(rules, k, Square::from_index(sq), 0.0, &mut buf);
             }
             empty_avg[k] = row.iter().sum::<f64>() / size as f64;
         }
@@ -277,7 +277,7 @@ impl Evaluator {
         let start_rank: Vec<u8> = (0..nkinds)
             .map(|k| {
                 g.squares()
-                    .filter(|&s| rules.start[s as usize] == code(k, Color::White))
+                    .filter(|&s| rules.start[s.index()] == code(k, Color::White))
                     .map(|s| g.rank(s))
                     .min()
                     .unwrap_or(0)
@@ -319,7 +319,7 @@ impl Evaluator {
                         None => (values[k] as f64, values[k] as f64),
                     };
                     let spread = empty_avg[k].max(1.0).sqrt();
-                    let centre = (empty_mob[k][wsq as usize] - empty_avg[k]) / spread;
+                    let centre = (empty_mob[k][wsq.index()] - empty_avg[k]) / spread;
                     if royal[k] {
                         // Stay home in the middlegame; come to the centre in the endgame.
                         mg -= ROYAL_ADVANCE_MG * rank.min(3) as f64;
@@ -341,13 +341,13 @@ impl Evaluator {
                             let gain = promo_gain[k] as f64;
                             mg += 0.04 * gain * t * t + 4.0 * t;
                             eg += 0.18 * gain * t * t + 10.0 * t;
-                            let i = c * size + sq as usize;
+                            let i = c * size + sq.index();
                             passed_mg[i] = (5.0 + 0.05 * gain * t * t).round() as i32;
                             passed_eg[i] = (10.0 + 0.22 * gain * t * t).round() as i32;
                         }
                     }
-                    psq_mg[c * size + sq as usize] = mg.round() as i32;
-                    psq_eg[c * size + sq as usize] = eg.round() as i32;
+                    psq_mg[c * size + sq.index()] = mg.round() as i32;
+                    psq_eg[c * size + sq.index()] = eg.round() as i32;
                 }
             }
         }
@@ -373,14 +373,14 @@ impl Evaluator {
             .map(|k| if royal[k] { 0 } else { values[k] / 100 + 2 })
             .collect();
         let zone: Vec<[u64; 4]> = (0..size)
-            .map(|s| s as Square)
+            .map(Square::from_index)
             .map(|sq| {
                 let mut z = [0u64; 4];
                 for t in g.squares() {
                     let df = (g.file(t) as i32 - g.file(sq) as i32).abs();
                     let dr = (g.rank(t) as i32 - g.rank(sq) as i32).abs();
                     if df <= 1 && dr <= 1 {
-                        z[t as usize >> 6] |= 1 << (t & 63);
+                        z[t.index() >> 6] |= 1 << (t.index() & 63);
                     }
                 }
                 z
@@ -482,8 +482,8 @@ impl Evaluator {
         if full {
             for (sq, &c) in board.iter().enumerate().take(self.size) {
                 if c != EMPTY && self.pawnlike[kind_of(c)] {
-                    let f = g.file(sq as Square) as usize + 1;
-                    let r = g.rank(sq as Square) as i32;
+                    let f = g.file(Square::from_index(sq)) as usize + 1;
+                    let r = g.rank(Square::from_index(sq)) as i32;
                     if color_of(c) == Color::White {
                         white_low[f] = white_low[f].min(r);
                     } else {
@@ -493,7 +493,7 @@ impl Evaluator {
             }
             for col in [Color::White, Color::Black] {
                 if let Some(k) = pos.royal_square(col) {
-                    zones[col.index()] = self.zone[k as usize];
+                    zones[col.index()] = self.zone[k.index()];
                 }
             }
         }
@@ -523,20 +523,20 @@ impl Evaluator {
                 let ezone = &zones[1 - ci];
                 let my_value = self.values[k];
                 let thr = &mut threatened[ci];
-                for e in t.entries_at(k, col, sq as Square) {
+                for e in t.entries_at(k, col, Square::from_index(sq)) {
                     let capture = e.modes().capture;
                     if !self.mob_on[k] && !capture {
                         continue;
                     }
                     let quiet = e.modes().quiet as i32;
                     t.reach(e, board, col, |to, landing| {
-                        let bit = 1u64 << (to & 63);
-                        let w = to as usize >> 6;
+                        let bit = 1u64 << (to.index() & 63);
+                        let w = to.index() >> 6;
                         match landing {
                             Landing::Empty => n += quiet,
                             Landing::Enemy => {
                                 n += 1;
-                                if self.value_of(board[to as usize]) > my_value {
+                                if self.value_of(board[to.index()]) > my_value {
                                     thr[w] |= bit;
                                 }
                             }
@@ -554,8 +554,8 @@ impl Evaluator {
                     danger[ci] += hits * self.danger_weight[k];
                 }
                 if self.pawnlike[k] {
-                    let f = g.file(sq as Square) as usize + 1;
-                    let r = g.rank(sq as Square) as i32;
+                    let f = g.file(Square::from_index(sq)) as usize + 1;
+                    let r = g.rank(Square::from_index(sq)) as i32;
                     let passed = if col == Color::White {
                         black_high[f - 1] <= r && black_high[f] <= r && black_high[f + 1] <= r
                     } else {
@@ -570,18 +570,18 @@ impl Evaluator {
             } else if self.royal[k] {
                 // Shelter: friendly pieces on the squares the royal piece could step to.
                 let mut s = 0;
-                for e in t.entries_at(k, col, sq as Square) {
+                for e in t.entries_at(k, col, Square::from_index(sq)) {
                     if e.shape() != Shape::Leap {
                         continue;
                     }
                     let d = t.squares_of(e)[0];
-                    let o = board[d as usize];
+                    let o = board[d.index()];
                     if o != EMPTY && color_of(o) == col {
                         s += SHELTER;
                         let ahead = if col == Color::White {
-                            g.rank(d) > g.rank(sq as Square)
+                            g.rank(d) > g.rank(Square::from_index(sq))
                         } else {
-                            g.rank(d) < g.rank(sq as Square)
+                            g.rank(d) < g.rank(Square::from_index(sq))
                         };
                         if ahead && self.pawnlike[kind_of(o)] {
                             s += SHELTER_PAWN;

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::geometry::Color;
+use crate::geometry::{Color, Square};
 use crate::moves::{Move, MoveKind, MoveList, kind_of};
 use crate::position::Outcome;
 use crate::position::Position;
@@ -948,7 +948,7 @@ impl Searcher {
             } else if mv == counter {
                 SCORE_KILLER - 2
             } else {
-                self.quiet_score(ply, pos.mover(mv) as usize * 256 + mv.to as usize)
+                self.quiet_score(ply, pos.mover(mv) as usize * 256 + mv.to.index())
             };
             scores.push(s);
         }
@@ -975,7 +975,7 @@ impl Searcher {
     /// Adds `bonus` to the history and continuation histories of a quiet move at `ply`.
     #[inline]
     fn bump_quiet(&mut self, ply: usize, piece: u8, mv: Move, bonus: i32) {
-        let key = piece as usize * 256 + mv.to as usize;
+        let key = piece as usize * 256 + mv.to.index();
         let h = &mut self.history[key];
         *h += 32 * bonus - *h * bonus.abs() / 512;
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -1045,7 +1045,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i];
-            self.plies[0].cur = pos.mover(mv) as usize * 256 + mv.to as usize;
+            self.plies[0].cur = pos.mover(mv) as usize * 256 + mv.to.index();
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
@@ -1278,7 +1278,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
-            self.plies[ply].cur = piece as usize * 256 + mv.to as usize;
+            self.plies[ply].cur = piece as usize * 256 + mv.to.index();
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
             let ext = (gives_check && extend_ok) as i32;
@@ -1301,7 +1301,7 @@ impl Searcher {
                     // With continuation histories, quiet moves with a good history are
                     // reduced less, bad ones more.
                     if self.cont_history {
-                        r -= self.quiet_score(ply, piece as usize * 256 + mv.to as usize)
+                        r -= self.quiet_score(ply, piece as usize * 256 + mv.to.index())
                             / LMR_HISTORY;
                     }
                     r = r.clamp(0, nd - 1);
@@ -1397,7 +1397,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qdepth: u32,
-        last_to: Option<u8>,
+        last_to: Option<Square>,
     ) -> i32 {
         self.pv_len[ply] = 0;
         if self.should_stop() {

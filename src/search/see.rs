@@ -66,7 +66,7 @@ fn least_attacker(
     let mut best_value = i32::MAX;
     for p in t.probes_at(by, target) {
         if let Some(s) = probe_attacker(t, board, p) {
-            let c = board[s as usize];
+            let c = board[s.index()];
             let value = v.by_code[c as usize];
             if value < best_value {
                 best_value = value;
@@ -87,19 +87,19 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32, v: &SeeValues) -> bool {
     }
     let board = pos.board();
     let to = mv.to;
-    let mut swap = v.by_code[board[to as usize] as usize] - threshold;
+    let mut swap = v.by_code[board[to.index()] as usize] - threshold;
     if swap < 0 {
         return false;
     }
-    let mover = board[mv.from as usize];
+    let mover = board[mv.from.index()];
     swap = v.by_code[mover as usize] - swap;
     if swap <= 0 {
         return true;
     }
     let t = &pos.rules().tables;
     let mut b = *board;
-    b[mv.from as usize] = EMPTY;
-    b[to as usize] = mover;
+    b[mv.from.index()] = EMPTY;
+    b[to.index()] = mover;
     let mut stm = pos.side();
     let mut res = 1;
     loop {
@@ -110,8 +110,8 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32, v: &SeeValues) -> bool {
         res ^= 1;
         if v.royal >> c & 1 != 0 {
             // A royal piece may take only when nothing of the other side attacks the square.
-            b[sq as usize] = EMPTY;
-            b[to as usize] = c;
+            b[sq.index()] = EMPTY;
+            b[to.index()] = c;
             return if least_attacker(t, &b, to, stm.flip(), v).is_some() {
                 res ^ 1 != 0
             } else {
@@ -122,8 +122,8 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32, v: &SeeValues) -> bool {
         if swap < res {
             break;
         }
-        b[sq as usize] = EMPTY;
-        b[to as usize] = c;
+        b[sq.index()] = EMPTY;
+        b[to.index()] = c;
     }
     res != 0
 }

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use crate::geometry::Square;
 use crate::moves::{Move, MoveKind};
 
 /// Hash table size, in megabytes, unless the command line or a GUI sets another.
@@ -114,8 +115,8 @@ impl Slot {
         TtEntry {
             key,
             mv: Move {
-                from: a as u8,
-                to: (a >> 8) as u8,
+                from: Square::new(a as u8),
+                to: Square::new((a >> 8) as u8),
                 promo: (a >> 16) as u8,
                 kind,
                 aux: (a >> 32) as u8,
@@ -131,8 +132,8 @@ impl Slot {
     #[inline]
     fn save(&self, e: &TtEntry) {
         let m = e.mv;
-        let a = m.from as u64
-            | (m.to as u64) << 8
+        let a = m.from.index() as u64
+            | ((m.to).index() as u64) << 8
             | (m.promo as u64) << 16
             | (m.kind as u8 as u64) << 24
             | (m.aux as u64) << 32
@@ -309,8 +310,8 @@ mod tests {
     fn entries_round_trip_through_the_packed_slots() {
         let tt = TranspositionTable::new(1);
         let mv = Move {
-            from: 200,
-            to: 255,
+            from: Square::new(200),
+            to: Square::new(255),
             promo: 7,
             kind: MoveKind::Hook,
             aux: 9,

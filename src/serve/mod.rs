@@ -522,7 +522,7 @@ fn board_json(pos: &Position) -> Vec<String> {
     let g = rules.geometry;
     (0..g.size())
         .map(|i| {
-            let sq = i as Square;
+            let sq = Square::from_index(i);
             let c = if g.is_hole(sq) {
                 EMPTY
             } else {

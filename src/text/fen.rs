@@ -228,7 +228,7 @@ fn mark_squares(rules: &Ruleset, board: &[crate::moves::Code], marked: &[bool]) 
     for r in (0..g.ranks).rev() {
         for f in 0..g.files {
             let sq = g.square(f, r);
-            if board.get(sq as usize).is_some_and(|&c| c != EMPTY) {
+            if board.get(sq.index()).is_some_and(|&c| c != EMPTY) {
                 if marked.get(i) == Some(&true) {
                     set.insert(sq);
                 }
@@ -328,7 +328,7 @@ impl Position {
                     s.push('*');
                     continue;
                 }
-                let c = self.board()[sq as usize];
+                let c = self.board()[sq.index()];
                 if c == EMPTY {
                     empty += 1;
                 } else {

@@ -82,12 +82,7 @@ fn rectangle(v: &Variant, squares: Vec<crate::geometry::Square>) -> Option<[u8; 
     let files = usize::from(v.files.max(1));
     let coords: Vec<(u8, u8)> = squares
         .iter()
-        .map(|&s| {
-            (
-                (usize::from(s) % files) as u8,
-                (usize::from(s) / files) as u8,
-            )
-        })
+        .map(|&s| ((s.index() % files) as u8, (s.index() / files) as u8))
         .collect();
     let f0 = coords.iter().map(|c| c.0).min()?;
     let f1 = coords.iter().map(|c| c.0).max()?;

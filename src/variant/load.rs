@@ -2,7 +2,7 @@
 
 use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint};
 use super::{Loc, Locations, PieceDef, SpecCatalog, Variant};
-use crate::geometry::{Color, Geometry, MAX_SIDE};
+use crate::geometry::{Color, Geometry, MAX_SIDE, Square};
 use crate::moves::MAX_KINDS;
 use crate::notation;
 
@@ -1236,7 +1236,7 @@ pub fn parse_placement(
                 file += 1;
             } else if c == '*' {
                 if file < files as usize {
-                    holes.push((rank * files as usize + file) as crate::geometry::Square);
+                    holes.push(Square::from_index(rank * files as usize + file));
                 }
                 file += 1;
             } else {
