@@ -5,29 +5,71 @@ use crate::geometry::{Color, Square};
 /// The most piece types a variant may define.
 pub const MAX_KINDS: usize = 60;
 
-/// A piece on the board, packed in one byte: 0 is an empty square, otherwise
-/// `2 + 2 * kind + colour`. Kinds index the variant's piece list.
-pub type Code = u8;
+/// What stands on a square: nothing, or a piece of one kind and colour, packed in one byte
+/// (0 for an empty square, otherwise `2 + 2 * kind + colour`). Kinds index the variant's piece
+/// list.
+///
+/// A type of its own so that a piece is never taken for a square, a kind or a count;
+/// [`Code::index`] gives the number for tables of one entry per code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Code(u8);
 
 /// The empty square.
-pub const EMPTY: Code = 0;
+pub const EMPTY: Code = Code(0);
+
+/// The number of codes a table of one entry per code needs.
+pub const MAX_CODES: usize = 2 + 2 * MAX_KINDS;
+
+impl Code {
+    /// The code with byte `byte`, as a move record or a data file stores it.
+    #[inline]
+    pub const fn from_byte(byte: u8) -> Code {
+        Code(byte)
+    }
+
+    /// The byte, as a data file stores it.
+    #[inline]
+    pub const fn byte(self) -> u8 {
+        self.0
+    }
+
+    /// The number, for tables of one entry per code (below [`MAX_CODES`]).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Whether this is the empty square.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The same piece of the other colour (a non-empty code only).
+    #[inline]
+    pub const fn flipped(self) -> Code {
+        Code(self.0 ^ 1)
+    }
+}
 
 /// The code of a piece of `kind` and `color`.
 #[inline]
 pub fn code(kind: usize, color: Color) -> Code {
-    (2 + 2 * kind + color.index()) as Code
+    debug_assert!(kind < MAX_KINDS);
+    Code((2 + 2 * kind + color.index()) as u8)
 }
 
 /// The kind of a non-empty code.
 #[inline]
 pub fn kind_of(code: Code) -> usize {
-    (code as usize - 2) >> 1
+    (code.0 as usize - 2) >> 1
 }
 
 /// The colour of a non-empty code.
 #[inline]
 pub fn color_of(code: Code) -> Color {
-    Color::from_index(code as usize & 1)
+    Color::from_index(code.0 as usize & 1)
 }
 
 /// What a move does beyond taking the piece from `from` to `to`.
@@ -238,5 +280,38 @@ impl SquareSet {
                 Some(Square::from_index(w * 64 + i as usize))
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_keeps_its_kind_and_colour() {
+        for kind in 0..MAX_KINDS {
+            for color in [Color::White, Color::Black] {
+                let c = code(kind, color);
+                assert!(!c.is_empty() && c.index() < MAX_CODES);
+                assert_eq!((kind_of(c), color_of(c)), (kind, color));
+                assert_eq!(c.flipped(), code(kind, color.flip()));
+                assert_eq!(Code::from_byte(c.byte()), c);
+            }
+        }
+        assert!(EMPTY.is_empty() && EMPTY == Code::default());
+        // The royal and mask tables keep one bit per code in a u128.
+        const { assert!(MAX_CODES <= 128) };
+    }
+
+    #[test]
+    fn a_square_set_lists_its_squares_in_order() {
+        let mut s = SquareSet::default();
+        for i in [255u8, 0, 64, 63, 130] {
+            s.insert(Square::new(i));
+        }
+        s.remove(Square::new(64));
+        let got: Vec<usize> = s.iter().map(Square::index).collect();
+        assert_eq!(got, [0, 63, 130, 255]);
+        assert!(s.contains(Square::new(130)) && !s.contains(Square::new(64)));
     }
 }

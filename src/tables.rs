@@ -940,7 +940,7 @@ impl Tables {
         let mut map: Vec<BTreeMap<Key, Vec<(u32, u128)>>> = vec![BTreeMap::new(); 2 * size];
         for kind in 0..nkinds {
             for color in [Color::White, Color::Black] {
-                let bit: u128 = 1u128 << code(kind, color);
+                let bit: u128 = 1u128 << code(kind, color).index();
                 for sq in g.squares() {
                     let (s, n) = self.index[self.slot(kind, color, sq)];
                     for i in s as usize..s as usize + n as usize {

@@ -118,7 +118,10 @@ pub fn random_position_strategy(
             // Through the same checks as a FEN or a variant's start position.
             let board = placement
                 .iter()
-                .map(|p| p.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0))
+                .map(|p| {
+                    p.map(|(k, c)| crate::moves::code(k, c))
+                        .unwrap_or(crate::moves::EMPTY)
+                })
                 .collect();
             let first = if black { Color::Black } else { Color::White };
             let mut setup = Setup {

@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use polymachy::moves::Move;
+use polymachy::moves::{EMPTY, Move};
 use polymachy::nnue::{self, AccStack, Change, MAX_CHANGES, Network};
 use polymachy::position::{Position, Ruleset};
 use polymachy::search::{Limits, Searcher};
@@ -137,7 +137,11 @@ fn the_check_finds_a_wrong_change_list() {
         let n = pos.move_changes(k - 1, &mut ch);
         // Drop the capture from the last move's list.
         let list: Vec<Change> = if k == 3 {
-            ch[..n].iter().copied().filter(|c| c.after != 0).collect()
+            ch[..n]
+                .iter()
+                .copied()
+                .filter(|c| c.after != EMPTY)
+                .collect()
         } else {
             ch[..n].to_vec()
         };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use polymachy::game::{parse_move, san};
 use polymachy::geometry::{Color, Square};
-use polymachy::moves::{Move, MoveKind, MoveList, code};
+use polymachy::moves::{EMPTY, Move, MoveKind, MoveList, code};
 use polymachy::position::Ruleset;
 use polymachy::position::{MAX_CLOCK, Position, Setup};
 use polymachy::search::{Limits, Searcher};
@@ -73,15 +73,15 @@ fn setup_of(rs: &Ruleset, r: &Raw) -> Setup {
     if !r.keep_start {
         // Only the royal pieces stay.
         for c in s.board.iter_mut() {
-            if *c != 0 && !rs.is_royal(*c) {
-                *c = 0;
+            if *c != EMPTY && !rs.is_royal(*c) {
+                *c = EMPTY;
             }
         }
     }
     for &(sq, k, white) in &r.soup {
         let sq = sq % size;
         let k = k % kinds;
-        if s.board[sq] == 0 && !rs.royal[k] {
+        if s.board[sq] == EMPTY && !rs.royal[k] {
             s.board[sq] = code(k, if white { Color::White } else { Color::Black });
         }
     }

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use polymachy::geometry::Square;
-use polymachy::moves::{Move, MoveKind, MoveList};
+use polymachy::moves::{Code, EMPTY, Move, MoveKind, MoveList};
 use polymachy::nnue::{Change, MAX_CHANGES};
 use polymachy::position::Ruleset;
 use polymachy::position::{Effect, Position};
@@ -132,7 +132,7 @@ fn find(pos: &mut Position, text: &str) -> Move {
 fn piece(pos: &Position, name: &str) -> Option<char> {
     let rs = pos.rules().clone();
     let c = pos.piece_at(sq(&rs, name));
-    if c == 0 { None } else { Some(rs.letter(c)) }
+    if c == EMPTY { None } else { Some(rs.letter(c)) }
 }
 
 fn check_moves(pos: &mut Position, from: &str, want: &[&str]) {
@@ -1335,7 +1335,7 @@ fn kind(rs: &Ruleset, letter: char) -> u8 {
 
 /// Plays the legal move `text`, checks that the hash made and the hash computed agree and that
 /// unmake restores the position, and returns the move's effects and the squares it changed.
-fn effects_of(pos: &mut Position, text: &str) -> (Vec<Effect>, Vec<(Square, u8, u8)>) {
+fn effects_of(pos: &mut Position, text: &str) -> (Vec<Effect>, Vec<(Square, Code, Code)>) {
     let mv = find(pos, text);
     let fx = pos.effects(mv).as_slice().to_vec();
     let (before, hash) = (pos.fen(), pos.hash());
@@ -1376,10 +1376,10 @@ fn castling_moves_the_king_and_relocates_the_rook() {
     assert_eq!(
         changes,
         [
-            (s("e1"), king, 0),
-            (s("h1"), rook, 0),
-            (s("g1"), 0, king),
-            (s("f1"), 0, rook)
+            (s("e1"), king, EMPTY),
+            (s("h1"), rook, EMPTY),
+            (s("g1"), EMPTY, king),
+            (s("f1"), EMPTY, rook)
         ]
     );
 }
@@ -1415,9 +1415,9 @@ fn en_passant_and_promotion_effects_name_the_victim_and_the_new_kind() {
     assert_eq!(
         changes,
         [
-            (s("d5"), black_pawn, 0),
-            (s("e5"), pawn, 0),
-            (s("d6"), 0, pawn)
+            (s("d5"), black_pawn, EMPTY),
+            (s("e5"), pawn, EMPTY),
+            (s("d6"), EMPTY, pawn)
         ]
     );
     let (fx, changes) = effects_of(&mut pos, "g7h8q");
@@ -1437,7 +1437,11 @@ fn en_passant_and_promotion_effects_name_the_victim_and_the_new_kind() {
         ]
     );
     let placed = changes.last().map(|c| c.2);
-    assert_eq!(placed, Some(2 + 2 * queen), "the white Queen lands on h8");
+    assert_eq!(
+        placed,
+        Some(Code::from_byte(2 + 2 * queen)),
+        "the white Queen lands on h8"
+    );
 }
 
 #[test]
@@ -1476,5 +1480,5 @@ fn a_capture_goes_to_the_hand_and_a_drop_comes_from_it() {
             to: s("e6")
         }]
     );
-    assert_eq!(changes, [(s("e6"), 0, 2 + 2 * pawn)]);
+    assert_eq!(changes, [(s("e6"), EMPTY, Code::from_byte(2 + 2 * pawn))]);
 }

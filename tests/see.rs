@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use polymachy::geometry::Square;
-use polymachy::moves::{Move, MoveKind, MoveList, color_of};
+use polymachy::moves::{EMPTY, Move, MoveKind, MoveList, color_of};
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
 use polymachy::search::Searcher;
@@ -116,7 +116,7 @@ fn played_out(p: &mut Position, to: Square, v: &SeeValues, depth: u32) -> Option
     let mut l = MoveList::new();
     p.pseudo_legal_moves(&mut l);
     let target = p.piece_at(to);
-    if target == 0 || color_of(target) == p.side() {
+    if target == EMPTY || color_of(target) == p.side() {
         return Some(0);
     }
     let mut best: Option<Move> = None;
@@ -128,14 +128,14 @@ fn played_out(p: &mut Position, to: Square, v: &SeeValues, depth: u32) -> Option
             // Promotions and special captures onto the square: not modelled.
             return None;
         }
-        let value = v.by_code[p.piece_at(m.from) as usize];
-        if best.is_none_or(|b| value < v.by_code[p.piece_at(b.from) as usize]) {
+        let value = v.by_code[(p.piece_at(m.from)).index()];
+        if best.is_none_or(|b| value < v.by_code[(p.piece_at(b.from)).index()]) {
             best = Some(m);
         }
     }
     let Some(m) = best else { return Some(0) };
-    let victim = v.by_code[target as usize];
-    let royal = v.royal >> p.piece_at(m.from) & 1 != 0;
+    let victim = v.by_code[target.index()];
+    let royal = v.royal >> p.piece_at(m.from).index() & 1 != 0;
     p.make(m);
     let reply = if royal {
         // The royal piece may take only if nothing can take it back.
@@ -172,7 +172,7 @@ fn positions(rs: &Arc<Ruleset>, seed: u64, plies: usize) -> Vec<Position> {
         let caps: Vec<Move> = l
             .iter()
             .copied()
-            .filter(|m| p.piece_at(m.to) != 0 && m.kind != MoveKind::Special)
+            .filter(|m| p.piece_at(m.to) != EMPTY && m.kind != MoveKind::Special)
             .collect();
         let m = if !caps.is_empty() && x.is_multiple_of(2) {
             caps[(x >> 8) as usize % caps.len()]
@@ -197,15 +197,15 @@ fn see_agrees_with_the_exchange_played_out() {
                 p.pseudo_legal_moves(&mut l);
                 for &m in l.iter() {
                     let target = p.piece_at(m.to);
-                    if target == 0
+                    if target == EMPTY
                         || color_of(target) == p.side()
                         || m.promo != 0
                         || !matches!(m.kind, MoveKind::Normal | MoveKind::Double)
-                        || v.royal >> p.piece_at(m.from) & 1 != 0
+                        || v.royal >> p.piece_at(m.from).index() & 1 != 0
                     {
                         continue;
                     }
-                    let victim = v.by_code[target as usize];
+                    let victim = v.by_code[target.index()];
                     p.make(m);
                     let reply = played_out(&mut p, m.to, &v, 0);
                     p.unmake();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use common::run_binary;
 use polymachy::game::{parse_move, san};
-use polymachy::moves::{MoveKind, MoveList};
+use polymachy::moves::{EMPTY, MoveKind, MoveList};
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
 use polymachy::text::coord;
@@ -281,7 +281,7 @@ fn the_corporal_step_and_en_passant_capture_have_different_names() {
     assert_eq!(parse_move(&mut pos, "Oxe10").unwrap(), capture);
     assert_eq!(parse_move(&mut pos, "Oe10").unwrap(), step);
     pos.make(capture);
-    assert_eq!(pos.piece_at(rs.geometry.parse_square("e9").unwrap()), 0);
+    assert_eq!(pos.piece_at(rs.geometry.parse_square("e9").unwrap()), EMPTY);
     // `perft --divide` lists both.
     let r = run_binary(
         &[

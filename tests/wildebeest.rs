@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use polymachy::game::{GameResult, Termination, outcome, parse_move, san};
-use polymachy::moves::{Move, MoveKind, MoveList};
+use polymachy::moves::{EMPTY, Move, MoveKind, MoveList};
 use polymachy::position::{Position, Ruleset};
 use polymachy::text::coord;
 use polymachy::variant::Variant;
@@ -90,7 +90,7 @@ fn play(pos: &mut Position, text: &str) -> Move {
 fn at(pos: &Position, sq: &str) -> Option<char> {
     let rs = pos.rules().clone();
     let c = pos.piece_at(rs.geometry.parse_square(sq).unwrap());
-    (c != 0).then(|| rs.letter(c))
+    (c != EMPTY).then(|| rs.letter(c))
 }
 
 // ---------------------------------------------------------------------------------------------

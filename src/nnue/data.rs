@@ -128,7 +128,7 @@ impl GameBlock {
             out.push(r.pieces.len() as u8);
             for &(sq, c) in &r.pieces {
                 out.push(sq.byte());
-                out.push(c);
+                out.push(c.byte());
             }
             out.extend_from_slice(&r.score.to_le_bytes());
         }
@@ -196,7 +196,7 @@ fn read_block(c: &mut Cursor) -> Option<GameBlock> {
         let raw = c.take(2 * k)?;
         let pieces = raw
             .chunks_exact(2)
-            .map(|p| (Square::new(p[0]), p[1]))
+            .map(|p| (Square::new(p[0]), Code::from_byte(p[1])))
             .collect();
         let score = i16::from_le_bytes(c.take(2)?.try_into().ok()?);
         records.push(Record {

@@ -133,7 +133,9 @@ pub fn positions(
             };
             for r in &g.records {
                 if r.pieces.iter().any(|&(sq, c)| {
-                    sq.index() >= layout.size() || c < 2 || crate::moves::kind_of(c) >= layout.kinds
+                    sq.index() >= layout.size()
+                        || c.index() < 2
+                        || crate::moves::kind_of(c) >= layout.kinds
                 }) {
                     return Err(format!(
                         "game {}: a piece outside the board or piece set",

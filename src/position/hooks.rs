@@ -266,7 +266,7 @@ impl Builder<'_> {
 
     /// Rights `bits` are lost when the piece `c` moves.
     pub fn clear_rights_when_moved(&mut self, c: Code, bits: u16) {
-        self.rs.code_clears[c as usize] |= bits;
+        self.rs.code_clears[c.index()] |= bits;
     }
 
     /// Hands out `n` fresh state words; returns the first one's slot. `hashed`: whether they
@@ -403,7 +403,7 @@ impl Builder<'_> {
                 *r = true;
             }
             for c in [Color::White, Color::Black] {
-                rs.royal_code[code(k, c) as usize] = true;
+                rs.royal_code[(code(k, c)).index()] = true;
             }
         }
         rs.promotes_to_royal = rs

@@ -408,7 +408,7 @@ impl Position {
         let pieces = rules.variant.pieces.len();
         if s.board
             .iter()
-            .any(|&c| c != EMPTY && (c < 2 || kind_of(c) >= pieces))
+            .any(|&c| c != EMPTY && (c.index() < 2 || kind_of(c) >= pieces))
         {
             problems.push(Problem::Placement(
                 "a square holds no piece of this variant".into(),
@@ -512,9 +512,9 @@ impl Position {
         for sq in 0..size {
             let c = self.board[sq];
             if c != EMPTY {
-                self.counts[c as usize] += 1;
+                self.counts[c.index()] += 1;
                 self.occupied[color_of(c).index()].insert(Square::from_index(sq));
-                h ^= self.rules.z_piece[c as usize * 256 + sq];
+                h ^= self.rules.z_piece[c.index() * 256 + sq];
                 if self.rules.is_royal(c) {
                     let i = color_of(c).index();
                     self.royal[i] = Square::from_index(sq);
@@ -600,7 +600,7 @@ impl Position {
     /// How many pieces of code `c` stand on the board.
     #[inline]
     pub fn count(&self, c: Code) -> u32 {
-        self.counts[c as usize] as u32
+        self.counts[c.index()] as u32
     }
     /// The squares occupied by `color`'s pieces.
     #[inline]
@@ -731,7 +731,7 @@ impl Position {
         self.push_undo(mv, fx, false);
         let rs = &*self.rules;
         let mut h = self.hash;
-        let zp = |c: Code, s: Square| rs.z_piece[c as usize * 256 + s.index()];
+        let zp = |c: Code, s: Square| rs.z_piece[c.index() * 256 + s.index()];
         for &e in self.ep.as_slice() {
             h ^= rs.z_ep[e.index()];
         }
@@ -748,12 +748,12 @@ impl Position {
                     if captured == EMPTY {
                         continue;
                     }
-                    self.counts[captured as usize] -= 1;
+                    self.counts[captured.index()] -= 1;
                     (sq, captured)
                 }
                 Effect::Move { from, .. } => {
                     moved = self.board[from.index()];
-                    clears |= rs.code_clears[moved as usize];
+                    clears |= rs.code_clears[moved.index()];
                     (from, moved)
                 }
                 Effect::Relocate { from, .. } => {
@@ -771,7 +771,7 @@ impl Position {
         // royal pieces (recounted).
         let swap = mv.kind == MoveKind::Swap;
         if swap {
-            clears |= rs.code_clears[other as usize] | rs.swap_clears[me];
+            clears |= rs.code_clears[other.index()] | rs.swap_clears[me];
         }
         let mut placed = moved;
         let mut royal_change = swap || rs.is_royal(captured);
@@ -787,7 +787,7 @@ impl Position {
                         h ^= rs.z_hand(side, k, *n);
                         *n -= 1;
                     }
-                    self.counts[moved as usize] += 1;
+                    self.counts[moved.index()] += 1;
                     royal_change |= rs.is_royal(moved);
                     (to, moved)
                 }
@@ -796,8 +796,8 @@ impl Position {
                     placed = code(kind as usize, side);
                     h ^= zp(was, sq) ^ zp(placed, sq);
                     self.board[sq.index()] = placed;
-                    self.counts[was as usize] -= 1;
-                    self.counts[placed as usize] += 1;
+                    self.counts[was.index()] -= 1;
+                    self.counts[placed.index()] += 1;
                     royal_change |= rs.is_royal(placed) != rs.is_royal(was);
                     continue;
                 }
@@ -1164,14 +1164,14 @@ impl Position {
                 Effect::Drop { kind, to } => {
                     self.board[to.index()] = EMPTY;
                     self.occupied[me].remove(to);
-                    self.counts[u.moved as usize] -= 1;
+                    self.counts[u.moved.index()] -= 1;
                     if let Some(n) = self.hand[me].get_mut(kind as usize) {
                         *n += 1;
                     }
                 }
                 Effect::Promote { kind, .. } => {
-                    self.counts[code(kind as usize, self.side) as usize] -= 1;
-                    self.counts[u.moved as usize] += 1;
+                    self.counts[(code(kind as usize, self.side)).index()] -= 1;
+                    self.counts[u.moved.index()] += 1;
                 }
                 _ => {}
             }
@@ -1184,7 +1184,7 @@ impl Position {
                     if u.captured == EMPTY {
                         continue;
                     }
-                    self.counts[u.captured as usize] += 1;
+                    self.counts[u.captured.index()] += 1;
                     (sq, u.captured)
                 }
                 _ => continue,

@@ -45,14 +45,16 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
     match p.kind {
         ProbeKind::Leap => {
             let c = board[p.origin.index()];
-            (c != EMPTY && p.mask >> c & 1 != 0 && t.conds_hold(board, p.cond_start, p.cond_len))
-                .then_some(p.origin)
+            (c != EMPTY
+                && p.mask >> c.index() & 1 != 0
+                && t.conds_hold(board, p.cond_start, p.cond_len))
+            .then_some(p.origin)
         }
         ProbeKind::Slide => {
             for &s in scan() {
                 let c = board[s.index()];
                 if c != EMPTY {
-                    return (p.mask >> c & 1 != 0).then_some(s);
+                    return (p.mask >> c.index() & 1 != 0).then_some(s);
                 }
             }
             None
@@ -63,7 +65,7 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
                 let c = board[s.index()];
                 if c != EMPTY {
                     if screen {
-                        return (p.mask >> c & 1 != 0).then_some(s);
+                        return (p.mask >> c.index() & 1 != 0).then_some(s);
                     }
                     screen = true;
                 }
@@ -78,7 +80,7 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
             for &s in &ss[1..] {
                 let c = board[s.index()];
                 if c != EMPTY {
-                    return (p.mask >> c & 1 != 0).then_some(s);
+                    return (p.mask >> c.index() & 1 != 0).then_some(s);
                 }
             }
             None
@@ -95,7 +97,7 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
                     let o = t.squares[oi];
                     let c = board[o.index()];
                     if c != EMPTY
-                        && p.mask >> c & 1 != 0
+                        && p.mask >> c.index() & 1 != 0
                         && t.conds_hold(
                             board,
                             p.cond_start + (i as u32) * p.cond_len as u32,

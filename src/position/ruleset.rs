@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::hooks::{Arrival, Builder, Draws, Rule, RuleCompiler, SpecialMove};
 use crate::geometry::{Color, Geometry, Square};
-use crate::moves::{Code, code};
+use crate::moves::{Code, EMPTY, code};
 use crate::tables::{Shape, Tables};
 use crate::variant::{RuleSpec, Variant};
 
@@ -241,7 +241,7 @@ impl Ruleset {
         }
         let start: Vec<Code> = placement
             .iter()
-            .map(|p| p.map(|(k, c)| code(k, c)).unwrap_or(0))
+            .map(|p| p.map(|(k, c)| code(k, c)).unwrap_or(EMPTY))
             .collect();
         let betzas: Vec<_> = variant.pieces.iter().map(|p| p.betza.clone()).collect();
         let start_ref = &start;
@@ -334,7 +334,7 @@ impl Ruleset {
                 let mut r = [false; 256];
                 for (k, p) in variant.pieces.iter().enumerate() {
                     for c in [Color::White, Color::Black] {
-                        r[code(k, c) as usize] = p.royal;
+                        r[(code(k, c)).index()] = p.royal;
                     }
                 }
                 r
@@ -480,7 +480,7 @@ impl Ruleset {
     /// Whether the piece code `c` is a royal piece (false for an empty square).
     #[inline]
     pub fn is_royal(&self, c: Code) -> bool {
-        self.royal_code[c as usize]
+        self.royal_code[c.index()]
     }
 }
 

@@ -28,8 +28,8 @@
 
 use super::{Registered, join, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset,
-    SpecialMove, Square, Val, Variant, code, color_of, kind_of,
+    Builder, Code, Color, EMPTY, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec,
+    Ruleset, SpecialMove, Square, Val, Variant, code, color_of, kind_of,
 };
 
 /// The coordinate suffix of a castling move that an ordinary move of the king shares squares
@@ -458,7 +458,7 @@ impl Rule for Castling {
             let rook = pos.piece_at(c.rook_from);
             if !rs.is_royal(king)
                 || color_of(king) != c.color
-                || rook == 0
+                || rook == EMPTY
                 || kind_of(rook) != self.partner
                 || color_of(rook) != c.color
             {
@@ -469,8 +469,8 @@ impl Rule for Castling {
                 g.file(c.king_from).max(g.file(c.rook_from)),
             );
             let rank = g.rank(c.king_from);
-            let between_empty = (lo + 1..hi).all(|f| pos.piece_at(g.square(f, rank)) == 0);
-            let free = |s: Square| s == c.king_from || s == c.rook_from || pos.piece_at(s) == 0;
+            let between_empty = (lo + 1..hi).all(|f| pos.piece_at(g.square(f, rank)) == EMPTY);
+            let free = |s: Square| s == c.king_from || s == c.rook_from || pos.piece_at(s) == EMPTY;
             if between_empty && free(c.king_to) && free(c.rook_to) {
                 out.push(Move {
                     from: c.king_from,

@@ -256,7 +256,10 @@ impl Rule for KingLeap {
                 if dx.abs().max(dy.abs()) != 2 {
                     continue;
                 }
-                if let Some(to) = g.offset(from, dx, dy).filter(|&to| pos.piece_at(to) == 0) {
+                if let Some(to) = g
+                    .offset(from, dx, dy)
+                    .filter(|&to| pos.piece_at(to) == EMPTY)
+                {
                     out.push(Move {
                         from,
                         to,

@@ -22,8 +22,8 @@
 
 use super::{Registered, kinds, royal_name, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec, Ruleset,
-    Square, Val, Variant, color_of, kind_of,
+    Builder, Code, Color, EMPTY, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec,
+    Ruleset, Square, Val, Variant, color_of, kind_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -177,7 +177,7 @@ impl RoyalSwap {
     }
 
     fn is_mover(&self, c: Code) -> bool {
-        c != 0 && self.mover.get(kind_of(c)).copied().unwrap_or(false)
+        c != EMPTY && self.mover.get(kind_of(c)).copied().unwrap_or(false)
     }
 
     /// Whether the side to move has a legal move other than a swap (a copy of the position

@@ -305,7 +305,7 @@ impl Evaluator {
         let max_dist = centre_file.max(centre_rank).max(1.0);
         for k in 0..nkinds {
             for color in [Color::White, Color::Black] {
-                let c = code(k, color) as usize;
+                let c = (code(k, color)).index();
                 for sq in g.squares() {
                     // The square as seen from White: Black's pieces use the mirrored rank.
                     let wsq = if color == Color::White {
@@ -505,7 +505,7 @@ impl Evaluator {
             let col = color_of(c);
             let ci = col.index();
             let k = kind_of(c);
-            let idx = c as usize * self.size + sq;
+            let idx = c.index() * self.size + sq;
             mg[ci] += self.psq_mg[idx];
             eg[ci] += self.psq_eg[idx];
             phase_m += self.phase_weight[k];

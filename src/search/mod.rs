@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::geometry::{Color, Square};
-use crate::moves::{Move, MoveKind, MoveList, kind_of};
+use crate::moves::{Code, EMPTY, Move, MoveKind, MoveList, kind_of};
 use crate::position::Outcome;
 use crate::position::Position;
 use crate::position::Ruleset;
@@ -874,7 +874,7 @@ impl Searcher {
         let side = pos.side();
         rs.geometry.squares().any(|s| {
             let c = pos.piece_at(s);
-            c != 0
+            c != EMPTY
                 && crate::moves::color_of(c) == side
                 && !rs.is_royal(c)
                 && rs.variant.pieces[crate::moves::kind_of(c)]
@@ -935,7 +935,7 @@ impl Searcher {
                 let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
                 let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
                 // A capture that loses material in the exchange on its square goes last.
-                let mover = self.see.by_code[pos.piece_at(mv.from) as usize];
+                let mover = self.see.by_code[(pos.piece_at(mv.from)).index()];
                 if promo == 0 && mover > victim && !see::see_ge(pos, mv, 0, &self.see) {
                     SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
                 } else {
@@ -948,7 +948,7 @@ impl Searcher {
             } else if mv == counter {
                 SCORE_KILLER - 2
             } else {
-                self.quiet_score(ply, pos.mover(mv) as usize * 256 + mv.to.index())
+                self.quiet_score(ply, (pos.mover(mv)).index() * 256 + mv.to.index())
             };
             scores.push(s);
         }
@@ -974,8 +974,8 @@ impl Searcher {
 
     /// Adds `bonus` to the history and continuation histories of a quiet move at `ply`.
     #[inline]
-    fn bump_quiet(&mut self, ply: usize, piece: u8, mv: Move, bonus: i32) {
-        let key = piece as usize * 256 + mv.to.index();
+    fn bump_quiet(&mut self, ply: usize, piece: Code, mv: Move, bonus: i32) {
+        let key = piece.index() * 256 + mv.to.index();
         let h = &mut self.history[key];
         *h += 32 * bonus - *h * bonus.abs() / 512;
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -1045,7 +1045,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i];
-            self.plies[0].cur = pos.mover(mv) as usize * 256 + mv.to.index();
+            self.plies[0].cur = (pos.mover(mv)).index() * 256 + mv.to.index();
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
@@ -1278,7 +1278,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
-            self.plies[ply].cur = piece as usize * 256 + mv.to.index();
+            self.plies[ply].cur = piece.index() * 256 + mv.to.index();
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
             let ext = (gives_check && extend_ok) as i32;
@@ -1301,7 +1301,7 @@ impl Searcher {
                     // With continuation histories, quiet moves with a good history are
                     // reduced less, bad ones more.
                     if self.cont_history {
-                        r -= self.quiet_score(ply, piece as usize * 256 + mv.to.index())
+                        r -= self.quiet_score(ply, piece.index() * 256 + mv.to.index())
                             / LMR_HISTORY;
                     }
                     r = r.clamp(0, nd - 1);

@@ -13,7 +13,7 @@
 
 use super::Evaluator;
 use crate::geometry::{Color, Square};
-use crate::moves::{Code, EMPTY, Move, MoveKind, kind_of};
+use crate::moves::{Code, EMPTY, MAX_CODES, Move, MoveKind, kind_of};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::position::movegen::probe_attacker;
@@ -26,7 +26,7 @@ pub const ROYAL_VALUE: i32 = 50_000;
 #[derive(Clone, Debug)]
 pub struct SeeValues {
     /// Value of each code (0 for the empty square), [`ROYAL_VALUE`] for royal pieces.
-    pub by_code: [i32; 128],
+    pub by_code: [i32; MAX_CODES],
     /// Bit per royal code.
     pub royal: u128,
 }
@@ -35,17 +35,17 @@ impl SeeValues {
     /// The values of `eval`, royal pieces at [`ROYAL_VALUE`].
     pub fn new(rules: &Ruleset, eval: &Evaluator) -> SeeValues {
         let mut v = SeeValues {
-            by_code: [0; 128],
+            by_code: [0; MAX_CODES],
             royal: 0,
         };
-        for c in 2..128u8 {
+        for c in (2..MAX_CODES as u8).map(Code::from_byte) {
             if kind_of(c) < eval.kinds() {
                 // With royal succession a royal piece may be given up while an heir remains.
                 if rules.is_royal(c) && !rules.royal_succession {
-                    v.by_code[c as usize] = ROYAL_VALUE;
-                    v.royal |= 1 << c;
+                    v.by_code[c.index()] = ROYAL_VALUE;
+                    v.royal |= 1 << c.index();
                 } else {
-                    v.by_code[c as usize] = eval.value_of(c);
+                    v.by_code[c.index()] = eval.value_of(c);
                 }
             }
         }
@@ -67,7 +67,7 @@ fn least_attacker(
     for p in t.probes_at(by, target) {
         if let Some(s) = probe_attacker(t, board, p) {
             let c = board[s.index()];
-            let value = v.by_code[c as usize];
+            let value = v.by_code[c.index()];
             if value < best_value {
                 best_value = value;
                 best = Some((s, c));
@@ -87,12 +87,12 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32, v: &SeeValues) -> bool {
     }
     let board = pos.board();
     let to = mv.to;
-    let mut swap = v.by_code[board[to.index()] as usize] - threshold;
+    let mut swap = v.by_code[(board[to.index()]).index()] - threshold;
     if swap < 0 {
         return false;
     }
     let mover = board[mv.from.index()];
-    swap = v.by_code[mover as usize] - swap;
+    swap = v.by_code[mover.index()] - swap;
     if swap <= 0 {
         return true;
     }
@@ -108,7 +108,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32, v: &SeeValues) -> bool {
             break;
         };
         res ^= 1;
-        if v.royal >> c & 1 != 0 {
+        if v.royal >> c.index() & 1 != 0 {
             // A royal piece may take only when nothing of the other side attacks the square.
             b[sq.index()] = EMPTY;
             b[to.index()] = c;
@@ -118,7 +118,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32, v: &SeeValues) -> bool {
                 res != 0
             };
         }
-        swap = v.by_code[c as usize] - swap;
+        swap = v.by_code[c.index()] - swap;
         if swap < res {
             break;
         }

@@ -235,7 +235,10 @@ pub fn parse_placement_codes(v: &Variant, s: &str) -> Result<Vec<crate::moves::C
         }
         Ok((p, _)) => Ok(p
             .iter()
-            .map(|x| x.map(|(k, c)| crate::moves::code(k, c)).unwrap_or(0))
+            .map(|x| {
+                x.map(|(k, c)| crate::moves::code(k, c))
+                    .unwrap_or(crate::moves::EMPTY)
+            })
             .collect()),
         Err(es) => Err(es
             .into_iter()
