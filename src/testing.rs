@@ -400,19 +400,17 @@ pub fn check_verdict(pos: &mut Position) -> Result<(), String> {
         _ => {}
     }
     let mut scratch = MoveList::new();
+    let mut past = Vec::new();
+    pos.past_checks(&mut past);
     let search = match pos.rule_ending(0) {
-        Some(o) => Some(pos.confirm_ending(o, &mut scratch)),
+        Some(o) => {
+            let o = pos.confirm_ending(o, &mut scratch);
+            Some(pos.judge_repetition(o, 0, |k| past.get(k - 1).copied().unwrap_or(false)))
+        }
         None if none_left => Some(pos.no_move_outcome(pos.in_check())),
         None => None,
     };
-    // A repetition the game scores as a loss by perpetual check is a draw to the search.
-    let perpetual = |o: Option<crate::position::Outcome>| {
-        o.map(|o| match o.reason {
-            Termination::Repetition => crate::position::Outcome::draw(o.reason),
-            _ => o,
-        })
-    };
-    if perpetual(search) != perpetual(verdict) {
+    if search != verdict {
         return Err(format!(
             "`{fen}`: the game's verdict is {verdict:?}, the search's {search:?}"
         ));

@@ -1320,6 +1320,43 @@ fn xiangqi_perpetual_check_loses_for_the_side_that_checks() {
     assert_eq!(o.to_string(), "Draw by repetition.");
 }
 
+#[test]
+fn the_search_judges_a_perpetual_check_as_the_game_does() {
+    use polymachy::search::{Limits, Score, Searcher};
+    let rs = rules("xiangqi");
+    // The cycle above, one Black move short of the start position's third occurrence: Black's
+    // General on e10 is checked by the Rook on e2, and its only legal move, to f10 (d10
+    // faces Red's General, e9 stays in check), completes the repetition in which Red checked
+    // throughout. The search must score it as the game does, a win for Black by perpetual
+    // check, not a draw: the cycle's plies before the root come from the game, the last one
+    // from the search's own stack.
+    let mut pos = Position::from_fen(&rs, "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+    for m in ["e2f2", "f10e10", "f2e2", "e10f10", "e2f2", "f10e10", "f2e2"] {
+        play_coord(&mut pos, m);
+    }
+    let only: Vec<String> = legal(&mut pos).into_iter().map(|m| coord(&rs, m)).collect();
+    assert_eq!(only, ["e10f10"], "Black's only move");
+    let mut s = Searcher::new(&rs, 1);
+    let r = s.search(&mut pos, &Limits::depth(3), |_| {});
+    assert_eq!(
+        r.score,
+        Score::Mate(1),
+        "the perpetual check wins for Black at once"
+    );
+    // With the draw rule's default (a repetition draws whoever checked), the same line draws.
+    let text = std::fs::read_to_string("variants/xiangqi.toml").unwrap();
+    let drawn = text.replace("perpetual-check = \"loses\"", "perpetual-check = \"draw\"");
+    assert_ne!(drawn, text);
+    let v = Variant::from_toml(&drawn, "xiangqi-draws.toml").unwrap();
+    let rs = Ruleset::new(&v, None).unwrap();
+    let mut pos = Position::from_fen(&rs, "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+    for m in ["e2f2", "f10e10", "f2e2", "e10f10", "e2f2", "f10e10", "f2e2"] {
+        play_coord(&mut pos, m);
+    }
+    let r = Searcher::new(&rs, 1).search(&mut pos, &Limits::depth(3), |_| {});
+    assert_eq!(r.score, Score::Cp(0), "a repetition draws");
+}
+
 // ---------------------------------------------------------------------------------------------
 // A move's effects
 // ---------------------------------------------------------------------------------------------

@@ -142,7 +142,8 @@ impl Ruleset {
 impl Position {
     /// How the game stands here given its history: `None` while it goes on. A repetition in
     /// which one side gave check at every move loses for it where the variant says so
-    /// (`draws.perpetual-check = "loses"`); the search scores every repetition as a draw.
+    /// (`draws.perpetual-check = "loses"`, [`Position::judge_repetition`]); the search judges
+    /// repetitions the same way.
     pub fn verdict(&mut self) -> Option<Outcome> {
         let mut list = MoveList::new();
         let o = match self.rule_ending(0) {
@@ -150,16 +151,68 @@ impl Position {
             None if !self.has_legal_move(&mut list) => self.no_move_outcome(self.in_check()),
             None => return None,
         };
-        if o.reason == Termination::Repetition
-            && self.rules.draws.perpetual_check_loses
-            && let Some(checker) = self.perpetual_checker(self.rules.draws.repetition)
-        {
-            return Some(Outcome {
-                result: GameResult::win_for(checker.flip()),
-                reason: Termination::Repetition,
-            });
+        if o.reason == Termination::Repetition && self.rules.draws.perpetual_check_loses {
+            let mut past = Vec::new();
+            self.past_checks(&mut past);
+            return Some(
+                self.judge_repetition(o, 0, |k| past.get(k - 1).copied().unwrap_or(false)),
+            );
         }
         Some(o)
+    }
+
+    /// A repetition ending `o` that [`Position::rule_ending`] found with `tree`, judged: where
+    /// the variant says perpetual check loses and one side alone gave check in every position
+    /// of the cycle (from the earliest occurrence that counted to now), that side loses;
+    /// otherwise `o` stands. `checked(k)` says whether the side to move `k` plies ago was in
+    /// check (the game answers from [`Position::past_checks`], the search from its own stack
+    /// and that). Allocates nothing.
+    #[inline]
+    pub fn judge_repetition(
+        &self,
+        o: Outcome,
+        tree: usize,
+        checked: impl Fn(usize) -> bool,
+    ) -> Outcome {
+        let d = &self.rules.draws;
+        if o.reason != Termination::Repetition || !d.perpetual_check_loses {
+            return o;
+        }
+        let Some(back) = self.repetition_start(d.repetition, tree) else {
+            return o;
+        };
+        // Per side: whether it was in check in every position of the cycle where it moved.
+        let mut always = [true; 2];
+        let now = self.side.index();
+        always[now] &= self.in_check();
+        for k in 1..back {
+            always[(now + k) & 1] &= checked(k);
+        }
+        let checker = match always {
+            [true, false] => Color::Black,
+            [false, true] => Color::White,
+            _ => return o,
+        };
+        Outcome {
+            result: GameResult::win_for(checker.flip()),
+            reason: Termination::Repetition,
+        }
+    }
+
+    /// Whether the side to move was in check in each position before this one, as far back
+    /// as a repetition can reach: `out[k - 1]` for the position `k` plies ago. Replays the
+    /// game backwards on a copy (it allocates: the game and the search's root ask it, never
+    /// a search node).
+    pub fn past_checks(&self, out: &mut Vec<bool>) {
+        out.clear();
+        let mut p = self.clone();
+        for _ in 0..self.repetition_reach() {
+            if p.stack.last().is_some_and(|s| s.null) {
+                break;
+            }
+            p.unmake();
+            out.push(p.in_check());
+        }
     }
 
     /// The ending when the side to move has no legal move: checkmate when `in_check` (won
@@ -175,30 +228,6 @@ impl Position {
             };
         }
         o
-    }
-
-    /// The side that gave check in every position of the repetition that ends here (from the
-    /// first of its `occurrences` to now), when only one side did: it loses by perpetual check.
-    fn perpetual_checker(&self, occurrences: u32) -> Option<Color> {
-        let mut p = self.clone();
-        let h = p.hash();
-        // Per side: whether it was in check in every position where it was to move.
-        let mut always = [true; 2];
-        let mut seen = 1;
-        loop {
-            let side = p.side().index();
-            always[side] &= p.in_check();
-            if seen >= occurrences || p.ply_count() == 0 {
-                break;
-            }
-            p.unmake();
-            seen += u32::from(p.hash() == h);
-        }
-        match always {
-            [true, false] => Some(Color::Black),
-            [false, true] => Some(Color::White),
-            _ => None,
-        }
     }
 
     /// Whether the side to move has a legal move (`scratch` holds the pseudo-legal moves
@@ -257,15 +286,18 @@ impl Position {
     /// move).
     #[inline]
     fn repeated(&self, times: u32, tree: usize) -> bool {
+        self.repetition_start(times, tree).is_some()
+    }
+
+    /// How many plies back the earliest occurrence that makes this position a repetition
+    /// stands (see [`Position::rule_ending`]'s `tree`), if it is one.
+    #[inline]
+    fn repetition_start(&self, times: u32, tree: usize) -> Option<usize> {
         let n = self.stack.len();
         let hands = self.rules.captures_to_hand;
-        let reach = if hands {
-            n
-        } else {
-            (self.halfmove as usize).min(n)
-        };
+        let reach = self.repetition_reach();
         if reach < 4 {
-            return false;
+            return None;
         }
         let h = self.hash;
         let mut seen = 1;
@@ -276,15 +308,27 @@ impl Position {
             }
             if self.stack[n - back].hash == h {
                 if back <= tree {
-                    return true;
+                    return Some(back);
                 }
                 seen += 1;
                 if seen >= times {
-                    return true;
+                    return Some(back);
                 }
             }
             back += 2;
         }
-        false
+        None
+    }
+
+    /// How many plies back a repetition can reach: every one since the last capture or
+    /// irreversible move (in a variant where captures go to hands, every one).
+    #[inline]
+    fn repetition_reach(&self) -> usize {
+        let n = self.stack.len();
+        if self.rules.captures_to_hand {
+            n
+        } else {
+            (self.halfmove as usize).min(n)
+        }
     }
 }

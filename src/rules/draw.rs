@@ -10,8 +10,8 @@
 //!                      # irreversible move (a piece that only moves forward) draw; 0 = off
 //! perpetual-check = "draw"  # "draw" (default) or "loses": a repetition in which one side
 //!                      # gave check in every position loses for that side (Shogi, as
-//!                      # Fairy-Stockfish plays it); the game's verdict judges it, the
-//!                      # search scores every repetition as a draw
+//!                      # Fairy-Stockfish plays it); the game's verdict and the search
+//!                      # judge it alike
 //! ```
 //! Without a `[rules.draw]` table these defaults apply (FIDE's rules).
 

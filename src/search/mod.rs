@@ -193,6 +193,9 @@ struct Ply {
     /// The move made from this ply, as `piece * 256 + to` ([`NO_MOVE`] for none or a null
     /// move): the key of the counter-move table for the reply.
     cur: usize,
+    /// Whether the side to move was in check here (false where quiescence did not look), for
+    /// judging a perpetual check.
+    in_check: bool,
 }
 
 /// No move in [`Ply::cur`].
@@ -236,6 +239,9 @@ pub struct Searcher {
     lmr: [[u8; 64]; 64],
     root_moves: Vec<Move>,
     root_scores: Vec<i32>,
+    /// Whether the side to move was in check in each position of the game before the root,
+    /// `k` plies back at `k - 1`; filled only where perpetual check loses.
+    past_checks: Vec<bool>,
     nodes: u64,
     seldepth: usize,
     aborted: bool,
@@ -329,6 +335,7 @@ impl Searcher {
                     killers: [Move::default(); 2],
                     eval: -INF,
                     cur: NO_MOVE,
+                    in_check: false,
                 })
                 .collect(),
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
@@ -341,6 +348,7 @@ impl Searcher {
             lmr,
             root_moves: Vec::with_capacity(512),
             root_scores: Vec::with_capacity(512),
+            past_checks: Vec::new(),
             nodes: 0,
             seldepth: 0,
             aborted: false,
@@ -662,6 +670,11 @@ impl Searcher {
         self.plies[0].moves = list;
         self.plies[0].scores = scores;
         self.acc_base = pos.ply_count();
+        self.past_checks.clear();
+        if self.rules.draws.perpetual_check_loses {
+            pos.past_checks(&mut self.past_checks);
+        }
+        self.plies[0].in_check = pos.in_check();
         if let (Some(net), Some(accs)) = (&self.net, &mut self.accs) {
             accs.clear();
             accs.refresh(net, 0, pos.hash(), pos.board());
@@ -865,6 +878,15 @@ impl Searcher {
         let mut scratch = std::mem::take(&mut self.plies[ply].moves);
         let o = pos.confirm_ending(o, &mut scratch);
         self.plies[ply].moves = scratch;
+        // A perpetual check, judged as the game judges it: the stack's plies, then the game's.
+        let (plies, past) = (&self.plies, &self.past_checks);
+        let o = pos.judge_repetition(o, ply, |k| {
+            if k <= ply {
+                plies[ply - k].in_check
+            } else {
+                past.get(k - ply - 1).copied().unwrap_or(false)
+            }
+        });
         Some(Self::outcome_score(o, pos.side(), ply))
     }
 
@@ -1105,6 +1127,7 @@ impl Searcher {
             return alpha;
         }
         let in_check = pos.in_check();
+        self.plies[ply].in_check = in_check;
         if depth <= 0 && !in_check {
             return self.qsearch(pos, alpha, beta, ply, 0, None);
         }
@@ -1435,6 +1458,7 @@ impl Searcher {
         // The first quiescence ply is entered only out of check; look for evasions in the
         // next one.
         let in_check = qdepth == 1 && pos.in_check();
+        self.plies[ply].in_check = in_check;
         let stand = if in_check {
             -INF
         } else if let Some(e) = static_eval {
