@@ -99,6 +99,26 @@ fn only_the_swap_escapes_mate() {
 }
 
 #[test]
+fn a_partner_that_must_promote_there_is_not_swapped() {
+    // White's King a5 is checked by the Rook a1, b4 and b5 covered by the Rook b1; the King's
+    // only way out is the swap with the Pawn c3, which would put the Pawn on a5, its last
+    // rank. Where the Pawn promotes (and so may not stay a Pawn there) the swap is refused and
+    // the position is mate; where it has no promotion, the swap is the one move.
+    let fen = "K3k/5/2P2/5/rr3 w Ss - 0 1";
+    let text = mini_text("with = \"any\"")
+        .replace("betza = \"fmW\"", "betza = \"fmW\"\npromotes-to = \"R\"")
+        + "[rules.promotion]\nzone = 1\n";
+    let v = Variant::from_toml(&text, "mini.toml").unwrap_or_else(|e| panic!("{e}"));
+    let promoting = Ruleset::new(&v, None).unwrap();
+    let mut p = pos(&promoting, fen);
+    assert!(p.in_check());
+    assert!(legal(&mut p).is_empty(), "{:?}", legal(&mut p));
+    assert_eq!(outcome(&mut p).unwrap().reason, Termination::Checkmate);
+    let mut p = pos(&mini("with = \"any\""), fen);
+    assert_eq!(legal(&mut p), set(&["a5c3"]));
+}
+
+#[test]
 fn the_partner_kinds_are_those_named() {
     // A Knight on d1 and a Prince on e1: with = "I" swaps only with the Prince.
     let fen = "rr2k/5/5/5/K2NI w Ss - 0 1";

@@ -12,7 +12,8 @@
 //! cannot use. The swap is a move of a piece of a royal kind (`royal = true`) onto the square of
 //! one of its side's pieces of the `with` kinds, which goes to the royal piece's square. It
 //! never captures and never promotes (a piece it puts on a promotion square stays what it
-//! is), and it is legal only if the side's royal pieces are not attacked afterwards. With
+//! is, and a piece that could not stay what it is there, such as a Pawn on its last rank, is
+//! not swapped onto it), and it is legal only if the side's royal pieces are not attacked afterwards. With
 //! `when = "in-check"` it is played only by a side in check; with `"in-check-or-stalemate"`
 //! also by a side that has no other legal move; with `"always"` at any time. It is written
 //! as the royal piece's move onto the partner's square (`e1f1`, SAN `Kf1`): no other move
@@ -246,6 +247,10 @@ impl Rule for RoyalSwap {
             for to in own.iter() {
                 let other = pos.piece_at(to);
                 if to == from || other == king || !self.partner[kind_of(other)] {
+                    continue;
+                }
+                // The partner never promotes, so it may not land where it would have to.
+                if !pos.rules().arrival(kind_of(other), me, from).stay {
                     continue;
                 }
                 out.push(Move {
