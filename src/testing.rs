@@ -378,7 +378,8 @@ fn squares(rules: &Ruleset, sqs: &[Square]) -> String {
 /// (8) The verdict ([`Position::verdict`]) says checkmate (in check) or stalemate (not in
 /// check) exactly when no legal move is left, and any other ending only with moves left; the
 /// search's way to it ([`Position::rule_ending`] at the node, confirmed against the moves only
-/// when an ending stands) reaches the same verdict.
+/// when an ending stands, a repetition judged by [`Position::judge_repetition`]) reaches the
+/// same verdict, perpetual checks included.
 pub fn check_verdict(pos: &mut Position) -> Result<(), String> {
     use crate::position::Termination;
     let verdict = pos.verdict();
