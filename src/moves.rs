@@ -39,18 +39,6 @@ impl Code {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
-
-    /// Whether this is the empty square.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The same piece of the other colour (a non-empty code only).
-    #[inline]
-    pub const fn flipped(self) -> Code {
-        Code(self.0 ^ 1)
-    }
 }
 
 /// The code of a piece of `kind` and `color`.
@@ -292,13 +280,12 @@ mod tests {
         for kind in 0..MAX_KINDS {
             for color in [Color::White, Color::Black] {
                 let c = code(kind, color);
-                assert!(!c.is_empty() && c.index() < MAX_CODES);
+                assert!(c != EMPTY && c.index() < MAX_CODES);
                 assert_eq!((kind_of(c), color_of(c)), (kind, color));
-                assert_eq!(c.flipped(), code(kind, color.flip()));
                 assert_eq!(Code::from_byte(c.byte()), c);
             }
         }
-        assert!(EMPTY.is_empty() && EMPTY == Code::default());
+        assert_eq!(EMPTY, Code::default());
         // The royal and mask tables keep one bit per code in a u128.
         const { assert!(MAX_CODES <= 128) };
     }

@@ -110,8 +110,8 @@ fn a_wrong_target_is_caught() {
     let g = rs.geometry;
     let mut board = [EMPTY; 256];
     let sq = |n: &str| g.parse_square(n).unwrap();
-    board[(sq("a1")).index()] = code(rs.variant.kind_by_letter('R').unwrap(), Color::White);
-    board[(sq("a8")).index()] = code(rs.variant.kind_by_letter('N').unwrap(), Color::Black);
+    board[sq("a1").index()] = code(rs.variant.kind_by_letter('R').unwrap(), Color::White);
+    board[sq("a8").index()] = code(rs.variant.kind_by_letter('N').unwrap(), Color::Black);
     assert!(attacked_on(&rs.tables, &board, sq("a8"), Color::White));
     assert!(reaches(&rs, &board, sq("a8"), Color::White));
     assert!(!reaches(&rs, &board, sq("b8"), Color::White));

@@ -128,8 +128,8 @@ fn played_out(p: &mut Position, to: Square, v: &SeeValues, depth: u32) -> Option
             // Promotions and special captures onto the square: not modelled.
             return None;
         }
-        let value = v.by_code[(p.piece_at(m.from)).index()];
-        if best.is_none_or(|b| value < v.by_code[(p.piece_at(b.from)).index()]) {
+        let value = v.by_code[p.piece_at(m.from).index()];
+        if best.is_none_or(|b| value < v.by_code[p.piece_at(b.from).index()]) {
             best = Some(m);
         }
     }

@@ -403,7 +403,7 @@ impl Builder<'_> {
                 *r = true;
             }
             for c in [Color::White, Color::Black] {
-                rs.royal_code[(code(k, c)).index()] = true;
+                rs.royal_code[code(k, c).index()] = true;
             }
         }
         rs.promotes_to_royal = rs

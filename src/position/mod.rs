@@ -1170,7 +1170,7 @@ impl Position {
                     }
                 }
                 Effect::Promote { kind, .. } => {
-                    self.counts[(code(kind as usize, self.side)).index()] -= 1;
+                    self.counts[code(kind as usize, self.side).index()] -= 1;
                     self.counts[u.moved.index()] += 1;
                 }
                 _ => {}

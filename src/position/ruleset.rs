@@ -334,7 +334,7 @@ impl Ruleset {
                 let mut r = [false; 256];
                 for (k, p) in variant.pieces.iter().enumerate() {
                     for c in [Color::White, Color::Black] {
-                        r[(code(k, c)).index()] = p.royal;
+                        r[code(k, c).index()] = p.royal;
                     }
                 }
                 r

@@ -13,11 +13,12 @@
 //! one of its side's pieces of the `with` kinds, which goes to the royal piece's square. It
 //! never captures and never promotes (a piece it puts on a promotion square stays what it
 //! is, and a piece that could not stay what it is there, such as a Pawn on its last rank, is
-//! not swapped onto it), and it is legal only if the side's royal pieces are not attacked afterwards. With
-//! `when = "in-check"` it is played only by a side in check; with `"in-check-or-stalemate"`
-//! also by a side that has no other legal move; with `"always"` at any time. It is written
-//! as the royal piece's move onto the partner's square (`e1f1`, SAN `Kf1`): no other move
-//! of a royal piece ends on a square of its own side, so the squares name it.
+//! not swapped onto it), and it is legal only if the side's royal pieces are not attacked
+//! afterwards. With `when = "in-check"` it is played only by a side in check; with
+//! `"in-check-or-stalemate"` also by a side that has no other legal move; with `"always"` at
+//! any time. It is written as the royal piece's move onto the partner's square (`e1f1`, SAN
+//! `Kf1`): no other move of a royal piece ends on a square of its own side, so the squares
+//! name it.
 //! The rights letter may be neither `K` nor `Q` nor a file letter of the board (castling and
 //! the king leap use those).
 

@@ -540,7 +540,7 @@ impl RuleSpec for SetupChoiceSpec {
                 .kind_by_letter(c)
                 .ok_or_else(|| format!("no piece has the letter '{c}'"))?;
             placement[sq.index()] = Some((k, self.chooser));
-            placement[(g.mirror_rank(sq)).index()] = Some((k, self.chooser.flip()));
+            placement[g.mirror_rank(sq).index()] = Some((k, self.chooser.flip()));
         }
         Ok(true)
     }

@@ -305,7 +305,7 @@ impl Evaluator {
         let max_dist = centre_file.max(centre_rank).max(1.0);
         for k in 0..nkinds {
             for color in [Color::White, Color::Black] {
-                let c = (code(k, color)).index();
+                let c = code(k, color).index();
                 for sq in g.squares() {
                     // The square as seen from White: Black's pieces use the mirrored rank.
                     let wsq = if color == Color::White {
@@ -482,8 +482,8 @@ impl Evaluator {
         if full {
             for (sq, &c) in board.iter().enumerate().take(self.size) {
                 if c != EMPTY && self.pawnlike[kind_of(c)] {
-                    let f = g.file(Square::from_index(sq)) as usize + 1;
-                    let r = g.rank(Square::from_index(sq)) as i32;
+                    let sq = Square::from_index(sq);
+                    let (f, r) = (g.file(sq) as usize + 1, g.rank(sq) as i32);
                     if color_of(c) == Color::White {
                         white_low[f] = white_low[f].min(r);
                     } else {
@@ -517,13 +517,14 @@ impl Evaluator {
             if !full {
                 continue;
             }
+            let at = Square::from_index(sq);
             if self.mob_on[k] || self.pawnlike[k] {
                 let mut n = 0i32;
                 let mut hits = 0i32;
                 let ezone = &zones[1 - ci];
                 let my_value = self.values[k];
                 let thr = &mut threatened[ci];
-                for e in t.entries_at(k, col, Square::from_index(sq)) {
+                for e in t.entries_at(k, col, at) {
                     let capture = e.modes().capture;
                     if !self.mob_on[k] && !capture {
                         continue;
@@ -554,8 +555,8 @@ impl Evaluator {
                     danger[ci] += hits * self.danger_weight[k];
                 }
                 if self.pawnlike[k] {
-                    let f = g.file(Square::from_index(sq)) as usize + 1;
-                    let r = g.rank(Square::from_index(sq)) as i32;
+                    let f = g.file(at) as usize + 1;
+                    let r = g.rank(at) as i32;
                     let passed = if col == Color::White {
                         black_high[f - 1] <= r && black_high[f] <= r && black_high[f + 1] <= r
                     } else {
@@ -570,7 +571,7 @@ impl Evaluator {
             } else if self.royal[k] {
                 // Shelter: friendly pieces on the squares the royal piece could step to.
                 let mut s = 0;
-                for e in t.entries_at(k, col, Square::from_index(sq)) {
+                for e in t.entries_at(k, col, at) {
                     if e.shape() != Shape::Leap {
                         continue;
                     }
@@ -579,9 +580,9 @@ impl Evaluator {
                     if o != EMPTY && color_of(o) == col {
                         s += SHELTER;
                         let ahead = if col == Color::White {
-                            g.rank(d) > g.rank(Square::from_index(sq))
+                            g.rank(d) > g.rank(at)
                         } else {
-                            g.rank(d) < g.rank(Square::from_index(sq))
+                            g.rank(d) < g.rank(at)
                         };
                         if ahead && self.pawnlike[kind_of(o)] {
                             s += SHELTER_PAWN;

@@ -679,7 +679,7 @@ impl Searcher {
             accs.clear();
             accs.refresh(net, 0, pos.hash(), pos.board());
         }
-        self.plies[0].eval = if pos.in_check() {
+        self.plies[0].eval = if self.plies[0].in_check {
             -INF
         } else {
             self.static_eval(pos)
@@ -957,7 +957,7 @@ impl Searcher {
                 let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
                 let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
                 // A capture that loses material in the exchange on its square goes last.
-                let mover = self.see.by_code[(pos.piece_at(mv.from)).index()];
+                let mover = self.see.by_code[pos.piece_at(mv.from).index()];
                 if promo == 0 && mover > victim && !see::see_ge(pos, mv, 0, &self.see) {
                     SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
                 } else {
@@ -970,7 +970,7 @@ impl Searcher {
             } else if mv == counter {
                 SCORE_KILLER - 2
             } else {
-                self.quiet_score(ply, (pos.mover(mv)).index() * 256 + mv.to.index())
+                self.quiet_score(ply, history_key(pos.mover(mv), mv.to))
             };
             scores.push(s);
         }
@@ -997,7 +997,7 @@ impl Searcher {
     /// Adds `bonus` to the history and continuation histories of a quiet move at `ply`.
     #[inline]
     fn bump_quiet(&mut self, ply: usize, piece: Code, mv: Move, bonus: i32) {
-        let key = piece.index() * 256 + mv.to.index();
+        let key = history_key(piece, mv.to);
         let h = &mut self.history[key];
         *h += 32 * bonus - *h * bonus.abs() / 512;
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -1067,7 +1067,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i];
-            self.plies[0].cur = (pos.mover(mv)).index() * 256 + mv.to.index();
+            self.plies[0].cur = history_key(pos.mover(mv), mv.to);
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
@@ -1301,7 +1301,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
-            self.plies[ply].cur = piece.index() * 256 + mv.to.index();
+            self.plies[ply].cur = history_key(piece, mv.to);
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
             let ext = (gives_check && extend_ok) as i32;
@@ -1324,8 +1324,7 @@ impl Searcher {
                     // With continuation histories, quiet moves with a good history are
                     // reduced less, bad ones more.
                     if self.cont_history {
-                        r -= self.quiet_score(ply, piece.index() * 256 + mv.to.index())
-                            / LMR_HISTORY;
+                        r -= self.quiet_score(ply, history_key(piece, mv.to)) / LMR_HISTORY;
                     }
                     r = r.clamp(0, nd - 1);
                 }
@@ -1559,6 +1558,12 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The key of a move in the history tables: `piece * 256 + to`.
+#[inline]
+fn history_key(piece: Code, to: Square) -> usize {
+    piece.index() * 256 + to.index()
 }
 
 /// The slot of the move pair (`prev`, `cur`), each `piece * 256 + to`, in a continuation

@@ -133,7 +133,7 @@ impl Slot {
     fn save(&self, e: &TtEntry) {
         let m = e.mv;
         let a = m.from.index() as u64
-            | ((m.to).index() as u64) << 8
+            | (m.to.index() as u64) << 8
             | (m.promo as u64) << 16
             | (m.kind as u8 as u64) << 24
             | (m.aux as u64) << 32
