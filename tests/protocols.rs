@@ -542,3 +542,79 @@ fn the_royal_swap_travels_as_coordinates() {
     assert!(!out.contains("Illegal move"), "{out}");
     assert!(out.lines().any(|l| l == "move a11a1"), "{out}");
 }
+
+/// A game the engine plays against itself at a few hundred nodes a move: real moves (king
+/// leaps, promotions, captures) rather than random ones.
+fn self_played(variant: &str, plies: usize) -> polymachy::session::Session {
+    use polymachy::position::Ruleset;
+    use polymachy::search::{Limits, Searcher};
+    let v = polymachy::variant::Variant::load(variant).unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let mut game = polymachy::session::Session::new(&rules);
+    let mut s = Searcher::new(&rules, 4);
+    while game.moves().len() < plies && !game.is_over() {
+        let mut pos = game.position().clone();
+        let r = s.search(&mut pos, &Limits::nodes(400), |_| {});
+        game.play(r.best.unwrap()).unwrap();
+    }
+    game
+}
+
+// The engine's board after `position startpos moves ...` is the referee's at every ply of a
+// real game (the position a GUI means is the one the engine searches), and `eval` gives the
+// static evaluation of that board from White's side.
+#[test]
+fn uci_position_with_moves_is_the_referees_board_at_every_ply() {
+    for variant in ["metamachy", "shako"] {
+        let game = self_played(variant, 120);
+        let coords: Vec<String> = game.moves().iter().map(|&m| game.coord(m)).collect();
+        let mut input = format!("setoption name UCI_Variant value {variant}\n");
+        for k in 0..=coords.len() {
+            input.push_str(&format!(
+                "position startpos moves {}\nd\n",
+                coords[..k].join(" ")
+            ));
+        }
+        let (out, _, code) = session(&["uci"], &input);
+        assert_eq!(code, 0);
+        let fens: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("Fen: "))
+            .collect();
+        assert_eq!(fens.len(), coords.len() + 1, "{variant}: {out}");
+        for (k, fen) in fens.iter().enumerate() {
+            assert_eq!(
+                *fen,
+                game.fen_at(k).unwrap(),
+                "{variant}, ply {k} after {}",
+                coords[..k].join(" ")
+            );
+        }
+    }
+}
+
+#[test]
+fn uci_eval_is_the_static_evaluation_from_whites_side() {
+    let game = self_played("shako", 7);
+    let s = polymachy::search::Searcher::new(game.rules(), 1);
+    // Seven plies: Black is to move, and White's view is the negation of Black's.
+    let black_to_move = game.position();
+    let want = -s.evaluate(black_to_move);
+    let coords: Vec<String> = game.moves().iter().map(|&m| game.coord(m)).collect();
+    let (out, _, _) = session(
+        &["uci"],
+        &format!(
+            "setoption name UCI_Variant value shako\nposition startpos moves {}\neval\n",
+            coords.join(" ")
+        ),
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Total evaluation: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.ends_with(&format!("(white side) [{want} cp]")),
+        "{line}"
+    );
+    assert_ne!(want, 0, "a position with a real evaluation");
+}

@@ -815,3 +815,91 @@ fn a_variant_file_reaches_the_engines_by_its_path_even_when_a_built_in_game_has_
     assert!(!games.to_lowercase().contains("illegal"), "{games}");
     assert_eq!(games.matches("[Result ").count(), 2, "{games}");
 }
+
+// `--limit`: each engine searches to its own node or depth limit instead of a clock, and is
+// charged no time: on a clock of 30 ms neither loses on time, and each engine's input shows
+// the limit it was given and no clock.
+#[test]
+fn per_engine_limits_replace_the_clock() {
+    let dir = common::TempDir::new("referee-limits");
+    let logs = [dir.join("one.log"), dir.join("two.log")];
+    let engine = |log: &Path| format!("tee {} | {BIN} uci", log.display());
+    let (one, two) = (engine(&logs[0]), engine(&logs[1]));
+    let pgn = dir.join("limits.pgn");
+    let r = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &one,
+        "--engine",
+        &two,
+        "--limit",
+        "1:nodes=2000",
+        "--limit",
+        "2:depth=3",
+        "--games",
+        "2",
+        "--tc",
+        "0.03+0",
+        "--max-moves",
+        "25",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Event ").count(), 2, "{games}");
+    assert!(!games.contains("time forfeit"), "{games}");
+    let one = std::fs::read_to_string(&logs[0]).unwrap();
+    let two = std::fs::read_to_string(&logs[1]).unwrap();
+    assert!(
+        one.contains("go nodes 2000\n") && !one.contains("wtime"),
+        "{one}"
+    );
+    assert!(
+        two.contains("go depth 3\n") && !two.contains("wtime"),
+        "{two}"
+    );
+    // A limit that cannot be read, or a node limit for a CECP engine, is refused.
+    let bad = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &one,
+        "--engine",
+        &two,
+        "--limit",
+        "2:depth=x",
+    ]);
+    assert_ne!(bad.code, 0);
+    assert!(
+        bad.stderr
+            .contains("--limit `depth=x`: expected nodes=N or depth=D"),
+        "{}",
+        bad.stderr
+    );
+    let me = format!("{BIN} xboard");
+    let cecp = run_match(&[
+        "-v",
+        "chess",
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--protocol",
+        "xboard",
+        "--protocol",
+        "xboard",
+        "--limit",
+        "nodes=100",
+        "--games",
+        "2",
+    ]);
+    assert!(
+        cecp.stdout.contains("a node limit needs UCI")
+            || cecp.stderr.contains("a node limit needs UCI"),
+        "{}\n{}",
+        cecp.stdout,
+        cecp.stderr
+    );
+}

@@ -158,6 +158,10 @@ pub struct MatchArgs {
     /// An option for an engine: N:NAME=VALUE (engine 1 or 2) or NAME=VALUE (both)
     #[arg(long = "engine-option", value_name = "[N:]NAME=VALUE")]
     pub options: Vec<String>,
+    /// A search limit in place of the clock: [N:]nodes=K or [N:]depth=D (engine 1 or 2, or
+    /// both); that engine is charged no time (e.g. --limit 1:nodes=20000 --limit 2:depth=8)
+    #[arg(long = "limit", value_name = "[N:]KIND=VALUE")]
+    pub limits: Vec<String>,
     /// Number of games
     #[arg(long, default_value_t = 2)]
     pub games: u32,
@@ -282,13 +286,22 @@ fn engine_specs(a: &MatchArgs) -> Result<Vec<crate::referee::engine::EngineSpec>
             protocol,
             options: Vec::new(),
             interrupt: &MATCH_INTERRUPT,
+            limit: None,
         });
     }
+    for l in &a.limits {
+        let (who, kv) = engine_prefix(l);
+        let limit = kv
+            .parse::<crate::referee::engine::SearchLimit>()
+            .map_err(|e| UserError(format!("--limit {e}")))?;
+        for (i, s) in specs.iter_mut().enumerate() {
+            if who.is_none_or(|w| w == i) {
+                s.limit = Some(limit);
+            }
+        }
+    }
     for o in &a.options {
-        let (who, nv) = match o.split_once(':') {
-            Some((n @ ("1" | "2"), rest)) => (Some(n.parse::<usize>().unwrap_or(1) - 1), rest),
-            _ => (None, o.as_str()),
-        };
+        let (who, nv) = engine_prefix(o);
         let Some((n, v)) = nv.split_once('=') else {
             return Err(UserError(format!(
                 "--engine-option `{o}`: expected [N:]NAME=VALUE"
@@ -301,6 +314,15 @@ fn engine_specs(a: &MatchArgs) -> Result<Vec<crate::referee::engine::EngineSpec>
         }
     }
     Ok(specs)
+}
+
+/// An `N:` prefix naming engine 1 or 2 (as an index), and the rest; no prefix: both.
+fn engine_prefix(o: &str) -> (Option<usize>, &str) {
+    match o.split_once(':') {
+        Some(("1", rest)) => (Some(0), rest),
+        Some(("2", rest)) => (Some(1), rest),
+        _ => (None, o),
+    }
 }
 
 /// `--sprt ELO0,ELO1`.

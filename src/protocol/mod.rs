@@ -123,6 +123,25 @@ impl Engine {
         self.thread.as_ref().is_some_and(|h| !h.is_finished())
     }
 
+    /// The static evaluation of the current position from White's side, in centipawns (the
+    /// network's when one is in use). No search may be running.
+    pub fn static_eval_white(&mut self) -> i32 {
+        let mut s = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(&self.rules, self.hash_mb));
+        s.set_network(self.use_network);
+        let pos = self.game.position();
+        let v = s.evaluate(pos);
+        let v = if pos.side() == crate::geometry::Color::White {
+            v
+        } else {
+            -v
+        };
+        self.searcher = Some(s);
+        v
+    }
+
     /// Clears the hash table and history (a new game).
     pub fn new_game(&mut self) {
         self.stop();

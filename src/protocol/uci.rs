@@ -65,6 +65,15 @@ pub fn run(
                 eng.stop();
                 return Ok(());
             }
+            // As Stockfish: the static evaluation of the position, for comparing evaluations.
+            "eval" => {
+                eng.stop();
+                let cp = eng.static_eval_white();
+                out.line(&format!(
+                    "Total evaluation: {:.2} (white side) [{cp} cp]",
+                    cp as f64 / 100.0
+                ));
+            }
             // Polymachy extension for people at the console.
             "d" => out.line(&format!(
                 "{}\nFen: {}",

@@ -69,6 +69,42 @@ pub struct EngineSpec {
     /// Set when the match is to stop: every wait on the engine ends with
     /// [`Failure::Interrupted`].
     pub interrupt: &'static AtomicBool,
+    /// A search limit that replaces the clock (`--limit`), if any.
+    pub limit: Option<SearchLimit>,
+}
+
+/// A limit on each search of an engine, in place of its clock: the engine is asked to search
+/// so many nodes or to a depth, and no time is charged to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// `go nodes N` (UCI only: CECP has no node limit).
+    Nodes(u64),
+    /// `go depth D` in UCI, `sd D` in CECP.
+    Depth(u32),
+}
+
+impl std::str::FromStr for SearchLimit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SearchLimit, String> {
+        let bad = || format!("`{s}`: expected nodes=N or depth=D (whole numbers, at least 1)");
+        let (k, v) = s.split_once('=').ok_or_else(bad)?;
+        match (k.trim(), v.trim().parse::<u64>()) {
+            (_, Ok(0)) | (_, Err(_)) => Err(bad()),
+            ("nodes", Ok(n)) => Ok(SearchLimit::Nodes(n)),
+            ("depth", Ok(d)) if d <= 200 => Ok(SearchLimit::Depth(d as u32)),
+            ("depth", Ok(_)) => Err(format!("`{s}`: a depth of at most 200")),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for SearchLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchLimit::Nodes(n) => write!(f, "nodes={n}"),
+            SearchLimit::Depth(d) => write!(f, "depth={d}"),
+        }
+    }
 }
 
 /// Why an engine failed; the game is lost by that engine.
@@ -131,6 +167,8 @@ pub struct EngineProc {
     ping: u32,
     /// The board's ranks (CECP numbers a ten-rank board's ranks from 0).
     ranks: u8,
+    /// The search limit in place of the clock, if any.
+    limit: Option<SearchLimit>,
 }
 
 impl EngineProc {
@@ -200,7 +238,15 @@ impl EngineProc {
             forced: true,
             ping: 0,
             ranks: 8,
+            limit: spec.limit,
         };
+        if protocol == Protocol::Xboard && matches!(spec.limit, Some(SearchLimit::Nodes(_))) {
+            e.kill();
+            return Err(format!(
+                "`{}`: a node limit needs UCI (CECP has no node limit; use depth=D)",
+                spec.cmd
+            ));
+        }
         let r = match protocol {
             Protocol::Uci => e.uci_handshake(),
             Protocol::Xboard => e.xb_handshake(),
@@ -436,6 +482,9 @@ impl EngineProc {
                 self.send("post")?;
                 self.send("easy")?;
                 self.send(&xb_level(tc))?;
+                if let Some(SearchLimit::Depth(d)) = self.limit {
+                    self.send(&format!("sd {d}"))?;
+                }
                 if let Some(f) = fen {
                     if !self.setboard {
                         return Err(Failure::Garbage(
@@ -475,10 +524,11 @@ impl EngineProc {
                     cmd.push_str(&moves.join(" "));
                 }
                 self.send(&cmd)?;
-                self.send(&format!(
-                    "go wtime {w} btime {b} winc {} binc {}",
-                    incs.0, incs.1
-                ))?;
+                self.send(&match self.limit {
+                    Some(SearchLimit::Nodes(n)) => format!("go nodes {n}"),
+                    Some(SearchLimit::Depth(d)) => format!("go depth {d}"),
+                    None => format!("go wtime {w} btime {b} winc {} binc {}", incs.0, incs.1),
+                })?;
                 let sent = Instant::now();
                 let l = self.wait_for(deadline, |_, l| l.starts_with("bestmove"))?;
                 let at = Instant::now().max(sent);
@@ -525,6 +575,11 @@ impl EngineProc {
                 }
             }
         }
+    }
+
+    /// The search limit that replaces this engine's clock, if any.
+    pub fn limit(&self) -> Option<SearchLimit> {
+        self.limit
     }
 
     /// Tells a CECP engine the game is over (UCI has no such message).

@@ -48,6 +48,10 @@ use crate::session::{
     GameResult, Reason, Session, TimeControl, Verdict, pgn_movetext, san, variant_men,
 };
 
+/// How long an engine searching to a node or depth limit (`--limit`) may take for one move
+/// before it is judged hung.
+pub const LIMITED_THINK: Duration = Duration::from_secs(600);
+
 /// The longest PGN comment (and console reason) written, in characters.
 pub const MAX_COMMENT: usize = 4000;
 
@@ -363,8 +367,15 @@ fn play_game(
             .as_mut()
             .ok_or_else(|| "engine lost".to_string())?;
         let name = e.name.clone();
+        let limited = e.limit().is_some();
         let mine = left(&game, side);
-        let deadline = Instant::now() + ms(mine as u64 + cfg.hang_margin_ms);
+        // A limited engine has no clock: it may think up to LIMITED_THINK per move.
+        let allowed = if limited {
+            LIMITED_THINK
+        } else {
+            ms(mine as u64)
+        };
+        let deadline = Instant::now() + allowed + ms(cfg.hang_margin_ms);
         let asked = Instant::now();
         let reply = e.think(
             start_fen.as_deref(),
@@ -390,7 +401,11 @@ fn play_game(
             }
         };
         let used = at.duration_since(asked);
-        if game.charge(used).is_some() {
+        // A limited engine is charged nothing: its clock stands where it started.
+        if game
+            .charge(if limited { Duration::ZERO } else { used })
+            .is_some()
+        {
             let over = used.as_millis() as i64 - mine;
             lose(
                 &mut rec,
