@@ -296,6 +296,14 @@ fn engine_specs(a: &MatchArgs) -> Result<Vec<crate::referee::engine::EngineSpec>
             .map_err(|e| UserError(format!("--limit {e}")))?;
         for (i, s) in specs.iter_mut().enumerate() {
             if who.is_none_or(|w| w == i) {
+                if s.protocol == Some(Protocol::Xboard)
+                    && matches!(limit, crate::referee::engine::SearchLimit::Nodes(_))
+                {
+                    return Err(UserError(format!(
+                        "--limit {kv}: engine {} speaks CECP, and a node limit needs UCI (CECP has no node limit; use depth=D)",
+                        i + 1
+                    )));
+                }
                 s.limit = Some(limit);
             }
         }
