@@ -71,18 +71,14 @@ pub enum MoveKind {
     Double = 1,
     /// An en-passant capture: the captured piece is the one that made the last double step.
     EnPassant = 2,
-    /// A move that relocates a second piece too (castling): `aux` is the id of a special
-    /// move its rule registered (`Ruleset::specials`).
-    Special = 3,
-    /// A move added by a rule; `aux` is the rule's index. Played like a normal move.
-    Hook = 4,
+    /// A move a rule made (castling, a king's leap, a royal swap...): `aux` is the index of
+    /// the rule (`Ruleset::hooks`), which vetoes it ([`crate::position::hooks::Rule::allows`])
+    /// and, when its move does more than an ordinary one, says what it does
+    /// ([`crate::position::hooks::Rule::effects`]).
+    Rule = 3,
     /// A piece put from the mover's hand on the empty square `to` (`from` equals `to`):
     /// `aux` is the kind dropped. Only variants with hands (the `drops` rule) have them.
-    Drop = 5,
-    /// The mover changes places with a piece of its own side standing on `to` (the royal
-    /// swap): the mover goes to `to` and that piece to `from`. Never captures, never
-    /// promotes; `aux` is the index of the rule that added it.
-    Swap = 6,
+    Drop = 4,
 }
 
 /// A move: from, to, promotion (0 = none, else kind + 1), kind and a kind-specific byte.
@@ -96,7 +92,8 @@ pub struct Move {
     pub promo: u8,
     /// How the move is played.
     pub kind: MoveKind,
-    /// Kind-specific: a special move's id, a hook's rule index.
+    /// Kind-specific: the passed square of a double step, the index of the rule that made a
+    /// rule's move, the kind a drop puts down.
     pub aux: u8,
 }
 
@@ -123,6 +120,12 @@ impl Move {
             kind: MoveKind::Drop,
             aux: kind as u8,
         }
+    }
+
+    /// Whether a rule made this move ([`MoveKind::Rule`]): the one test for every rule's moves.
+    #[inline]
+    pub fn is_rule_made(&self) -> bool {
+        self.kind == MoveKind::Rule
     }
 
     /// The kind a drop puts on the board (`None` for every other move).

@@ -287,10 +287,8 @@ pub fn show(rules: &Ruleset, mv: Move) -> String {
         MoveKind::Normal => text,
         MoveKind::Double => format!("{text} (double step)"),
         MoveKind::EnPassant => format!("{text} (en passant)"),
-        MoveKind::Special => format!("{text} (castling)"),
         MoveKind::Drop => format!("{text} (drop)"),
-        MoveKind::Swap => format!("{text} (swap)"),
-        MoveKind::Hook => match rules.hooks.get(mv.aux as usize) {
+        MoveKind::Rule => match rules.hooks.get(mv.aux as usize) {
             Some(h) => format!("{text} ({})", h.name()),
             None => format!("{text} (rule #{})", mv.aux),
         },

@@ -299,8 +299,7 @@ pub fn samples(
     for (i, &m) in g.moves().iter().enumerate() {
         let quiet = m.promo == 0
             && m.kind != MoveKind::EnPassant
-            && (pos.piece_at(m.to) == EMPTY
-                || matches!(m.kind, MoveKind::Special | MoveKind::Swap));
+            && (pos.piece_at(m.to) == EMPTY || pos.capture_square(m).is_none());
         if i >= skip && quiet && !pos.in_check() {
             let mut count = vec![0i32; ev.kinds()];
             for &c in pos.board().iter().take(rules.geometry.size()) {

@@ -118,21 +118,14 @@ fn odd_moves(moves: &[Move], size: usize, salt: usize) -> Vec<Move> {
             promo: 1 + (i % 3) as u8,
             ..m
         });
-        out.push(Move {
-            kind: MoveKind::Special,
-            aux: 0,
-            ..m
-        });
-        out.push(Move {
-            kind: MoveKind::Hook,
-            aux: 0,
-            ..m
-        });
-        out.push(Move {
-            kind: MoveKind::Swap,
-            aux: (i % 3) as u8,
-            ..m
-        });
+        // Moves claiming to be made by a rule: the first rules and one past any game's.
+        for aux in [0, 1, 2, (i % 3) as u8, 200] {
+            out.push(Move {
+                kind: MoveKind::Rule,
+                aux,
+                ..m
+            });
+        }
     }
     out.push(Move::new(
         Square::from_index((salt * 7) % size),
@@ -148,9 +141,8 @@ fn random_move(rs: &Ruleset, (a, b, c, d, e): (u8, u8, u8, u8, u8)) -> Move {
         MoveKind::Normal,
         MoveKind::Double,
         MoveKind::EnPassant,
-        MoveKind::Special,
-        MoveKind::Hook,
-        MoveKind::Swap,
+        MoveKind::Rule,
+        MoveKind::Drop,
     ];
     Move {
         from: Square::from_index(a as usize % size),

@@ -179,7 +179,8 @@ fn the_right_is_used_once_and_written_in_the_fen() {
 
     let mut p = with.clone();
     let mv = parse_move(&mut p, "a1e1").unwrap();
-    assert_eq!(mv.kind, MoveKind::Swap);
+    assert_eq!(mv.kind, MoveKind::Rule);
+    assert_eq!(rules.hooks[mv.aux as usize].name(), "royal-swap");
     p.make(mv);
     // The swap cannot be repeated: like a capture it restarts the move-count clock.
     assert_eq!(p.fen(), "2k2/5/2N2/5/R3K b s - 0 1");
@@ -235,7 +236,10 @@ fn make_unmake_and_hash_through_swaps() {
         let mut first = MoveList::new();
         p.legal_moves(&mut first);
         assert!(
-            first.iter().any(|m| m.kind == MoveKind::Swap),
+            first
+                .iter()
+                .any(|m| m.kind == MoveKind::Rule
+                    && rules.hooks[m.aux as usize].name() == "royal-swap"),
             "{fen}: no swap"
         );
         for &a in first.as_slice() {

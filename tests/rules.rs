@@ -660,7 +660,8 @@ fn lions_and_unicorns_castles_with_the_close_rooks() {
     );
 
     let short = find(&mut pos, "f1h1");
-    assert_eq!(short.kind, MoveKind::Special);
+    assert_eq!(short.kind, MoveKind::Rule);
+    assert_eq!(rs.special_for(short).map(|s| s.san.as_str()), Some("O-O"));
     pos.make(short);
     assert_eq!(piece(&pos, "h1"), Some('K'));
     assert_eq!(piece(&pos, "g1"), Some('R'));
@@ -669,7 +670,8 @@ fn lions_and_unicorns_castles_with_the_close_rooks() {
     pos.unmake();
 
     let long = find(&mut pos, "f1d1");
-    assert_eq!(long.kind, MoveKind::Special);
+    assert_eq!(long.kind, MoveKind::Rule);
+    assert_eq!(rs.special_for(long).map(|s| s.san.as_str()), Some("O-O-O"));
     pos.make(long);
     assert_eq!(piece(&pos, "d1"), Some('K'));
     assert_eq!(piece(&pos, "e1"), Some('R'));

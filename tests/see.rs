@@ -172,7 +172,7 @@ fn positions(rs: &Arc<Ruleset>, seed: u64, plies: usize) -> Vec<Position> {
         let caps: Vec<Move> = l
             .iter()
             .copied()
-            .filter(|m| p.piece_at(m.to) != EMPTY && m.kind != MoveKind::Special)
+            .filter(|m| p.piece_at(m.to) != EMPTY && !m.is_rule_made())
             .collect();
         let m = if !caps.is_empty() && x.is_multiple_of(2) {
             caps[(x >> 8) as usize % caps.len()]

@@ -289,7 +289,7 @@ fn the_king_castles_one_to_four_squares_each_way() {
     for (written, coordinate, king, rook, rook_from) in cases {
         let mut p = pos.clone();
         let mv = parse_move(&mut p, coordinate).unwrap();
-        assert_eq!(mv.kind, MoveKind::Special, "{coordinate}");
+        assert!(p.rules().special_for(mv).is_some(), "{coordinate}");
         // The Rook landing on f1 checks the King on f10.
         assert_eq!(san(&mut p, mv).trim_end_matches('+'), written);
         assert_eq!(parse_move(&mut p, written).unwrap(), mv, "{written}");
@@ -330,7 +330,7 @@ fn castling_is_refused_through_an_attacked_square_and_out_of_check() {
     let mut pos = castling_position(&rs, &[("h10", 'r')]);
     let castles: BTreeSet<String> = legal(&mut pos)
         .into_iter()
-        .filter(|m| m.kind == MoveKind::Special)
+        .filter(|m| rs.special_for(*m).is_some())
         .map(|m| san(&mut pos, m).trim_end_matches('+').to_string())
         .collect();
     assert_eq!(
@@ -344,7 +344,7 @@ fn castling_is_refused_through_an_attacked_square_and_out_of_check() {
     let mut pos = castling_position(&rs, &[("c5", 'r')]);
     let castles: BTreeSet<String> = legal(&mut pos)
         .into_iter()
-        .filter(|m| m.kind == MoveKind::Special)
+        .filter(|m| rs.special_for(*m).is_some())
         .map(|m| san(&mut pos, m).trim_end_matches('+').to_string())
         .collect();
     assert_eq!(
@@ -354,12 +354,12 @@ fn castling_is_refused_through_an_attacked_square_and_out_of_check() {
     // In check from a Rook on f5: no castling at all.
     let mut pos = castling_position(&rs, &[("f5", 'r')]);
     assert!(pos.in_check());
-    assert!(legal(&mut pos).iter().all(|m| m.kind != MoveKind::Special));
+    assert!(legal(&mut pos).iter().all(|m| !m.is_rule_made()));
     // A piece between King and Rook (a Knight on j1) forbids that wing, whatever the distance.
     let mut pos = castling_position(&rs, &[("j1", 'N')]);
     let castles: BTreeSet<String> = legal(&mut pos)
         .into_iter()
-        .filter(|m| m.kind == MoveKind::Special)
+        .filter(|m| rs.special_for(*m).is_some())
         .map(|m| san(&mut pos, m).trim_end_matches('+').to_string())
         .collect();
     assert_eq!(castles, set(&["O-O-O/1", "O-O-O/2", "O-O-O/3", "O-O-O/4"]));

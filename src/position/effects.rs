@@ -59,6 +59,13 @@ pub enum Effect {
         /// The kind it becomes.
         kind: u8,
     },
+    /// The rights `bits` are lost (beyond those the squares and pieces touched clear).
+    LoseRights {
+        /// The rights bits.
+        bits: u16,
+    },
+    /// The move restarts the move-count clock, whatever it captures or moves.
+    Irreversible,
 }
 
 /// Most effects one move has.
@@ -147,19 +154,30 @@ impl Position {
     }
 
     /// What `mv` (pseudo-legal for the side to move) does, as effects in order: a capture,
-    /// the mover's move (or the drop), a second piece relocated, a promotion. The one
-    /// description of each move kind: make, unmake, [`Position::move_changes`] and the
-    /// notation follow it.
+    /// the mover's move (or the drop), a second piece relocated, a promotion, rights lost. The
+    /// one description of each move: make, unmake, [`Position::move_changes`] and the
+    /// notation follow it. A rule's move that does more than an ordinary move gets its
+    /// effects from its rule ([`super::hooks::Rule::effects`]).
     #[inline]
     pub fn effects(&self, mv: Move) -> Effects {
         let mut fx = Effects::default();
-        if mv.kind == MoveKind::Drop {
-            fx.push(Effect::Drop {
+        match mv.kind {
+            MoveKind::Drop => fx.push(Effect::Drop {
                 kind: mv.aux,
                 to: mv.to,
-            });
-            return fx;
+            }),
+            MoveKind::Rule if self.rules.rule_has_effects(mv.aux) => {
+                self.rules.hooks[mv.aux as usize].effects(self, mv, &mut fx)
+            }
+            _ => self.ordinary_effects(mv, &mut fx),
         }
+        fx
+    }
+
+    /// The effects of an ordinary board move: a capture on its square (or en passant), the
+    /// mover's move, a promotion. A rule's effects may start from them.
+    #[inline]
+    pub fn ordinary_effects(&self, mv: Move, fx: &mut Effects) {
         if let Some(sq) = self.capture_square(mv) {
             fx.push(self.capture_effect(sq));
         }
@@ -167,31 +185,18 @@ impl Position {
             from: mv.from,
             to: mv.to,
         });
-        if mv.kind == MoveKind::Swap {
-            // The partner on `to` goes to `from`: both lift first, then both land.
-            fx.push(Effect::Relocate {
-                from: mv.to,
-                to: mv.from,
-            });
-        } else if mv.kind == MoveKind::Special
-            && let Some(sp) = self.rules.specials.get(mv.aux as usize)
-        {
-            let (from, to) = sp.also;
-            fx.push(Effect::Relocate { from, to });
-        }
         if mv.promo != 0 {
             fx.push(Effect::Promote {
                 sq: mv.to,
                 kind: mv.promo - 1,
             });
         }
-        fx
     }
 
     /// Taking the piece on `sq`: to the captor's hand when the variant's captures go there
     /// (as the kind it promoted from, when it is marked promoted; a royal piece never goes).
     #[inline]
-    fn capture_effect(&self, sq: Square) -> Effect {
+    pub fn capture_effect(&self, sq: Square) -> Effect {
         let rs = &*self.rules;
         if !rs.captures_to_hand {
             return Effect::Capture { sq };

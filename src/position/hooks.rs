@@ -18,11 +18,12 @@
 //!   marked as promoting ([`Entry::set_promotes`]) ends on a square (the generator expands the move into one per choice);
 //!   and **departures** ([`Builder::set_departure`]): the same for a move that starts on a
 //!   square and ends where no arrival applies;
-//! - **special moves** ([`Builder::special`]): moves that relocate a second piece (make and
-//!   unmake apply the relocation), each with its written name;
-//! - **swaps**: `MoveKind::Swap` moves (which the rule generates) exchange the mover with a
-//!   piece of its own side on `to`; [`Builder::clear_rights_on_swap`] names the rights a swap
-//!   ends;
+//! - **moves made by rules** (`MoveKind::Rule`, `aux` the rule's index): played as ordinary
+//!   moves, or, for rules that register with [`Builder::moves_have_effects`], as the list of
+//!   effects the rule gives ([`Rule::effects`]: a second piece relocated, rights lost, the
+//!   move-count clock restarted...), which make, unmake, the hash, the notation and the
+//!   evaluation's updates all follow; named rule moves ([`Builder::special`]) carry their
+//!   written names (castling's `O-O`);
 //! - **vetoes** of the moves a rule added ([`Rule::allows`]) and, for rules that register with
 //!   [`Builder::veto_every_move`], of every move ([`Rule::veto`]), and, for rules that register
 //!   with [`Builder::veto_drops_when_made`], of drops by the position they make
@@ -49,6 +50,7 @@
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/layers.rs` checks it.
 
+pub use super::effects::{Effect, Effects};
 pub use super::verdict::{GameResult, Outcome, Termination};
 pub use super::{EpSquares, MAX_STATE, Position, Ruleset, StateWords};
 pub use crate::geometry::{Color, Geometry, Square};
@@ -101,9 +103,9 @@ pub struct StateFields {
     pub halfmove: u32,
 }
 
-/// A move that relocates a second piece as well (castling's partner), registered by a rule.
-/// Such a move is `Move { kind: MoveKind::Special, aux: id }` with the id that
-/// [`Builder::special`] returned; it never captures.
+/// A rule move with a name of its own (a castling, which relocates its partner as well),
+/// registered by its rule ([`Builder::special`]). Such a move is `Move { kind:
+/// MoveKind::Rule, aux: rule index }` between `from` and `to`; it never captures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecialMove {
     /// The side whose move it is.
@@ -139,10 +141,23 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
     fn name(&self) -> &'static str;
 
     /// Adds pseudo-legal moves for the side to move (called only for rules that registered
-    /// with [`Builder::add_moves`]). Moves it adds carry `MoveKind::Hook` with `aux` = the
-    /// rule's index ([`Builder::index`]), `MoveKind::Swap` with the same `aux`, or
-    /// `MoveKind::Special`.
+    /// with [`Builder::add_moves`]). Moves it adds carry `MoveKind::Rule` with `aux` = the
+    /// rule's index ([`Builder::index`]).
     fn generate(&self, _pos: &Position, _out: &mut MoveList) {}
+
+    /// What a move this rule added does, in the order make applies it (called only for rules
+    /// that registered with [`Builder::moves_have_effects`]): for instance
+    /// [`Position::ordinary_effects`] followed by a relocation of a second piece. Called on
+    /// every such move made, in the search too: it must be cheap and allocate nothing.
+    fn effects(&self, pos: &Position, mv: Move, fx: &mut Effects) {
+        pos.ordinary_effects(mv, fx);
+    }
+
+    /// A word for a move this rule added, where several moves share a from and a to square
+    /// (the page's choice between them).
+    fn move_word(&self) -> &'static str {
+        "step"
+    }
 
     /// Vetoes a move this rule added. Return false to forbid it. Asked before the generic test
     /// that the mover's royal pieces are not left attacked.
@@ -244,7 +259,7 @@ impl Builder<'_> {
         self.rs
     }
 
-    /// This rule's index: `aux` of the `MoveKind::Hook` moves it adds.
+    /// This rule's index: `aux` of the `MoveKind::Rule` moves it adds.
     pub fn index(&self) -> u8 {
         self.index
     }
@@ -295,9 +310,14 @@ impl Builder<'_> {
         self.rs.enders.push(self.index);
     }
 
-    /// Rights `bits` are lost when `color` plays a swap (`MoveKind::Swap`).
-    pub fn clear_rights_on_swap(&mut self, color: Color, bits: u16) {
-        self.rs.swap_clears[color.index()] |= bits;
+    /// This rule's moves do more than ordinary moves: make, unmake, the hash, the notation
+    /// and the evaluation's updates take their effects from [`Rule::effects`].
+    pub fn moves_have_effects(&mut self) -> Result<(), String> {
+        if self.index >= 64 {
+            return Err("a rule with effects of its own must be among the first 64".into());
+        }
+        self.rs.effect_rules |= 1 << self.index;
+        Ok(())
     }
 
     /// This rule adds moves ([`Rule::generate`] is called).
@@ -325,7 +345,8 @@ impl Builder<'_> {
         }
     }
 
-    /// Registers a special move; returns its id (the `aux` of its moves).
+    /// Registers a named rule move (a castling: its SAN name and coordinate suffix); returns
+    /// its id (its place in [`Ruleset::specials`]).
     pub fn special(&mut self, mut m: SpecialMove) -> Result<u8, String> {
         let id = self.rs.specials.len();
         if id > u8::MAX as usize {

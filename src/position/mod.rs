@@ -740,6 +740,7 @@ impl Position {
         let (mut moved, mut other, mut captured) = (EMPTY, EMPTY, EMPTY);
         let mut cap_sq = mv.to;
         let mut clears = 0;
+        let mut ruled_irreversible = false;
         for &e in fx.as_slice() {
             let (sq, lifted) = match e {
                 Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
@@ -760,6 +761,14 @@ impl Position {
                     other = self.board[from.index()];
                     (from, other)
                 }
+                Effect::LoseRights { bits } => {
+                    clears |= bits;
+                    continue;
+                }
+                Effect::Irreversible => {
+                    ruled_irreversible = true;
+                    continue;
+                }
                 _ => continue,
             };
             h ^= zp(lifted, sq);
@@ -767,14 +776,10 @@ impl Position {
             self.occupied[color_of(lifted).index()].remove(sq);
             clears |= rs.square_clears[sq.index()];
         }
-        // A royal swap: the rights of the partner and of the swap go too, and it may move two
-        // royal pieces (recounted).
-        let swap = mv.kind == MoveKind::Swap;
-        if swap {
-            clears |= rs.code_clears[other.index()] | rs.swap_clears[me];
-        }
         let mut placed = moved;
-        let mut royal_change = swap || rs.is_royal(captured);
+        // A royal piece relocated (a swap's partner) or captured: the royal squares are
+        // counted again.
+        let mut royal_change = rs.is_royal(captured) || rs.is_royal(other);
         for &e in fx.as_slice() {
             let (sq, piece) = match e {
                 Effect::Move { to, .. } => (to, moved),
@@ -823,7 +828,7 @@ impl Position {
         let irreversible = captured != EMPTY
             || placed != moved
             || mv.kind == MoveKind::Drop
-            || swap
+            || ruled_irreversible
             || rs.irreversible[kind_of(moved)];
         self.end_turn(h ^ rs.z_side, irreversible, royal_change);
         if self.rules.hands {
@@ -1210,12 +1215,10 @@ impl Position {
     }
 
     /// The rules' part of legality: every rule that vetoes any move allows it, and the rule
-    /// that added it (a `Hook`, `Swap` or `Special` move) allows it. Free when no rule vetoes.
+    /// that made it (a `MoveKind::Rule` move) allows it. Free when no rule vetoes.
     #[inline(always)]
     fn rules_allow(&self, mv: Move) -> bool {
-        if self.rules.vetoing.is_empty()
-            && !matches!(mv.kind, MoveKind::Hook | MoveKind::Special | MoveKind::Swap)
-        {
+        if self.rules.vetoing.is_empty() && !mv.is_rule_made() {
             return true;
         }
         self.forbidding_rule_before(mv).is_none()
@@ -1232,12 +1235,10 @@ impl Position {
                 return Some(h.name());
             }
         }
-        let owner = match mv.kind {
-            MoveKind::Hook | MoveKind::Swap => mv.aux,
-            MoveKind::Special => rs.specials.get(mv.aux as usize)?.owner,
-            _ => return None,
-        };
-        let h = rs.hooks.get(owner as usize)?;
+        if !mv.is_rule_made() {
+            return None;
+        }
+        let h = rs.hooks.get(mv.aux as usize)?;
         (!h.allows(self, mv)).then(|| h.name())
     }
 
@@ -1314,7 +1315,8 @@ impl Position {
             return true;
         }
         if n != 1
-            || matches!(mv.kind, MoveKind::Special | MoveKind::Drop | MoveKind::Swap)
+            || mv.kind == MoveKind::Drop
+            || (mv.is_rule_made() && self.rules.rule_has_effects(mv.aux))
             || (mv.promo != 0 && self.rules.promotes_to_royal)
         {
             let becomes_royal = mv.promotion().is_some_and(|k| {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::hooks::{Arrival, Builder, Draws, Rule, RuleCompiler, SpecialMove};
 use crate::geometry::{Color, Geometry, Square};
-use crate::moves::{Code, EMPTY, code};
+use crate::moves::{Code, EMPTY, Move, code};
 use crate::tables::{Shape, Tables};
 use crate::variant::{RuleSpec, Variant};
 
@@ -36,12 +36,14 @@ pub struct Ruleset {
     pub square_clears: Vec<u16>,
     /// Rights cleared when a piece code moves.
     pub code_clears: [u16; 256],
-    /// Rights lost, per side, when that side plays a `MoveKind::Swap` move.
-    pub swap_clears: [u16; 2],
     /// Rights bits handed out so far.
     pub rights_used: u16,
-    /// Moves that relocate a second piece, by id (`Move::aux` of `MoveKind::Special`).
+    /// Rule moves with names of their own (castling), as their rules registered them
+    /// ([`Ruleset::special_for`] finds a move's).
     pub specials: Vec<SpecialMove>,
+    /// Bit `i`: the moves of rule `i` do more than ordinary moves, and the rule says what
+    /// ([`super::hooks::Rule::effects`]).
+    pub(crate) effect_rules: u64,
     /// What a piece may become on arriving by a promoting move, by `tables.slot(kind, colour,
     /// square)`: an index in `arrivals` (0: it stays what it is).
     pub arrival_index: Vec<u16>,
@@ -317,9 +319,9 @@ impl Ruleset {
             mate_drop_loses: 0,
             square_clears: vec![0; size],
             code_clears: [0; 256],
-            swap_clears: [0; 2],
             rights_used: 0,
             specials: Vec::new(),
+            effect_rules: 0,
             arrival_index: vec![0; slots],
             arrivals: vec![Arrival {
                 stay: true,
@@ -475,6 +477,24 @@ impl Ruleset {
         }
         let mut x = self.z_state[slot] ^ v as u64;
         splitmix(&mut x)
+    }
+
+    /// Whether the moves of rule `i` have effects of their own ([`super::hooks::Rule::effects`];
+    /// otherwise they are played as ordinary moves).
+    #[inline(always)]
+    pub fn rule_has_effects(&self, i: u8) -> bool {
+        i < 64 && self.effect_rules >> i & 1 != 0
+    }
+
+    /// The named rule move that `mv` is (a castling), if it is one: registered by the rule
+    /// that made it, between the same squares.
+    pub fn special_for(&self, mv: Move) -> Option<&SpecialMove> {
+        if !mv.is_rule_made() {
+            return None;
+        }
+        self.specials
+            .iter()
+            .find(|s| s.owner == mv.aux && s.from == mv.from && s.to == mv.to)
     }
 
     /// Whether the piece code `c` is a royal piece (false for an empty square).

@@ -28,8 +28,8 @@
 
 use super::{Registered, join, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, EMPTY, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec,
-    Ruleset, SpecialMove, Square, Val, Variant, code, color_of, kind_of,
+    Builder, Code, Color, EMPTY, Effect, Effects, Move, MoveKind, MoveList, Params, Position, Rule,
+    RuleSpec, Ruleset, SpecialMove, Square, Val, Variant, code, color_of, kind_of,
 };
 
 /// The coordinate suffix of a castling move that an ordinary move of the king shares squares
@@ -72,8 +72,6 @@ struct Wing {
     right: u16,
     /// True for the wing toward higher files (`K`).
     king_side: bool,
-    /// The id of its special move.
-    special: u8,
 }
 
 /// Castling, compiled: its wings.
@@ -82,6 +80,8 @@ pub struct Castling {
     distances: Vec<u8>,
     partner: usize,
     wings: Vec<Wing>,
+    /// This rule's index: `aux` of its moves.
+    index: u8,
 }
 
 impl CastlingSpec {
@@ -200,7 +200,7 @@ impl Castling {
         let partner = spec.partner;
         same_squares_in_every_setup(rs, partner)?;
         let first = b.claim_rights(4)?;
-        let mut wings = Vec::new();
+        let mut wings: Vec<Wing> = Vec::new();
         for color in [Color::White, Color::Black] {
             let rs = b.rules();
             let royals: Vec<Square> = g
@@ -289,7 +289,19 @@ impl Castling {
                         .entries_at(kind_of(kcode), color, king)
                         .iter()
                         .any(|e| e.modes().quiet && rs.tables.squares_of(e).contains(&king_to));
-                    let special = b.special(SpecialMove {
+                    // The king's squares name the castling move (its effects and its veto
+                    // find it by them).
+                    if wings
+                        .iter()
+                        .any(|w| w.king_from == king && w.king_to == king_to)
+                    {
+                        return Err(format!(
+                            "two castling moves take the king from {} to {}",
+                            g.name(king),
+                            g.name(king_to)
+                        ));
+                    }
+                    b.special(SpecialMove {
                         color,
                         from: king,
                         to: king_to,
@@ -306,17 +318,25 @@ impl Castling {
                         rook_to,
                         right: bit,
                         king_side,
-                        special,
                     });
                 }
             }
         }
         b.add_moves();
+        b.moves_have_effects()?;
         Ok(Castling {
             distances: spec.distances.clone(),
             partner,
             wings,
+            index: b.index(),
         })
+    }
+
+    /// The wing of `color` whose castling `mv` is (found by the king's squares).
+    fn wing(&self, color: Color, mv: Move) -> Option<&Wing> {
+        self.wings
+            .iter()
+            .find(|w| w.color == color && w.king_from == mv.from && w.king_to == mv.to)
     }
 }
 
@@ -476,16 +496,31 @@ impl Rule for Castling {
                     from: c.king_from,
                     to: c.king_to,
                     promo: 0,
-                    kind: MoveKind::Special,
-                    aux: c.special,
+                    kind: MoveKind::Rule,
+                    aux: self.index,
                 });
             }
         }
     }
 
+    /// The king's move and its partner's, both lifted before either lands (the king may land
+    /// where its partner stood).
+    fn effects(&self, pos: &Position, mv: Move, fx: &mut Effects) {
+        fx.push(Effect::Move {
+            from: mv.from,
+            to: mv.to,
+        });
+        if let Some(c) = self.wing(pos.side(), mv) {
+            fx.push(Effect::Relocate {
+                from: c.rook_from,
+                to: c.rook_to,
+            });
+        }
+    }
+
     fn allows(&self, pos: &Position, mv: Move) -> bool {
         let g = pos.rules().geometry;
-        let Some(c) = self.wings.iter().find(|w| w.special == mv.aux) else {
+        let Some(c) = self.wing(pos.side(), mv) else {
             return false;
         };
         let enemy = c.color.flip();

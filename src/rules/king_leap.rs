@@ -264,7 +264,7 @@ impl Rule for KingLeap {
                         from,
                         to,
                         promo: 0,
-                        kind: MoveKind::Hook,
+                        kind: MoveKind::Rule,
                         aux: self.index,
                     });
                 }

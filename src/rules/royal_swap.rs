@@ -24,8 +24,8 @@
 
 use super::{Registered, kinds, royal_name, spec_as};
 use crate::position::hooks::{
-    Builder, Code, Color, EMPTY, Move, MoveKind, MoveList, Params, Position, Rule, RuleSpec,
-    Ruleset, Square, Val, Variant, color_of, kind_of,
+    Builder, Code, Color, EMPTY, Effect, Effects, Move, MoveKind, MoveList, Params, Position, Rule,
+    RuleSpec, Ruleset, Square, Val, Variant, color_of, kind_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -164,9 +164,7 @@ impl RoyalSwap {
         let first_bit = b.claim_rights(2)?;
         let index = b.index();
         b.add_moves();
-        for c in [Color::White, Color::Black] {
-            b.clear_rights_on_swap(c, 1 << (first_bit + c.index() as u16));
-        }
+        b.moves_have_effects()?;
         Ok(RoyalSwap {
             first_bit,
             mover,
@@ -184,12 +182,12 @@ impl RoyalSwap {
 
     /// Whether the side to move has a legal move other than a swap (a copy of the position
     /// is searched: only asked for a swap out of stalemate, never in the common case).
-    fn has_other_move(pos: &Position) -> bool {
+    fn has_other_move(&self, pos: &Position) -> bool {
         let mut p = pos.snapshot();
         let mut list = MoveList::new();
         p.pseudo_legal_moves(&mut list);
         list.iter()
-            .any(|&m| m.kind != MoveKind::Swap && p.is_legal_pseudo(m))
+            .any(|&m| !(m.is_rule_made() && m.aux == self.index) && p.is_legal_pseudo(m))
     }
 }
 
@@ -258,16 +256,39 @@ impl Rule for RoyalSwap {
                     from,
                     to,
                     promo: 0,
-                    kind: MoveKind::Swap,
+                    kind: MoveKind::Rule,
                     aux: self.index,
                 });
             }
         }
     }
 
+    fn move_word(&self) -> &'static str {
+        "swap"
+    }
+
     /// A swap out of stalemate needs the side to have no other legal move.
     fn allows(&self, pos: &Position, _mv: Move) -> bool {
-        self.when != When::InCheckOrStalemate || pos.in_check() || !Self::has_other_move(pos)
+        self.when != When::InCheckOrStalemate || pos.in_check() || !self.has_other_move(pos)
+    }
+
+    /// The royal piece goes to its partner's square and the partner to the royal piece's
+    /// (both lift first, then both land); the side's swap right and the partner's rights go,
+    /// and the move-count clock restarts.
+    fn effects(&self, pos: &Position, mv: Move, fx: &mut Effects) {
+        let partner = pos.piece_at(mv.to);
+        fx.push(Effect::Move {
+            from: mv.from,
+            to: mv.to,
+        });
+        fx.push(Effect::Relocate {
+            from: mv.to,
+            to: mv.from,
+        });
+        fx.push(Effect::LoseRights {
+            bits: pos.rules().code_clears[partner.index()] | self.bit(pos.side()),
+        });
+        fx.push(Effect::Irreversible);
     }
 
     fn explain(&self, rs: &Ruleset) -> String {

@@ -1288,9 +1288,7 @@ impl Searcher {
                 && best > -MATE_BOUND
                 && eval + 100 + 120 * depth <= alpha;
             if prunable {
-                if matches!(mv.kind, MoveKind::Hook | MoveKind::Special | MoveKind::Swap)
-                    || !pos.make_if_legal(mv)
-                {
+                if mv.is_rule_made() || !pos.make_if_legal(mv) {
                     continue;
                 }
                 if !pos.in_check() {

@@ -106,10 +106,8 @@ impl Slot {
         let kind = match (a >> 24) as u8 {
             1 => MoveKind::Double,
             2 => MoveKind::EnPassant,
-            3 => MoveKind::Special,
-            4 => MoveKind::Hook,
-            5 => MoveKind::Drop,
-            6 => MoveKind::Swap,
+            3 => MoveKind::Rule,
+            4 => MoveKind::Drop,
             _ => MoveKind::Normal,
         };
         TtEntry {
@@ -313,7 +311,7 @@ mod tests {
             from: Square::new(200),
             to: Square::new(255),
             promo: 7,
-            kind: MoveKind::Hook,
+            kind: MoveKind::Rule,
             aux: 9,
         };
         tt.store(0xDEAD_BEEF_1234_5678, mv, -29_950, -123, 17, Bound::Lower);

@@ -604,11 +604,17 @@ fn move_words(rules: &Ruleset, m: Move) -> String {
     if let Some(k) = m.promotion() {
         return rules.variant.pieces[k].name.clone();
     }
+    if rules.special_for(m).is_some() {
+        return "castle".into();
+    }
     match m.kind {
         MoveKind::EnPassant => "take en passant".into(),
-        MoveKind::Special => "castle".into(),
         MoveKind::Drop => "drop".into(),
-        MoveKind::Swap => "swap".into(),
+        MoveKind::Rule => rules
+            .hooks
+            .get(m.aux as usize)
+            .map_or("step", |h| h.move_word())
+            .into(),
         _ => "step".into(),
     }
 }

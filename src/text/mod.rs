@@ -10,7 +10,7 @@
 //! [`EP_SUFFIX`]: `d9e10` is the step and `d9e10ep` the capture, in coordinate notation, UCI
 //! and CECP alike, and `Oxe10ep` in the SAN-like form. An en-passant capture with no such twin
 //! (a chess pawn's `e5d6`) is written without it, and reading accepts the suffix on any
-//! en-passant capture. In the same way a special move (castling) whose piece has an ordinary
+//! en-passant capture. In the same way a named rule move (castling) whose piece has an ordinary
 //! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
 //! castles one square writes `f1g1oo`, its plain step `f1g1`. A drop from the hand is written
 //! `P@e4` (the piece's letter in upper case, `@`, the square), as UCI and CECP write drops.
@@ -55,9 +55,7 @@ pub fn coord(rules: &Ruleset, mv: Move) -> String {
     if needs_ep_suffix(mv) {
         s.push_str(EP_SUFFIX);
     }
-    if mv.kind == MoveKind::Special
-        && let Some(sp) = rules.specials.get(mv.aux as usize)
-    {
+    if let Some(sp) = rules.special_for(mv) {
         s.push_str(sp.coord_suffix);
     }
     s

@@ -58,12 +58,10 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
     // name for it), a drop its coordinates, else a piece's move with `x` for a capture and
     // `=` for a promotion.
     let fx = pos.effects(mv);
-    // A royal swap relocates its partner too, but is written as the royal piece's move.
-    if fx.relocation().is_some() && mv.kind != MoveKind::Swap {
-        match rules.specials.get(mv.aux as usize) {
-            Some(sp) => s.push_str(&sp.san),
-            None => s.push_str(&coord(&rules, mv)),
-        }
+    // A royal swap relocates its partner too, but has no name: it is written as the royal
+    // piece's move.
+    if let Some(sp) = rules.special_for(mv) {
+        s.push_str(&sp.san);
     } else if fx.dropped().is_some() {
         s.push_str(&coord(&rules, mv));
     } else {
@@ -373,14 +371,13 @@ impl San {
                     .iter()
                     .copied()
                     .filter(|m| {
-                        m.kind == MoveKind::Special
-                            && rules.specials.get(m.aux as usize).is_some_and(|c| {
-                                let (b, d) = match c.san.split_once('/') {
-                                    Some((b, d)) => (b, d.parse::<u8>().ok()),
-                                    None => (c.san.as_str(), None),
-                                };
-                                b == base && (distance.is_none() || d == *distance)
-                            })
+                        rules.special_for(*m).is_some_and(|c| {
+                            let (b, d) = match c.san.split_once('/') {
+                                Some((b, d)) => (b, d.parse::<u8>().ok()),
+                                None => (c.san.as_str(), None),
+                            };
+                            b == base && (distance.is_none() || d == *distance)
+                        })
                     })
                     .collect();
                 return match found.len() {
@@ -430,10 +427,10 @@ impl San {
                 // capture, otherwise the step. A step and a special move (a one-square castle,
                 // named with its suffix or in SAN): the squares alone pick the step.
                 Some(i) => {
-                    if m.kind == MoveKind::Special {
+                    if rules.special_for(*m).is_some() {
                         continue;
                     }
-                    if cands[i].kind == MoveKind::Special
+                    if rules.special_for(cands[i]).is_some()
                         || (m.kind == MoveKind::EnPassant) == (wrote_x || want_ep)
                     {
                         cands[i] = *m;
@@ -467,7 +464,7 @@ impl San {
                 if let Resolved::Many(cands) = self.resolve(pos) {
                     let list: Vec<String> = cands
                         .iter()
-                        .filter_map(|m| rules.specials.get(m.aux as usize))
+                        .filter_map(|m| rules.special_for(*m))
                         .map(|s| s.san.clone())
                         .collect();
                     return MoveError(format!(
@@ -686,7 +683,7 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     let mut legal = MoveList::new();
     pos.legal_moves(&mut legal);
     let by_name = |m: &&Move| {
-        (m.kind == MoveKind::Special || m.promo != 0) && coord(&rules, **m) == text.trim()
+        (rules.special_for(**m).is_some() || m.promo != 0) && coord(&rules, **m) == text.trim()
     };
     if let Some(&m) = legal.iter().find(by_name) {
         return Ok(m);
