@@ -669,8 +669,12 @@ fn processes_in_groups(groups: &[u32]) -> Vec<String> {
         let Some((_, rest)) = stat.rsplit_once(')') else {
             continue;
         };
-        let pgrp: Option<u32> = rest.split_whitespace().nth(2).and_then(|p| p.parse().ok());
-        if pgrp.is_some_and(|g| groups.contains(&g)) {
+        let mut fields = rest.split_whitespace();
+        // A zombie (state Z) has ended: only its exit status waits for a parent (under an
+        // init that reaps slowly, an orphan's can linger), so it is not left running.
+        let zombie = fields.next() == Some("Z");
+        let pgrp: Option<u32> = fields.nth(1).and_then(|p| p.parse().ok());
+        if !zombie && pgrp.is_some_and(|g| groups.contains(&g)) {
             found.push(stat.trim().to_string());
         }
     }
