@@ -60,6 +60,11 @@ pub const QS_BUDGET: u32 = 400;
 /// `SEE_CAPTURE_MARGIN * depth` in the exchange on their square are skipped.
 const SEE_PRUNE_DEPTH: i32 = 5;
 const SEE_CAPTURE_MARGIN: i32 = 100;
+/// Singular extensions: from this depth on, a hash move whose stored lower bound no other
+/// move comes within `SINGULAR_MARGIN * depth` of (searched at half the depth) is searched a
+/// ply deeper.
+const SINGULAR_DEPTH: i32 = 7;
+const SINGULAR_MARGIN: i32 = 2;
 /// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha sends the
 /// node to the quiescence search.
 const RAZOR_MARGIN: i32 = 250;
@@ -196,6 +201,9 @@ struct Ply {
     /// Whether the side to move was in check here (false where quiescence did not look), for
     /// judging a perpetual check.
     in_check: bool,
+    /// The move left out of this node's search (a singular-extension test), or the default
+    /// move.
+    excluded: Move,
 }
 
 /// No move in [`Ply::cur`].
@@ -336,6 +344,7 @@ impl Searcher {
                     eval: -INF,
                     cur: NO_MOVE,
                     in_check: false,
+                    excluded: Move::default(),
                 })
                 .collect(),
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
@@ -1137,13 +1146,17 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
 
+        let excluded = self.plies[ply].excluded;
+        let excluding = excluded != Move::default();
         let mut tt_move = Move::default();
         let mut static_eval = None;
+        let mut tt_hit = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
             static_eval = (e.eval != NO_EVAL).then_some(e.eval as i32);
             let s = from_tt(e.score as i32, ply);
-            if !pv_node && e.depth as i32 >= depth {
+            tt_hit = Some((s, e.depth as i32, e.bound));
+            if !pv_node && !excluding && e.depth as i32 >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -1173,6 +1186,7 @@ impl Searcher {
 
         // Reverse futility: far above beta near the horizon.
         if !pv_node
+            && !excluding
             && !in_check
             && depth <= 4
             && beta.abs() < MATE_BOUND
@@ -1183,6 +1197,7 @@ impl Searcher {
         // Razoring: far below alpha at the horizon's edge, the quiescence search decides
         // whether any capture brings the score back.
         if !pv_node
+            && !excluding
             && !in_check
             && depth <= 2
             && alpha.abs() < MATE_BOUND
@@ -1200,6 +1215,7 @@ impl Searcher {
         // node is good enough. Not in check, not twice in a row, and only with pieces beyond
         // royal and pawn-like ones (zugzwang is common without them).
         if !pv_node
+            && !excluding
             && !in_check
             && depth >= 3
             && eval >= beta
@@ -1224,6 +1240,34 @@ impl Searcher {
         if depth >= 6 && tt_move == Move::default() {
             depth -= 1;
         }
+        // Singular extension: when the hash move's stored lower bound is far above what every
+        // other move reaches in a search of half the depth, the hash move is extended; when
+        // even the others reach beta, the node fails high at once (multi-cut).
+        let mut singular = Move::default();
+        if let Some((tt_score, tt_depth, bound)) = tt_hit
+            && ply > 0
+            && !excluding
+            && depth >= SINGULAR_DEPTH
+            && tt_move != Move::default()
+            && matches!(bound, Bound::Lower | Bound::Exact)
+            && tt_depth >= depth - 3
+            && tt_score.abs() < MATE_BOUND
+        {
+            let s_beta = tt_score - SINGULAR_MARGIN * depth;
+            self.plies[ply].excluded = tt_move;
+            let s = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply);
+            self.plies[ply].excluded = Move::default();
+            if self.aborted {
+                return 0;
+            }
+            if s < s_beta {
+                singular = tt_move;
+            } else if s_beta >= beta {
+                return s_beta;
+            }
+            self.plies[ply].eval = eval;
+            self.plies[ply].in_check = in_check;
+        }
 
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
@@ -1241,6 +1285,9 @@ impl Searcher {
         while i < moves.len() {
             let mv = Self::pick(&mut moves, &mut scores, i);
             i += 1;
+            if excluding && mv == excluded {
+                continue;
+            }
             let tactical = is_tactical(pos, mv);
             let piece = pos.mover(mv);
             if !tactical {
@@ -1302,7 +1349,7 @@ impl Searcher {
             self.plies[ply].cur = history_key(piece, mv.to);
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
-            let ext = (gives_check && extend_ok) as i32;
+            let ext = ((gives_check || mv == singular) && extend_ok) as i32;
             let nd = depth - 1 + ext;
             let score = if legal == 1 {
                 -self.negamax(pos, nd, -beta, -alpha, ply + 1)
@@ -1366,7 +1413,7 @@ impl Searcher {
                             // Quiet moves tried before it were worse.
                             for j in 0..i - 1 {
                                 let m = moves.as_slice()[j];
-                                if !is_tactical(pos, m) {
+                                if m != excluded && !is_tactical(pos, m) {
                                     self.bump_quiet(ply, pos.mover(m), m, -bonus);
                                 }
                             }
@@ -1380,7 +1427,14 @@ impl Searcher {
         self.plies[ply].scores = scores;
 
         if legal == 0 {
+            // With the one move left out, alpha stands: the left-out move is there.
+            if excluding {
+                return alpha;
+            }
             return self.no_move_score(pos, in_check, ply);
+        }
+        if excluding {
+            return best;
         }
         let bound = Bound::of(best, orig_alpha, beta);
         let ev = if in_check { NO_EVAL as i32 } else { eval };
