@@ -6,8 +6,9 @@
 //! - move ordering: hash move, captures by victim then attacker value (MVV-LVA) with the
 //!   captures that lose the exchange on their square ([`see`]) last, killers, counter moves,
 //!   history;
-//! - check extension, late move reductions (less for moves with a good history, more where
-//!   the static evaluation is not improving), futility, SEE and late move pruning;
+//! - check and singular extensions, late move reductions (less for moves with a good
+//!   history, more where the static evaluation is not improving), futility, SEE and late
+//!   move pruning;
 //! - time management on a clock that spends more while the best move is unstable;
 //! - the game's endings as the position's one verdict decides them (`position::verdict`):
 //!   repetition, the move-count rule, rules' endings such as Makruk's count, checkmate and
@@ -79,6 +80,9 @@ const HISTORY_MAX: i32 = 400_000;
 /// History (the sum of the move's history and its two continuation histories) worth one ply
 /// of late-move reduction. Each of the three converges to at most ±16,384.
 const LMR_HISTORY: i32 = 12_000;
+/// Without continuation histories: the move's history worth one ply of late-move reduction
+/// (it converges to at most ±16,384).
+const LMR_HISTORY_PLAIN: i32 = 8_000;
 /// Entries of a continuation history table (a power of two): the pair (previous move, this
 /// move), each as `piece * 256 + to`, hashed into it.
 const CONT_SIZE: usize = 1 << 21;
@@ -1366,11 +1370,14 @@ impl Searcher {
                     if !improving {
                         r += 1;
                     }
-                    // With continuation histories, quiet moves with a good history are
-                    // reduced less, bad ones more.
-                    if self.cont_history {
-                        r -= self.quiet_score(ply, history_key(piece, mv.to)) / LMR_HISTORY;
-                    }
+                    // Quiet moves with a good history are reduced less, bad ones more (with
+                    // continuation histories, their sum).
+                    let per_ply = if self.cont_history {
+                        LMR_HISTORY
+                    } else {
+                        LMR_HISTORY_PLAIN
+                    };
+                    r -= self.quiet_score(ply, history_key(piece, mv.to)) / per_ply;
                     r = r.clamp(0, nd - 1);
                 }
                 let mut s = -self.negamax(pos, nd - r, -alpha - 1, -alpha, ply + 1);
