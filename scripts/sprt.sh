@@ -80,4 +80,4 @@ echo "sprt.sh: $new_bin against $commit, $variant, $tc, SPRT [$sprt], at most $g
 exec "$new_bin" match -v "$variant" \
   --engine "$new_bin uci" --engine "$old_bin uci" \
   --games "$games" --tc "$tc" --random-plies "$plies" --seed "$seed" \
-  --concurrency "$concurrency" --sprt "$sprt" --pgn "$pgn"
+  --concurrency "$concurrency" --sprt="$sprt" --pgn "$pgn"
