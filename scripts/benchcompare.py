@@ -12,9 +12,12 @@ with any build that speaks UCI, also one older than `bench --search`.
 """
 
 import argparse
-import subprocess
+import os
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import uci_engine  # noqa: E402
 
 # The same positions and depths as `polymachy bench --search` (src/cli/bench.rs).
 SUITE = [
@@ -45,32 +48,9 @@ SUITE = [
 ]
 
 
-class Engine:
+class Engine(uci_engine.Engine):
     def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit(f"benchcompare: the engine ended while waiting for `{prefix}`")
-            lines.append(line.strip())
-            if lines[-1].startswith(prefix):
-                return lines
-
-    def variant(self, name):
-        self.send(f"setoption name UCI_Variant value {name}")
-        self.send("isready")
-        self.until("readyok")
+        super().__init__(cmd, "benchcompare")
 
     def search(self, position, depth):
         """Nodes and seconds of one search from a new game."""
@@ -85,10 +65,6 @@ class Engine:
         infos = [l.split() for l in lines if l.startswith("info depth")]
         nodes = int(infos[-1][infos[-1].index("nodes") + 1]) if infos else 0
         return nodes, secs
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
 
 
 def main():

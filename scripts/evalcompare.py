@@ -18,35 +18,18 @@ Needs pyffish (pip install pyffish) and Fairy-Stockfish (apt-get install fairy-s
 import argparse
 import csv
 import math
+import os
 import random
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import uci_engine  # noqa: E402
 
-class Uci:
+
+class Uci(uci_engine.Engine):
     def __init__(self, cmd, variant):
-        self.p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit(f"evalcompare: the engine ended while waiting for `{prefix}`")
-            lines.append(line.strip())
-            if lines[-1].startswith(prefix):
-                return lines
+        super().__init__(cmd, "evalcompare")
+        self.variant(variant)
 
     def eval_white(self, fen):
         self.send(f"position fen {fen}")
@@ -66,10 +49,6 @@ class Uci:
         self.send(f"position fen {fen}")
         self.send(f"go nodes {nodes}")
         return self.until("bestmove")[-1].split()[1]
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
 
 
 def positions(ff, variant, engine, count, nodes, seed):
