@@ -158,8 +158,8 @@ pub struct MatchArgs {
     /// An option for an engine: N:NAME=VALUE (engine 1 or 2) or NAME=VALUE (both)
     #[arg(long = "engine-option", value_name = "[N:]NAME=VALUE")]
     pub options: Vec<String>,
-    /// A search limit in place of the clock: [N:]nodes=K or [N:]depth=D (engine 1 or 2, or
-    /// both); that engine is charged no time (e.g. --limit 1:nodes=20000 --limit 2:depth=8)
+    /// A search limit in place of the clock: N:nodes=K or N:depth=D for engine N (1 or 2),
+    /// or nodes=K / depth=D for both; no time is charged (e.g. --limit 1:nodes=20000)
     #[arg(long = "limit", value_name = "[N:]KIND=VALUE")]
     pub limits: Vec<String>,
     /// Number of games
