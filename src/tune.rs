@@ -297,9 +297,8 @@ pub fn samples(
     let ev = Evaluator::new(rules);
     let mut pos: Position = g.start_position().clone();
     for (i, &m) in g.moves().iter().enumerate() {
-        let quiet = m.promo == 0
-            && m.kind != MoveKind::EnPassant
-            && (pos.piece_at(m.to) == EMPTY || pos.capture_square(m).is_none());
+        let quiet =
+            m.promo == 0 && m.kind != MoveKind::EnPassant && pos.capture_square(m).is_none();
         if i >= skip && quiet && !pos.in_check() {
             let mut count = vec![0i32; ev.kinds()];
             for &c in pos.board().iter().take(rules.geometry.size()) {

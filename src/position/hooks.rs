@@ -114,8 +114,6 @@ pub struct SpecialMove {
     pub from: Square,
     /// Its destination.
     pub to: Square,
-    /// The second piece's move: (from, to).
-    pub also: (Square, Square),
     /// Its name in SAN (`O-O`, `O-O/1`); each special move of a variant has its own.
     pub san: String,
     /// Coordinate notation (UCI, CECP) writes `from`, `to` and this suffix: empty, or, when

@@ -305,7 +305,6 @@ impl Castling {
                         color,
                         from: king,
                         to: king_to,
-                        also: (rook_from, rook_to),
                         san,
                         coord_suffix: if twin { CASTLE_SUFFIX } else { "" },
                         owner: 0,
