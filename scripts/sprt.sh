@@ -13,6 +13,9 @@
 # Options (defaults in brackets):
 #   -v VARIANT       the game [metamachy]
 #   --tc TC          time control per side [2+0.05]
+#   --nodes N        each engine searches N nodes a move instead of playing on the clock:
+#                    the match that a loaded machine cannot spoil (no engine is starved
+#                    into a time loss), at the price of not seeing a change's speed
 #   --games N        the most games if the SPRT decides nothing [400]
 #   --sprt E0,E1     the hypotheses, in Elo [-10,5]: a refactor passes when it is no worse;
 #                    use 0,10 for a change meant to gain
@@ -29,16 +32,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 [ $# -ge 1 ] || usage 2
 case "$1" in -h|--help) usage 0 ;; esac
 commit=$1; shift
-variant=metamachy tc=2+0.05 games=400 sprt=-10,5 seed=1 plies=4 pgn="" new_bin="" build_only=0
+variant=metamachy tc=2+0.05 nodes="" games=400 sprt=-10,5 seed=1 plies=4 pgn="" new_bin="" build_only=0
 concurrency=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
   case "$1" in
     -v|--variant) variant=$2; shift 2 ;;
     --tc) tc=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
     --games) games=$2; shift 2 ;;
     --sprt) sprt=$2; shift 2 ;;
     --concurrency) concurrency=$2; shift 2 ;;
@@ -75,9 +79,11 @@ if [ -z "$new_bin" ]; then
   cp target/release/polymachy "$cache/engines/new/polymachy"
   new_bin="$cache/engines/new/polymachy"
 fi
-[ -n "$pgn" ] || pgn="$cache/sprt-${full:0:7}-$variant-$tc.pgn"
-echo "sprt.sh: $new_bin against $commit, $variant, $tc, SPRT [$sprt], at most $games games, $concurrency at once"
+limit=() control=$tc
+if [ -n "$nodes" ]; then limit=(--limit "nodes=$nodes"); control="$nodes nodes a move"; fi
+[ -n "$pgn" ] || pgn="$cache/sprt-${full:0:7}-$variant-${control// /-}.pgn"
+echo "sprt.sh: $new_bin against $commit, $variant, $control, SPRT [$sprt], at most $games games, $concurrency at once"
 exec "$new_bin" match -v "$variant" \
   --engine "$new_bin uci" --engine "$old_bin uci" \
-  --games "$games" --tc "$tc" --random-plies "$plies" --seed "$seed" \
+  --games "$games" --tc "$tc" "${limit[@]}" --random-plies "$plies" --seed "$seed" \
   --concurrency "$concurrency" --sprt="$sprt" --pgn "$pgn"

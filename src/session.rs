@@ -812,7 +812,7 @@ mod tests {
         assert_eq!(s.fen_at(0).unwrap(), Position::start(s.rules()).fen());
         assert_eq!(
             s.fen_at(1).unwrap(),
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
         assert_eq!(s.fen_at(3).unwrap(), s.fen());
         assert_eq!(s.fen_at(4), None);

@@ -327,6 +327,46 @@ fn results_checkmate_stalemate_repetition_move_limit() {
     );
     assert_eq!(o.to_string(), "Draw by repetition.");
 
+    // After a double step no pawn can take en passant, the position is the same as when the
+    // knights come back (FIDE): the third occurrence is the third Nf3-g1.
+    let mut g = Game::new(&rs);
+    let knights = ["Nf6", "Nf3", "Ng8", "Ng1", "Nf6", "Nf3", "Ng8"];
+    for m in std::iter::once("e4").chain(knights) {
+        g.play_text(m).unwrap();
+        assert!(g.outcome().is_none(), "{m}");
+    }
+    g.play_text("Ng1").unwrap();
+    let o = g.outcome().map(|o| o.reason);
+    assert_eq!(
+        o,
+        Some(Termination::Repetition),
+        "after e4 and two knight tours"
+    );
+    assert!(
+        !g.position().fen().contains(" e3 "),
+        "no en-passant square where no pawn can take: {}",
+        g.position().fen()
+    );
+
+    // Where a pawn could take en passant, the position after the double step is another one:
+    // the same tours draw only one occurrence later.
+    let p = Position::from_fen(
+        &rs,
+        "rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    )
+    .unwrap();
+    let mut g = Game::from_position(p);
+    g.play_text("e4").unwrap();
+    assert!(
+        g.position().fen().contains(" e3 "),
+        "{}",
+        g.position().fen()
+    );
+    for m in knights.into_iter().chain(["Ng1"]) {
+        g.play_text(m).unwrap();
+        assert!(g.outcome().is_none(), "{m}");
+    }
+
     // Fifty moves each without capture or pawn move.
     let p = Position::from_fen(&rs, "7k/8/8/8/8/8/1R6/K7 w - - 99 70").unwrap();
     let mut g = Game::from_position(p);

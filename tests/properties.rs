@@ -412,7 +412,7 @@ fn a_game_with_an_illegal_move_is_reported_where_it_happens() {
     assert_eq!(f.line, ["e2e4", "e7e5"]);
     assert_eq!(
         f.fen,
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     );
     assert!(testing::replay(&rules, &game).is_err());
     // A check failing in a position reports that position.
@@ -427,6 +427,6 @@ fn a_game_with_an_illegal_move_is_reported_where_it_happens() {
     assert_eq!((f.message.as_str(), f.line.len()), ("here", 1));
     assert_eq!(
         f.fen,
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
 }

@@ -184,19 +184,20 @@ fn play(pos: &mut Position, name: &str) {
 
 #[test]
 fn the_en_passant_victim_comes_from_the_move_not_from_geometry() {
-    let rs = steps(6, "3k/4/4/4/P2p/3K", "fmWfcFfceFifmnH");
+    // The Black Pawn on b5 can take en passant on a4.
+    let rs = steps(6, "3k/1p2/4/4/P2p/3K", "fmWfcFfceFifmnH");
     let mut pos = Position::start(&rs);
     play(&mut pos, "a2a5");
     let fen = pos.fen();
     // Both squares passed carry en-passant rights.
-    assert_eq!(fen, "3k/P3/4/4/3p/3K b - a3a4 0 1");
+    assert_eq!(fen, "3k/Pp2/4/4/3p/3K b - a3a4 0 1");
     // The FEN reads back to the same position, the victim three ranks from the start.
     let back = Position::from_fen(&rs, &fen).unwrap();
     assert_eq!(back, pos);
     // One of the two squares alone (Fairy-Stockfish's form: only where a capture can land)
     // is read as the step that passed it, to the same position.
     for part in ["a3", "a4"] {
-        let fen = format!("3k/P3/4/4/3p/3K b - {part} 0 1");
+        let fen = format!("3k/Pp2/4/4/3p/3K b - {part} 0 1");
         assert_eq!(Position::from_fen(&rs, &fen).unwrap(), pos, "{fen}");
     }
     // No piece of the side that moved can have passed over b3.

@@ -115,13 +115,15 @@ fn start_position_has_45_moves_and_pawns_step_one_two_or_three() {
 #[test]
 fn triple_step_leaves_en_passant_rights_on_both_squares_passed() {
     let rs = rules();
-    let mut pos = Position::start(&rs);
+    // The start with Black's d-Pawn on d5, where it can take en passant on e4.
+    let start = "rnccwkqbbnr/ppp1ppppppp/11/11/11/3p7/11/11/PPPPPPPPPPP/RNBBQKWCCNR w KQkq - 0 1";
+    let mut pos = Position::from_fen(&rs, start).unwrap();
     let mv = play(&mut pos, "e2e5");
     assert_eq!(mv.kind, MoveKind::Double);
     let e3 = rs.geometry.parse_square("e3").unwrap();
     let e4 = rs.geometry.parse_square("e4").unwrap();
     assert_eq!(pos.ep_squares().as_slice(), &[e3, e4]);
-    let fen = "rnccwkqbbnr/ppppppppppp/11/11/11/4P6/11/11/PPPP1PPPPPP/RNBBQKWCCNR b KQkq e3e4 0 1";
+    let fen = "rnccwkqbbnr/ppp1ppppppp/11/11/11/3pP6/11/11/PPPP1PPPPPP/RNBBQKWCCNR b KQkq e3e4 0 1";
     assert_eq!(pos.fen(), fen);
     // The field reads back to the same position, in either order, and is written in order.
     for written in ["e3e4", "e4e3"] {
@@ -156,7 +158,7 @@ fn triple_step_leaves_en_passant_rights_on_both_squares_passed() {
         assert!(e.contains("en-passant square"), "{bad}: {e}");
     }
     pos.unmake();
-    assert_eq!(pos, Position::start(&rs));
+    assert_eq!(pos, Position::from_fen(&rs, start).unwrap());
 }
 
 #[test]

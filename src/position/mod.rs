@@ -387,6 +387,12 @@ impl Position {
         let n = s.board.len().min(256);
         p.board[..n].copy_from_slice(&s.board[..n]);
         p.refresh();
+        // En-passant squares no piece of the side to move can take on are dropped, as make
+        // drops them.
+        if !p.ep.is_empty() && !p.ep_capturable(p.side) {
+            p.ep = EpSquares::NONE;
+            p.refresh();
+        }
         p
     }
 
@@ -856,16 +862,52 @@ impl Position {
         }
         // A double step that promotes leaves no en-passant rights: the piece that could be
         // taken is no longer the piece that stepped.
+        // Rights that no enemy piece can use are no rights: the position is the same as
+        // without them (FIDE's rule for repetitions).
         if mv.kind == MoveKind::Double && mv.promo == 0 {
             self.ep = EpSquares::passed(rs.geometry, mv.from, Square::new(mv.aux), mv.to);
             self.ep_victim = mv.to;
-            for &e in self.ep.as_slice() {
-                h ^= rs.z_ep[e.index()];
+            if self.ep_capturable(self.side.flip()) {
+                for &e in self.ep.as_slice() {
+                    h ^= rs.z_ep[e.index()];
+                }
+            } else {
+                self.ep = EpSquares::NONE;
             }
         } else {
             self.ep = EpSquares::NONE;
         }
         h
+    }
+
+    /// Whether a piece of `by` has an en-passant capture onto one of the en-passant squares
+    /// (pseudo-legal: a capture that would leave its own king attacked still counts, as in
+    /// Fairy-Stockfish).
+    fn ep_capturable(&self, by: Color) -> bool {
+        let rs = &*self.rules;
+        if rs.ep_capturers == 0 {
+            return false;
+        }
+        let ep = self.ep;
+        let mut found = false;
+        for from in self.occupied[by.index()].iter() {
+            let kind = kind_of(self.board[from.index()]);
+            if kind >= 64 || rs.ep_capturers >> kind & 1 == 0 {
+                continue;
+            }
+            for e in rs.tables.entries_at(kind, by, from) {
+                if e.modes().en_passant && e.shape() == Shape::Leap {
+                    rs.tables
+                        .reach_into(e, &self.board, by, &mut |to: Square, l| {
+                            found |= l == crate::tables::Landing::Empty && ep.contains(to);
+                        });
+                    if found {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Asks the rules that keep state to update it after `mv` (which took `captured`), and

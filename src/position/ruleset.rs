@@ -75,6 +75,8 @@ pub struct Ruleset {
     pub royal_succession: bool,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
     pub irreversible: Vec<bool>,
+    /// The kinds that have an en-passant capture (bit = kind), as the rules left the tables.
+    pub ep_capturers: u64,
     /// When a game is drawn.
     pub draws: Draws,
     /// Zobrist keys: pieces by `code * 256 + square`, then side, rights bits, e.p. squares.
@@ -348,6 +350,7 @@ impl Ruleset {
             check_needs_every_royal: false,
             royal_succession: false,
             irreversible,
+            ep_capturers: 0,
             draws: Draws::default(),
             z_piece,
             z_side,
@@ -401,6 +404,17 @@ impl Ruleset {
                     }
                 }
             }
+        }
+        for kind in 0..variant.pieces.len().min(64) {
+            let captures_ep = [Color::White, Color::Black].iter().any(|&c| {
+                g.squares().any(|sq| {
+                    rs.tables
+                        .entries_at(kind, c, sq)
+                        .iter()
+                        .any(|e| e.modes().en_passant && e.shape() == Shape::Leap)
+                })
+            });
+            rs.ep_capturers |= (captures_ep as u64) << kind;
         }
         // Every rule has edited the tables: the attack probes read them as they are now.
         rs.tables.build_probes(g, variant.pieces.len());
