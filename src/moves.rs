@@ -72,7 +72,7 @@ pub enum MoveKind {
     /// An en-passant capture: the captured piece is the one that made the last double step.
     EnPassant = 2,
     /// A move a rule made (castling, a king's leap, a royal swap...): `aux` is the index of
-    /// the rule (`Ruleset::hooks`), which vetoes it (`Rule::allows`) and, when its move does
+    /// the rule (`Ruleset::compiled_rules`), which vetoes it (`Rule::allows`) and, when its move does
     /// more than an ordinary one, says what it does (`Rule::effects`).
     Rule = 3,
     /// A piece put from the mover's hand on the empty square `to` (`from` equals `to`):

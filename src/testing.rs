@@ -92,7 +92,7 @@ pub fn random_position_strategy(
         .filter(|&&c| rules.is_royal(c))
         .map(|&c| (crate::moves::kind_of(c), color_of(c)))
         .collect();
-    let others: Vec<usize> = (0..kinds).filter(|&k| !rules.royal[k]).collect();
+    let others: Vec<usize> = (0..kinds).filter(|&k| !rules.is_royal_kind(k)).collect();
     let pieces = if others.is_empty() { 0 } else { max_pieces };
     let royal_squares = vec(0..size, royals.len());
     let other_pieces = vec((0..size, 0..others.len().max(1), any::<bool>()), 0..=pieces);
@@ -288,7 +288,7 @@ pub fn show(rules: &Ruleset, mv: Move) -> String {
         MoveKind::Double => format!("{text} (double step)"),
         MoveKind::EnPassant => format!("{text} (en passant)"),
         MoveKind::Drop => format!("{text} (drop)"),
-        MoveKind::Rule => match rules.hooks.get(mv.aux as usize) {
+        MoveKind::Rule => match rules.compiled_rules().get(mv.aux as usize) {
             Some(h) => format!("{text} ({})", h.name()),
             None => format!("{text} (rule #{})", mv.aux),
         },
@@ -356,9 +356,9 @@ pub fn scanned_check(pos: &Position, color: Color) -> (bool, Vec<Square>) {
         })
         .count();
     let hit = attacked_royals(pos, color);
-    let check = if rules.royal_succession && royals > 1 {
+    let check = if rules.royal_succession() && royals > 1 {
         false
-    } else if rules.check_needs_every_royal && royals > 1 {
+    } else if rules.check_needs_every_royal() && royals > 1 {
         hit.len() == royals
     } else {
         !hit.is_empty()

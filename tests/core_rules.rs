@@ -261,7 +261,7 @@ fn two_kings_pass_the_invariants() {
     ))
     .unwrap();
     let rs = Ruleset::new(&v, None).unwrap();
-    assert!(rs.check_needs_every_royal);
+    assert!(rs.check_needs_every_royal());
     let report = polymachy::testing::check_variant(&rs, 60, 80, 3);
     assert_eq!(report.failed(), 0, "{}", report.first_failure().unwrap());
 }

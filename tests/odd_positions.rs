@@ -81,13 +81,13 @@ fn setup_of(rs: &Ruleset, r: &Raw) -> Setup {
     for &(sq, k, white) in &r.soup {
         let sq = sq % size;
         let k = k % kinds;
-        if s.board[sq] == EMPTY && !rs.royal[k] {
+        if s.board[sq] == EMPTY && !rs.is_royal_kind(k) {
             s.board[sq] = code(k, if white { Color::White } else { Color::Black });
         }
     }
     s.side = if r.black { Color::Black } else { Color::White };
     // Only the bits the variant's rules hand out (others are refused, see tests/sound_input.rs).
-    s.rights = r.rights & ((1u32 << rs.rights_used) - 1) as u16;
+    s.rights = r.rights & ((1u32 << rs.rights_used()) - 1) as u16;
     s.ep =
         r.ep.map(|e| polymachy::position::EpSquares::one(Square::from_index(e % size)))
             .unwrap_or_default();

@@ -180,7 +180,7 @@ fn the_right_is_used_once_and_written_in_the_fen() {
     let mut p = with.clone();
     let mv = parse_move(&mut p, "a1e1").unwrap();
     assert_eq!(mv.kind, MoveKind::Rule);
-    assert_eq!(rules.hooks[mv.aux as usize].name(), "royal-swap");
+    assert_eq!(rules.compiled_rules()[mv.aux as usize].name(), "royal-swap");
     p.make(mv);
     // The swap cannot be repeated: like a capture it restarts the move-count clock.
     assert_eq!(p.fen(), "2k2/5/2N2/5/R3K b s - 0 1");
@@ -236,10 +236,8 @@ fn make_unmake_and_hash_through_swaps() {
         let mut first = MoveList::new();
         p.legal_moves(&mut first);
         assert!(
-            first
-                .iter()
-                .any(|m| m.kind == MoveKind::Rule
-                    && rules.hooks[m.aux as usize].name() == "royal-swap"),
+            first.iter().any(|m| m.kind == MoveKind::Rule
+                && rules.compiled_rules()[m.aux as usize].name() == "royal-swap"),
             "{fen}: no swap"
         );
         for &a in first.as_slice() {
@@ -269,7 +267,7 @@ fn make_unmake_and_hash_through_swaps() {
 
 fn explanation(rules: &Ruleset) -> String {
     rules
-        .hooks
+        .compiled_rules()
         .iter()
         .find(|h| h.name() == "royal-swap")
         .expect("the rule")

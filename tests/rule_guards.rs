@@ -222,7 +222,7 @@ fn setup_choices_constrain_any_piece() {
     // Counted: K on a: R on d, B on c, Q on b (1); K on b: R a or d, B c or d (3): 4 setups.
     let rs = Ruleset::new(&v, Some("KQBR")).unwrap();
     let explained = rs
-        .hooks
+        .compiled_rules()
         .iter()
         .find(|h| h.name() == "setup-choice")
         .unwrap()

@@ -165,7 +165,7 @@ fn promotion_zones_by_name() {
         ["c2c3", "c2c4", "c2c5"]
     );
     let rule = rs
-        .hooks
+        .compiled_rules()
         .iter()
         .find(|h| h.name() == "promotion")
         .unwrap()

@@ -80,7 +80,7 @@ pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
         start: Position::start(&rules).fen(),
         rules: v.rules.iter().map(|r| r.name().to_string()).collect(),
         explained: rules
-            .hooks
+            .compiled_rules()
             .iter()
             .map(|h| RuleInfo {
                 name: h.name().to_string(),

@@ -167,7 +167,7 @@ impl Position {
                 to: mv.to,
             }),
             MoveKind::Rule if self.rules.rule_has_effects(mv.aux) => {
-                self.rules.hooks[mv.aux as usize].effects(self, mv, &mut fx)
+                self.rules.dispatch.hooks[mv.aux as usize].effects(self, mv, &mut fx)
             }
             _ => self.ordinary_effects(mv, &mut fx),
         }
@@ -198,7 +198,7 @@ impl Position {
     #[inline]
     pub fn capture_effect(&self, sq: Square) -> Effect {
         let rs = &*self.rules;
-        if !rs.captures_to_hand {
+        if !rs.hands.captures_to_hand {
             return Effect::Capture { sq };
         }
         let c = self.board[sq.index()];
@@ -207,13 +207,13 @@ impl Position {
         }
         let mut k = kind_of(c);
         if self.promoted.contains(sq) {
-            k = rs.unpromoted[k] as usize;
+            k = rs.promotion.unpromoted[k] as usize;
         }
         // A promoted kind of its own (Shogi's Tokin) goes to the hand as its base kind.
         if let Some(base) = rs.variant.pieces[k].demotes_to {
             k = base;
         }
-        if rs.royal[k] {
+        if rs.is_royal_kind(k) {
             Effect::Capture { sq }
         } else {
             Effect::CaptureToHand { sq, kind: k as u8 }

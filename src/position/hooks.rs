@@ -264,48 +264,48 @@ impl Builder<'_> {
 
     /// Hands out `n` fresh rights bits; returns the first.
     pub fn claim_rights(&mut self, n: u16) -> Result<u16, String> {
-        let first = self.rs.rights_used;
+        let first = self.rs.rights.used;
         if first + n > 16 {
             return Err("too many rights bits (16 at most)".into());
         }
-        self.rs.rights_used += n;
+        self.rs.rights.used += n;
         Ok(first)
     }
 
     /// Rights `bits` are lost when a move starts on `sq` or captures there.
     pub fn clear_rights_on_square(&mut self, sq: Square, bits: u16) {
-        self.rs.square_clears[sq.index()] |= bits;
+        self.rs.rights.square_clears[sq.index()] |= bits;
     }
 
     /// Rights `bits` are lost when the piece `c` moves.
     pub fn clear_rights_when_moved(&mut self, c: Code, bits: u16) {
-        self.rs.code_clears[c.index()] |= bits;
+        self.rs.rights.code_clears[c.index()] |= bits;
     }
 
     /// Hands out `n` fresh state words; returns the first one's slot. `hashed`: whether they
     /// are part of the position's hash (and so of repetitions and the transposition table).
     pub fn claim_state(&mut self, n: usize, hashed: bool) -> Result<usize, String> {
-        let first = self.rs.state_used;
+        let first = self.rs.state.used;
         if first + n > MAX_STATE {
             return Err(format!("too many state words ({MAX_STATE} at most)"));
         }
         if hashed {
             for slot in first..first + n {
-                self.rs.state_hashed |= 1 << slot;
+                self.rs.state.hashed |= 1 << slot;
             }
         }
-        self.rs.state_used += n;
+        self.rs.state.used += n;
         Ok(first)
     }
 
     /// This rule updates its state words after each move ([`Rule::on_make`] is called).
     pub fn update_state_on_make(&mut self) {
-        self.rs.state_makers.push(self.index);
+        self.rs.dispatch.state_makers.push(self.index);
     }
 
     /// This rule may end a game ([`Rule::ending`] is asked).
     pub fn ends_games(&mut self) {
-        self.rs.enders.push(self.index);
+        self.rs.dispatch.enders.push(self.index);
     }
 
     /// This rule's moves do more than ordinary moves: make, unmake, the hash, the notation
@@ -314,24 +314,24 @@ impl Builder<'_> {
         if self.index >= 64 {
             return Err("a rule with effects of its own must be among the first 64".into());
         }
-        self.rs.effect_rules |= 1 << self.index;
+        self.rs.dispatch.effect_rules |= 1 << self.index;
         Ok(())
     }
 
     /// This rule adds moves ([`Rule::generate`] is called).
     pub fn add_moves(&mut self) {
-        self.rs.generating.push(self.index);
+        self.rs.dispatch.generating.push(self.index);
     }
 
     /// This rule may forbid any move ([`Rule::veto`] is asked for every move).
     pub fn veto_every_move(&mut self) {
-        self.rs.vetoing.push(self.index);
+        self.rs.dispatch.vetoing.push(self.index);
     }
 
     /// This rule may forbid a drop by what it leaves on the board ([`Rule::veto_made_drop`]
     /// is asked for every drop, once it is made).
     pub fn veto_drops_when_made(&mut self) {
-        self.rs.vetoing_drops.push(self.index);
+        self.rs.dispatch.vetoing_drops.push(self.index);
     }
 
     /// A checkmate given by dropping a piece of `kind` loses for the side that dropped it
@@ -339,19 +339,19 @@ impl Builder<'_> {
     /// [`Position::mated_by_losing_drop`] see it so.
     pub fn mate_by_drop_loses(&mut self, kind: usize) {
         if kind < 64 {
-            self.rs.mate_drop_loses |= 1 << kind;
+            self.rs.dispatch.mate_drop_loses |= 1 << kind;
         }
     }
 
     /// Registers a named rule move (a castling: its SAN name and coordinate suffix); returns
-    /// its id (its place in [`Ruleset::specials`]).
+    /// its id (its place in the dispatch's specials).
     pub fn special(&mut self, mut m: SpecialMove) -> Result<u8, String> {
-        let id = self.rs.specials.len();
+        let id = self.rs.dispatch.specials.len();
         if id > u8::MAX as usize {
             return Err("too many special moves (256 at most)".into());
         }
         m.owner = self.index;
-        self.rs.specials.push(m);
+        self.rs.dispatch.specials.push(m);
         Ok(id as u8)
     }
 
@@ -374,7 +374,7 @@ impl Builder<'_> {
     /// [`Entry::set_promotes`]) ends on `sq`. Squares without an arrival keep the piece as it is.
     pub fn set_arrival(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
         let (slot, i) = self.intern_arrival(kind, color, sq, a);
-        self.rs.arrival_index[slot] = i;
+        self.rs.promotion.arrival_index[slot] = i;
     }
 
     /// What a piece of `kind` and `color` may become when a promoting move starts on `sq` and
@@ -382,7 +382,7 @@ impl Builder<'_> {
     /// zone). An arrival where the move ends comes first.
     pub fn set_departure(&mut self, kind: usize, color: Color, sq: Square, a: Arrival) {
         let (slot, i) = self.intern_arrival(kind, color, sq, a);
-        self.rs.departure_index[slot] = i;
+        self.rs.promotion.departure_index[slot] = i;
     }
 
     /// The table slot of (`kind`, `color`, `sq`) and the index of `a` in the shared list of
@@ -396,11 +396,11 @@ impl Builder<'_> {
     ) -> (usize, u16) {
         let rs = &mut *self.rs;
         let slot = rs.tables.slot(kind, color, sq);
-        let i = match rs.arrivals.iter().position(|x| *x == a) {
+        let i = match rs.promotion.arrivals.iter().position(|x| *x == a) {
             Some(i) => i,
             None => {
-                rs.arrivals.push(a);
-                rs.arrivals.len() - 1
+                rs.promotion.arrivals.push(a);
+                rs.promotion.arrivals.len() - 1
             }
         };
         (slot, i as u16)
@@ -409,7 +409,7 @@ impl Builder<'_> {
     /// With several royal pieces, a side is in check only when every one is attacked, and a
     /// royal piece may be captured while another remains (the last one counts).
     pub fn check_only_when_every_royal_attacked(&mut self) {
-        self.rs.check_needs_every_royal = true;
+        self.rs.royalty.check_needs_every = true;
     }
 
     /// Royal succession: the pieces of `successors` join the royal pieces in each side's line
@@ -418,19 +418,19 @@ impl Builder<'_> {
     pub fn royal_succession(&mut self, successors: &[usize]) {
         let rs = &mut *self.rs;
         for &k in successors {
-            if let Some(r) = rs.royal.get_mut(k) {
+            if let Some(r) = rs.royalty.by_kind.get_mut(k) {
                 *r = true;
             }
             for c in [Color::White, Color::Black] {
-                rs.royal_code[code(k, c).index()] = true;
+                rs.royalty.by_code[code(k, c).index()] = true;
             }
         }
-        rs.promotes_to_royal = rs
+        rs.promotion.to_royal = rs
             .variant
             .pieces
             .iter()
-            .any(|p| p.promotes_to.iter().any(|&k| rs.royal[k]));
-        rs.royal_succession = true;
+            .any(|p| p.promotes_to.iter().any(|&k| rs.is_royal_kind(k)));
+        rs.royalty.succession = true;
     }
 
     /// Gives the sides hands: pieces in hand are kept in the position (its FEN, its hash),

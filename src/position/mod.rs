@@ -237,7 +237,11 @@ impl Setup {
     /// The start position of a ruleset (after its setup choice), White to move, every right
     /// its hooks grant at the start.
     pub fn start(rules: &Ruleset) -> Setup {
-        let rights = rules.hooks.iter().fold(0, |r, h| r | h.start_rights(rules));
+        let rights = rules
+            .dispatch
+            .hooks
+            .iter()
+            .fold(0, |r, h| r | h.start_rights(rules));
         Setup {
             board: rules.start.clone(),
             side: Color::White,
@@ -371,12 +375,12 @@ impl Position {
             royal_count: [0; 2],
             counts: [0; 256],
             occupied: Default::default(),
-            hand: if rules.hands {
+            hand: if rules.hands.on {
                 s.hand
             } else {
                 [[0; MAX_KINDS]; 2]
             },
-            promoted: if rules.hands {
+            promoted: if rules.hands.on {
                 s.promoted
             } else {
                 SquareSet::default()
@@ -435,15 +439,15 @@ impl Position {
             problems.push(Problem::FullmoveNotANumber("0".into()));
         }
         problems.extend(hand_problems(rules, s));
-        let owned = if rules.rights_used >= 16 {
+        let owned = if rules.rights.used >= 16 {
             u16::MAX
         } else {
-            (1u16 << rules.rights_used) - 1
+            (1u16 << rules.rights.used) - 1
         };
         if s.rights & !owned != 0 {
             problems.push(Problem::UnownedRights(s.rights & !owned));
         }
-        for h in &rules.hooks {
+        for h in &rules.dispatch.hooks {
             for (letter, why) in h.check_rights(rules, &s.board, s.rights) {
                 problems.push(Problem::RightWithoutPieces { letter, why });
             }
@@ -477,7 +481,7 @@ impl Position {
         }
         let full = Setup { ep, ..s.clone() };
         let p = Position::build(rules, &full, victim);
-        let royals = rules.royal.iter().any(|&r| r);
+        let royals = rules.royalty.by_kind.iter().any(|&r| r);
         for c in [Color::White, Color::Black] {
             if royals && p.royal_count[c.index()] == 0 {
                 problems.push(Problem::NoRoyal(c));
@@ -520,7 +524,7 @@ impl Position {
             if c != EMPTY {
                 self.counts[c.index()] += 1;
                 self.occupied[color_of(c).index()].insert(Square::from_index(sq));
-                h ^= self.rules.z_piece[c.index() * 256 + sq];
+                h ^= self.rules.keys.piece[c.index() * 256 + sq];
                 if self.rules.is_royal(c) {
                     let i = color_of(c).index();
                     self.royal[i] = Square::from_index(sq);
@@ -529,17 +533,17 @@ impl Position {
             }
         }
         if self.side == Color::Black {
-            h ^= self.rules.z_side;
+            h ^= self.rules.keys.side;
         }
         for b in 0..16 {
             if self.rights >> b & 1 != 0 {
-                h ^= self.rules.z_rights[b];
+                h ^= self.rules.keys.rights[b];
             }
         }
         for &e in self.ep.as_slice() {
-            h ^= self.rules.z_ep[e.index()];
+            h ^= self.rules.keys.ep[e.index()];
         }
-        if self.rules.hands {
+        if self.rules.hands.on {
             for c in [Color::White, Color::Black] {
                 for k in 0..self.rules.variant.pieces.len().min(MAX_KINDS) {
                     for n in 1..=self.hand[c.index()][k] {
@@ -548,7 +552,7 @@ impl Position {
                 }
             }
             for sq in self.promoted.iter() {
-                h ^= self.rules.z_promoted[sq.index()];
+                h ^= self.rules.keys.promoted[sq.index()];
             }
         }
         for (slot, &v) in self.state.iter().enumerate() {
@@ -679,13 +683,13 @@ impl Position {
         match self.royal_count[color.index()] {
             0 => false,
             1 => self.attacked(self.royal[color.index()], color.flip()),
-            _ if self.rules.royal_succession => false,
+            _ if self.rules.royalty.succession => false,
             _ => {
                 let mut royals = self.occupied[color.index()]
                     .iter()
                     .filter(|&s| self.rules.is_royal(self.board[s.index()]));
                 let hit = |s: Square| self.attacked(s, color.flip());
-                if self.rules.check_needs_every_royal {
+                if self.rules.royalty.check_needs_every {
                     royals.all(hit)
                 } else {
                     royals.any(hit)
@@ -737,9 +741,9 @@ impl Position {
         self.push_undo(mv, fx, false);
         let rs = &*self.rules;
         let mut h = self.hash;
-        let zp = |c: Code, s: Square| rs.z_piece[c.index() * 256 + s.index()];
+        let zp = |c: Code, s: Square| rs.keys.piece[c.index() * 256 + s.index()];
         for &e in self.ep.as_slice() {
-            h ^= rs.z_ep[e.index()];
+            h ^= rs.keys.ep[e.index()];
         }
         let side = self.side;
         let me = side.index();
@@ -760,7 +764,7 @@ impl Position {
                 }
                 Effect::Move { from, .. } => {
                     moved = self.board[from.index()];
-                    clears |= rs.code_clears[moved.index()];
+                    clears |= rs.rights.code_clears[moved.index()];
                     (from, moved)
                 }
                 Effect::Relocate { from, .. } => {
@@ -780,7 +784,7 @@ impl Position {
             h ^= zp(lifted, sq);
             self.board[sq.index()] = EMPTY;
             self.occupied[color_of(lifted).index()].remove(sq);
-            clears |= rs.square_clears[sq.index()];
+            clears |= rs.rights.square_clears[sq.index()];
         }
         let mut placed = moved;
         // A royal piece relocated (a swap's partner) or captured: the royal squares are
@@ -836,11 +840,11 @@ impl Position {
             || mv.kind == MoveKind::Drop
             || ruled_irreversible
             || rs.irreversible[kind_of(moved)];
-        self.end_turn(h ^ rs.z_side, irreversible, royal_change);
-        if self.rules.hands {
+        self.end_turn(h ^ rs.keys.side, irreversible, royal_change);
+        if self.rules.hands.on {
             self.hand_and_marks(&fx);
         }
-        if !self.rules.state_makers.is_empty() {
+        if !self.rules.dispatch.state_makers.is_empty() {
             self.update_state(mv, captured);
         }
     }
@@ -855,7 +859,7 @@ impl Position {
         if lost != 0 {
             for b in 0..16 {
                 if lost >> b & 1 != 0 {
-                    h ^= rs.z_rights[b];
+                    h ^= rs.keys.rights[b];
                 }
             }
             self.rights &= !clears;
@@ -869,7 +873,7 @@ impl Position {
             self.ep_victim = mv.to;
             if self.ep_capturable(self.side.flip()) {
                 for &e in self.ep.as_slice() {
-                    h ^= rs.z_ep[e.index()];
+                    h ^= rs.keys.ep[e.index()];
                 }
             } else {
                 self.ep = EpSquares::NONE;
@@ -915,8 +919,8 @@ impl Position {
     #[inline(never)]
     fn update_state(&mut self, mv: Move, captured: Code) {
         let mut words = self.state;
-        for &i in &self.rules.state_makers {
-            self.rules.hooks[i as usize].on_make(self, mv, captured, &mut words);
+        for &i in &self.rules.dispatch.state_makers {
+            self.rules.dispatch.hooks[i as usize].on_make(self, mv, captured, &mut words);
         }
         let mut h = self.hash;
         for (slot, (&old, &new)) in self.state.iter().zip(&words).enumerate() {
@@ -959,7 +963,7 @@ impl Position {
             };
             if self.promoted.contains(sq) {
                 self.promoted.remove(sq);
-                h ^= rs.z_promoted[sq.index()];
+                h ^= rs.keys.promoted[sq.index()];
                 marks |= bit;
                 if let Some(i) = slot {
                     lifted[i] = true;
@@ -980,7 +984,7 @@ impl Position {
                 _ => continue,
             };
             self.promoted.insert(sq);
-            h ^= rs.z_promoted[sq.index()];
+            h ^= rs.keys.promoted[sq.index()];
             marks |= bit;
         }
         self.hash = h;
@@ -1085,7 +1089,7 @@ impl Position {
     pub fn make_null(&mut self) {
         self.push_undo(Move::default(), Effects::default(), true);
         for &e in self.ep.as_slice() {
-            self.hash ^= self.rules.z_ep[e.index()];
+            self.hash ^= self.rules.keys.ep[e.index()];
         }
         self.ep = EpSquares::NONE;
         self.halfmove = 0;
@@ -1093,7 +1097,7 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
-        self.hash ^= self.rules.z_side;
+        self.hash ^= self.rules.keys.side;
     }
 
     /// The squares the `i`-th move made from the position this one was created from changed,
@@ -1154,7 +1158,7 @@ impl Position {
     /// Whether the last move made dropped a piece whose checkmate loses for its side
     /// ([`hooks::Builder::mate_by_drop_loses`]): when the side to move is checkmated, it wins.
     pub fn mated_by_losing_drop(&self) -> bool {
-        let mask = self.rules.mate_drop_loses;
+        let mask = self.rules.dispatch.mate_drop_loses;
         mask != 0
             && self
                 .stack
@@ -1192,7 +1196,7 @@ impl Position {
         self.royal = u.royal;
         self.royal_count = u.royal_count;
         self.state = u.state;
-        if self.rules.hands {
+        if self.rules.hands.on {
             self.unmake_hand_and_marks(&u);
         }
     }
@@ -1260,7 +1264,7 @@ impl Position {
     /// that made it (a `MoveKind::Rule` move) allows it. Free when no rule vetoes.
     #[inline(always)]
     fn rules_allow(&self, mv: Move) -> bool {
-        if self.rules.vetoing.is_empty() && !mv.is_rule_made() {
+        if self.rules.dispatch.vetoing.is_empty() && !mv.is_rule_made() {
             return true;
         }
         self.forbidding_rule_before(mv).is_none()
@@ -1271,8 +1275,8 @@ impl Position {
     #[inline(never)]
     fn forbidding_rule_before(&self, mv: Move) -> Option<&'static str> {
         let rs = &*self.rules;
-        for &i in &rs.vetoing {
-            let h = &rs.hooks[i as usize];
+        for &i in &rs.dispatch.vetoing {
+            let h = &rs.dispatch.hooks[i as usize];
             if !h.veto(self, mv) {
                 return Some(h.name());
             }
@@ -1280,7 +1284,7 @@ impl Position {
         if !mv.is_rule_made() {
             return None;
         }
-        let h = rs.hooks.get(mv.aux as usize)?;
+        let h = rs.dispatch.hooks.get(mv.aux as usize)?;
         (!h.allows(self, mv)).then(|| h.name())
     }
 
@@ -1291,16 +1295,17 @@ impl Position {
         if let Some(name) = self.forbidding_rule_before(mv) {
             return Some(name);
         }
-        if mv.kind != MoveKind::Drop || self.rules.vetoing_drops.is_empty() {
+        if mv.kind != MoveKind::Drop || self.rules.dispatch.vetoing_drops.is_empty() {
             return None;
         }
         let mut after = self.snapshot();
         after.make(mv);
         let rules = self.rules.clone();
         rules
+            .dispatch
             .vetoing_drops
             .iter()
-            .map(|&i| &rules.hooks[i as usize])
+            .map(|&i| &rules.dispatch.hooks[i as usize])
             .find(|h| !h.veto_made_drop(&mut after, mv))
             .map(|h| h.name())
     }
@@ -1312,9 +1317,10 @@ impl Position {
     fn made_drop_allowed(&mut self, mv: Move) -> bool {
         let rules = self.rules.clone();
         rules
+            .dispatch
             .vetoing_drops
             .iter()
-            .all(|&i| rules.hooks[i as usize].veto_made_drop(self, mv))
+            .all(|&i| rules.dispatch.hooks[i as usize].veto_made_drop(self, mv))
     }
 
     /// Makes a pseudo-legal move when it is legal (the same predicate as
@@ -1329,7 +1335,7 @@ impl Position {
         self.make(mv);
         if self.royal_in_check(me)
             || (mv.kind == MoveKind::Drop
-                && !self.rules.vetoing_drops.is_empty()
+                && !self.rules.dispatch.vetoing_drops.is_empty()
                 && !self.made_drop_allowed(mv))
         {
             self.unmake();
@@ -1349,7 +1355,7 @@ impl Position {
         let me = self.side;
         let n = self.royal_count[me.index()];
         if n >= 2
-            && self.rules.royal_succession
+            && self.rules.royalty.succession
             && (mv.promo == 0 || !self.rules.is_royal(self.board[mv.from.index()]))
         {
             // Royal succession with two heirs or more: no move of this side leaves it in check,
@@ -1359,12 +1365,13 @@ impl Position {
         if n != 1
             || mv.kind == MoveKind::Drop
             || (mv.is_rule_made() && self.rules.rule_has_effects(mv.aux))
-            || (mv.promo != 0 && self.rules.promotes_to_royal)
+            || (mv.promo != 0 && self.rules.promotion.to_royal)
         {
             let becomes_royal = mv.promotion().is_some_and(|k| {
-                self.rules.royal[k] && !self.rules.is_royal(self.board[mv.from.index()])
+                self.rules.is_royal_kind(k) && !self.rules.is_royal(self.board[mv.from.index()])
             });
-            let drop_veto = mv.kind == MoveKind::Drop && !self.rules.vetoing_drops.is_empty();
+            let drop_veto =
+                mv.kind == MoveKind::Drop && !self.rules.dispatch.vetoing_drops.is_empty();
             if n == 0 && !becomes_royal && !drop_veto {
                 return true;
             }
@@ -1439,8 +1446,8 @@ impl Position {
     pub fn pseudo_legal_moves(&self, out: &mut MoveList) {
         out.clear();
         movegen::generate(self, out);
-        for &i in &self.rules.generating {
-            self.rules.hooks[i as usize].generate(self, out);
+        for &i in &self.rules.dispatch.generating {
+            self.rules.dispatch.hooks[i as usize].generate(self, out);
         }
     }
 
@@ -1458,7 +1465,7 @@ fn hand_problems(rules: &Ruleset, s: &Setup) -> Vec<Problem> {
     let mut out = Vec::new();
     let kinds = rules.variant.pieces.len();
     let any_hand = s.hand.iter().any(|h| h.iter().any(|&n| n > 0));
-    if !rules.hands {
+    if !rules.hands.on {
         if any_hand {
             out.push(Problem::Placement(
                 "pieces in hand, but this variant has no hands (no `drops` rule)".into(),

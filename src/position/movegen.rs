@@ -123,11 +123,11 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
 #[inline]
 fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mv: Move, out: &mut MoveList) {
     if e.modes().promotes {
-        if rs.arrival_squares[side.index()].contains(mv.to) {
+        if rs.promotion.arrival_squares[side.index()].contains(mv.to) {
             expand(rs.arrival(kind, side, mv.to), mv, out);
             return;
         }
-        if rs.departures {
+        if rs.promotion.departures {
             push_departing(rs, side, kind, mv, out);
             return;
         }
@@ -140,7 +140,7 @@ fn push(rs: &Ruleset, e: &Entry, side: Color, kind: usize, mv: Move, out: &mut M
 #[cold]
 #[inline(never)]
 fn push_departing(rs: &Ruleset, side: Color, kind: usize, mv: Move, out: &mut MoveList) {
-    if rs.departure_squares[side.index()].contains(mv.from) {
+    if rs.promotion.departure_squares[side.index()].contains(mv.from) {
         expand(rs.departure(kind, side, mv.from), mv, out);
     } else {
         out.push(mv);

@@ -21,97 +21,147 @@ pub struct Ruleset {
     pub start: Vec<Code>,
     /// The setup chosen (`None`: the default).
     pub setup: Option<String>,
-    /// The rules, compiled, in compilation order (a rule's index is its place here).
-    pub hooks: Vec<Box<dyn Rule>>,
-    /// Indices of rules that add moves.
-    pub generating: Vec<u8>,
-    /// Indices of rules that may veto any move.
-    pub vetoing: Vec<u8>,
-    /// Rules asked about every drop once it is made ([`super::hooks::Rule::veto_made_drop`]).
-    pub vetoing_drops: Vec<u8>,
-    /// Per kind (bit `kind`): a checkmate given by dropping this kind loses for the side that
-    /// dropped it ([`super::hooks::Builder::mate_by_drop_loses`]).
-    pub mate_drop_loses: u64,
-    /// Rights cleared when a move starts or ends on a square.
-    pub square_clears: Vec<u16>,
-    /// Rights cleared when a piece code moves.
-    pub code_clears: [u16; 256],
-    /// Rights bits handed out so far.
-    pub rights_used: u16,
-    /// Rule moves with names of their own (castling), as their rules registered them
-    /// ([`Ruleset::special_for`] finds a move's).
-    pub specials: Vec<SpecialMove>,
-    /// Bit `i`: the moves of rule `i` do more than ordinary moves, and the rule says what
-    /// ([`super::hooks::Rule::effects`]).
-    pub(crate) effect_rules: u64,
-    /// What a piece may become on arriving by a promoting move, by `tables.slot(kind, colour,
-    /// square)`: an index in `arrivals` (0: it stays what it is).
-    pub arrival_index: Vec<u16>,
-    /// The arrivals `arrival_index` points to.
-    pub arrivals: Vec<Arrival>,
-    /// Per colour: the squares where some arrival is not the default (a quick test before
-    /// the table is read).
-    pub arrival_squares: [crate::moves::SquareSet; 2],
-    /// What a piece may become by a promoting move that starts on a square and ends where no
-    /// arrival applies (Shogi: a move out of the zone), by `tables.slot(kind, colour, square)`:
-    /// an index in `arrivals` (0: it stays what it is).
-    pub departure_index: Vec<u16>,
-    /// Per colour: the squares where some departure is not the default.
-    pub departure_squares: [crate::moves::SquareSet; 2],
-    /// Whether any departure is set (the generator looks at departures only then).
-    pub departures: bool,
-    /// Per kind: whether it is royal.
-    pub royal: Vec<bool>,
-    /// Per piece code: whether it is royal (the empty code is not).
-    pub royal_code: [bool; 256],
-    /// Whether some piece may promote to a royal kind (legality then takes the slow path for
-    /// promotions).
-    pub promotes_to_royal: bool,
-    /// With several royal pieces, a side is in check only when every one is attacked (a rule
-    /// such as `last-royal` sets it); otherwise when any is.
-    pub check_needs_every_royal: bool,
-    /// Royal succession (a rule such as `royal-succession` sets it): a side with several royal
-    /// pieces is never in check; its last one is royal as usual.
-    pub royal_succession: bool,
+    /// Which rule is asked what.
+    pub(crate) dispatch: Dispatch,
+    /// The rights bits and what clears them.
+    pub(crate) rights: Rights,
+    /// What pieces may become, where.
+    pub(crate) promotion: Promotion,
+    /// Which pieces are royal and how check is judged with several.
+    pub(crate) royalty: Royalty,
+    /// Whether the sides have hands.
+    pub(crate) hands: Hands,
+    /// The rules' state words.
+    pub(crate) state: StateSlots,
     /// Per kind: whether its moves are irreversible (reset the move-count clock).
-    pub irreversible: Vec<bool>,
+    pub(crate) irreversible: Vec<bool>,
     /// The kinds that have an en-passant capture (bit = kind), as the rules left the tables.
-    pub ep_capturers: u64,
+    pub(crate) ep_capturers: u64,
     /// When a game is drawn.
     pub draws: Draws,
-    /// Zobrist keys: pieces by `code * 256 + square`, then side, rights bits, e.p. squares.
-    pub z_piece: Vec<u64>,
-    /// Zobrist key of Black to move.
-    pub z_side: u64,
-    /// Zobrist keys of the rights bits.
-    pub z_rights: [u64; 16],
-    /// Zobrist keys of the en-passant squares.
-    pub z_ep: Vec<u64>,
-    /// Whether the sides have hands (a rule such as `drops` set them up): pieces in hand are
-    /// part of the position, its FEN and its hash, and promoted pieces are marked.
-    pub hands: bool,
-    /// With hands: whether a captured piece goes to the captor's hand.
-    pub captures_to_hand: bool,
-    /// Per kind: the kind a promoted piece of this kind returns to a hand as (the first kind
-    /// whose `promotes-to` lists it; itself when none does).
-    pub unpromoted: Vec<u8>,
-    /// Zobrist keys of pieces in hand, by [`Ruleset::z_hand`] (empty without hands).
-    pub z_hand: Vec<u64>,
-    /// Zobrist keys of the promoted marks, by square (empty without hands).
-    pub z_promoted: Vec<u64>,
-    /// State words handed out to rules so far ([`Builder::claim_state`]).
-    pub state_used: usize,
-    /// Which state words are part of the hash (bit `i`: word `i`).
-    pub state_hashed: u8,
-    /// Zobrist key of each state word, mixed with its value ([`Ruleset::z_state`]).
-    pub z_state: [u64; super::MAX_STATE],
-    /// Indices of rules that update their state words after each move ([`Rule::on_make`]).
-    pub state_makers: Vec<u8>,
-    /// Indices of rules that may end a game ([`Rule::ending`]).
-    pub enders: Vec<u8>,
+    /// The hash keys.
+    pub(crate) keys: Keys,
     /// The network the variant names, checked against its board and pieces (`None`: the
     /// evaluation is the one built from the pieces' data).
     pub network: Option<Arc<crate::nnue::Network>>,
+}
+
+/// Which rule is asked what: the rules in compilation order and, for each question the core
+/// asks, the indices of the rules that answer it.
+#[derive(Debug, Default)]
+pub(crate) struct Dispatch {
+    /// The rules, compiled, in compilation order (a rule's index is its place here).
+    pub(crate) hooks: Vec<Box<dyn Rule>>,
+    /// Indices of rules that add moves.
+    pub(crate) generating: Vec<u8>,
+    /// Indices of rules that may veto any move.
+    pub(crate) vetoing: Vec<u8>,
+    /// Rules asked about every drop once it is made ([`super::hooks::Rule::veto_made_drop`]).
+    pub(crate) vetoing_drops: Vec<u8>,
+    /// Indices of rules that update their state words after each move ([`Rule::on_make`]).
+    pub(crate) state_makers: Vec<u8>,
+    /// Indices of rules that may end a game ([`Rule::ending`]).
+    pub(crate) enders: Vec<u8>,
+    /// Bit `i`: the moves of rule `i` do more than ordinary moves, and the rule says what
+    /// ([`super::hooks::Rule::effects`]).
+    pub(crate) effect_rules: u64,
+    /// Rule moves with names of their own (castling), as their rules registered them
+    /// ([`Ruleset::special_for`] finds a move's).
+    pub(crate) specials: Vec<SpecialMove>,
+    /// Per kind (bit `kind`): a checkmate given by dropping this kind loses for the side that
+    /// dropped it ([`super::hooks::Builder::mate_by_drop_loses`]).
+    pub(crate) mate_drop_loses: u64,
+}
+
+/// The rights bits (castling, a rule's one-time moves) and what clears them.
+#[derive(Debug)]
+pub(crate) struct Rights {
+    /// Rights cleared when a move starts or ends on a square.
+    pub(crate) square_clears: Vec<u16>,
+    /// Rights cleared when a piece code moves.
+    pub(crate) code_clears: [u16; 256],
+    /// Rights bits handed out so far.
+    pub(crate) used: u16,
+}
+
+/// What pieces may become by promoting moves, where.
+#[derive(Debug)]
+pub(crate) struct Promotion {
+    /// What a piece may become on arriving by a promoting move, by `tables.slot(kind, colour,
+    /// square)`: an index in `arrivals` (0: it stays what it is).
+    pub(crate) arrival_index: Vec<u16>,
+    /// The arrivals `arrival_index` points to.
+    pub(crate) arrivals: Vec<Arrival>,
+    /// Per colour: the squares where some arrival is not the default (a quick test before
+    /// the table is read).
+    pub(crate) arrival_squares: [crate::moves::SquareSet; 2],
+    /// What a piece may become by a promoting move that starts on a square and ends where no
+    /// arrival applies (Shogi: a move out of the zone), by `tables.slot(kind, colour, square)`:
+    /// an index in `arrivals` (0: it stays what it is).
+    pub(crate) departure_index: Vec<u16>,
+    /// Per colour: the squares where some departure is not the default.
+    pub(crate) departure_squares: [crate::moves::SquareSet; 2],
+    /// Whether any departure is set (the generator looks at departures only then).
+    pub(crate) departures: bool,
+    /// Per kind: the kind a promoted piece of this kind returns to a hand as (the first kind
+    /// whose `promotes-to` lists it; itself when none does).
+    pub(crate) unpromoted: Vec<u8>,
+    /// Whether some piece may promote to a royal kind (legality then takes the slow path for
+    /// promotions).
+    pub(crate) to_royal: bool,
+}
+
+/// Which pieces are royal, and how check is judged when a side has several.
+#[derive(Debug)]
+pub(crate) struct Royalty {
+    /// Per kind: whether it is royal.
+    pub(crate) by_kind: Vec<bool>,
+    /// Per piece code: whether it is royal (the empty code is not).
+    pub(crate) by_code: [bool; 256],
+    /// With several royal pieces, a side is in check only when every one is attacked (a rule
+    /// such as `last-royal` sets it); otherwise when any is.
+    pub(crate) check_needs_every: bool,
+    /// Royal succession (a rule such as `royal-succession` sets it): a side with several royal
+    /// pieces is never in check; its last one is royal as usual.
+    pub(crate) succession: bool,
+}
+
+/// Whether the sides have hands (a rule such as `drops` sets them up): pieces in hand are
+/// part of the position, its FEN and its hash, and promoted pieces are marked.
+#[derive(Debug, Default)]
+pub(crate) struct Hands {
+    /// The sides have hands.
+    pub(crate) on: bool,
+    /// With hands: whether a captured piece goes to the captor's hand.
+    pub(crate) captures_to_hand: bool,
+}
+
+/// The words of state handed out to rules ([`Builder::claim_state`]).
+#[derive(Debug, Default)]
+pub(crate) struct StateSlots {
+    /// State words handed out so far.
+    pub(crate) used: usize,
+    /// Which state words are part of the hash (bit `i`: word `i`).
+    pub(crate) hashed: u8,
+}
+
+/// Zobrist keys.
+#[derive(Debug)]
+pub(crate) struct Keys {
+    /// Pieces by `code * 256 + square`.
+    pub(crate) piece: Vec<u64>,
+    /// Black to move.
+    pub(crate) side: u64,
+    /// The rights bits.
+    pub(crate) rights: [u64; 16],
+    /// The en-passant squares.
+    pub(crate) ep: Vec<u64>,
+    /// Pieces in hand, by [`Ruleset::z_hand`] (empty without hands).
+    pub(crate) hand: Vec<u64>,
+    /// The promoted marks, by square (empty without hands).
+    pub(crate) promoted: Vec<u64>,
+    /// Each state word, mixed with its value ([`Ruleset::z_state`]).
+    pub(crate) state: [u64; super::MAX_STATE],
 }
 
 /// What keeps a variant from being compiled.
@@ -314,66 +364,64 @@ impl Ruleset {
             tables,
             start,
             setup: setup.map(|s| s.to_string()),
-            hooks: Vec::new(),
-            generating: Vec::new(),
-            vetoing: Vec::new(),
-            vetoing_drops: Vec::new(),
-            mate_drop_loses: 0,
-            square_clears: vec![0; size],
-            code_clears: [0; 256],
-            rights_used: 0,
-            specials: Vec::new(),
-            effect_rules: 0,
-            arrival_index: vec![0; slots],
-            arrivals: vec![Arrival {
-                stay: true,
-                choices: Vec::new(),
-            }],
-            arrival_squares: Default::default(),
-            departure_index: vec![0; slots],
-            departure_squares: Default::default(),
-            departures: false,
-            royal: variant.pieces.iter().map(|p| p.royal).collect(),
-            royal_code: {
-                let mut r = [false; 256];
-                for (k, p) in variant.pieces.iter().enumerate() {
-                    for c in [Color::White, Color::Black] {
-                        r[code(k, c).index()] = p.royal;
-                    }
-                }
-                r
+            dispatch: Dispatch::default(),
+            rights: Rights {
+                square_clears: vec![0; size],
+                code_clears: [0; 256],
+                used: 0,
             },
-            promotes_to_royal: variant
-                .pieces
-                .iter()
-                .any(|p| p.promotes_to.iter().any(|&k| variant.pieces[k].royal)),
-            check_needs_every_royal: false,
-            royal_succession: false,
+            promotion: Promotion {
+                arrival_index: vec![0; slots],
+                arrivals: vec![Arrival {
+                    stay: true,
+                    choices: Vec::new(),
+                }],
+                arrival_squares: Default::default(),
+                departure_index: vec![0; slots],
+                departure_squares: Default::default(),
+                departures: false,
+                unpromoted: (0..variant.pieces.len())
+                    .map(|k| {
+                        variant
+                            .pieces
+                            .iter()
+                            .position(|p| p.promotes_to.contains(&k))
+                            .unwrap_or(k) as u8
+                    })
+                    .collect(),
+                to_royal: variant
+                    .pieces
+                    .iter()
+                    .any(|p| p.promotes_to.iter().any(|&k| variant.pieces[k].royal)),
+            },
+            royalty: Royalty {
+                by_kind: variant.pieces.iter().map(|p| p.royal).collect(),
+                by_code: {
+                    let mut r = [false; 256];
+                    for (k, p) in variant.pieces.iter().enumerate() {
+                        for c in [Color::White, Color::Black] {
+                            r[code(k, c).index()] = p.royal;
+                        }
+                    }
+                    r
+                },
+                check_needs_every: false,
+                succession: false,
+            },
+            hands: Hands::default(),
+            state: StateSlots::default(),
             irreversible,
             ep_capturers: 0,
             draws: Draws::default(),
-            z_piece,
-            z_side,
-            z_rights,
-            z_ep,
-            hands: false,
-            captures_to_hand: false,
-            unpromoted: (0..variant.pieces.len())
-                .map(|k| {
-                    variant
-                        .pieces
-                        .iter()
-                        .position(|p| p.promotes_to.contains(&k))
-                        .unwrap_or(k) as u8
-                })
-                .collect(),
-            z_hand: Vec::new(),
-            z_promoted: Vec::new(),
-            state_used: 0,
-            state_hashed: 0,
-            z_state: std::array::from_fn(|_| splitmix(&mut seed)),
-            state_makers: Vec::new(),
-            enders: Vec::new(),
+            keys: Keys {
+                piece: z_piece,
+                side: z_side,
+                rights: z_rights,
+                ep: z_ep,
+                hand: Vec::new(),
+                promoted: Vec::new(),
+                state: std::array::from_fn(|_| splitmix(&mut seed)),
+            },
             network,
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();
@@ -390,17 +438,17 @@ impl Ruleset {
             })?;
             hooks.push(rule);
         }
-        rs.hooks = hooks;
+        rs.dispatch.hooks = hooks;
         for color in [Color::White, Color::Black] {
             for kind in 0..variant.pieces.len() {
                 for sq in g.squares() {
                     let slot = rs.tables.slot(kind, color, sq);
-                    if rs.arrival_index[slot] != 0 {
-                        rs.arrival_squares[color.index()].insert(sq);
+                    if rs.promotion.arrival_index[slot] != 0 {
+                        rs.promotion.arrival_squares[color.index()].insert(sq);
                     }
-                    if rs.departure_index[slot] != 0 {
-                        rs.departure_squares[color.index()].insert(sq);
-                        rs.departures = true;
+                    if rs.promotion.departure_index[slot] != 0 {
+                        rs.promotion.departure_squares[color.index()].insert(sq);
+                        rs.promotion.departures = true;
                     }
                 }
             }
@@ -435,14 +483,16 @@ impl Ruleset {
     /// What a piece of `kind` and `color` may become when a promoting move ends on `sq`.
     #[inline]
     pub fn arrival(&self, kind: usize, color: Color, sq: Square) -> &Arrival {
-        &self.arrivals[self.arrival_index[self.tables.slot(kind, color, sq)] as usize]
+        &self.promotion.arrivals
+            [self.promotion.arrival_index[self.tables.slot(kind, color, sq)] as usize]
     }
 
     /// What a piece of `kind` and `color` may become by a promoting move from `sq` that ends
     /// where no arrival applies.
     #[inline]
     pub fn departure(&self, kind: usize, color: Color, sq: Square) -> &Arrival {
-        &self.arrivals[self.departure_index[self.tables.slot(kind, color, sq)] as usize]
+        &self.promotion.arrivals
+            [self.promotion.departure_index[self.tables.slot(kind, color, sq)] as usize]
     }
 
     /// Whether a piece of `kind` and `color` may promote by arriving on `sq`.
@@ -479,17 +529,17 @@ impl Ruleset {
     pub fn z_hand(&self, color: Color, kind: usize, n: u8) -> u64 {
         let i =
             (color.index() * crate::moves::MAX_KINDS + kind) * HAND_KEYS + n as usize % HAND_KEYS;
-        self.z_hand.get(i).copied().unwrap_or(0)
+        self.keys.hand.get(i).copied().unwrap_or(0)
     }
 
     /// The hash key of state word `slot` holding `v`: 0 for the value 0 and for a word that is
     /// not hashed, else the slot's key mixed with the value (so any value has its own key).
     #[inline]
     pub fn z_state(&self, slot: usize, v: u16) -> u64 {
-        if v == 0 || self.state_hashed >> slot & 1 == 0 {
+        if v == 0 || self.state.hashed >> slot & 1 == 0 {
             return 0;
         }
-        let mut x = self.z_state[slot] ^ v as u64;
+        let mut x = self.keys.state[slot] ^ v as u64;
         splitmix(&mut x)
     }
 
@@ -497,7 +547,7 @@ impl Ruleset {
     /// otherwise they are played as ordinary moves).
     #[inline(always)]
     pub fn rule_has_effects(&self, i: u8) -> bool {
-        i < 64 && self.effect_rules >> i & 1 != 0
+        i < 64 && self.dispatch.effect_rules >> i & 1 != 0
     }
 
     /// The named rule move that `mv` is (a castling), if it is one: registered by the rule
@@ -506,7 +556,8 @@ impl Ruleset {
         if !mv.is_rule_made() {
             return None;
         }
-        self.specials
+        self.dispatch
+            .specials
             .iter()
             .find(|s| s.owner == mv.aux && s.from == mv.from && s.to == mv.to)
     }
@@ -514,19 +565,62 @@ impl Ruleset {
     /// Whether the piece code `c` is a royal piece (false for an empty square).
     #[inline]
     pub fn is_royal(&self, c: Code) -> bool {
-        self.royal_code[c.index()]
+        self.royalty.by_code[c.index()]
+    }
+
+    /// Whether pieces of `kind` are royal (false for a kind the variant does not have).
+    #[inline]
+    pub fn is_royal_kind(&self, kind: usize) -> bool {
+        self.royalty.by_kind.get(kind).copied().unwrap_or(false)
+    }
+
+    /// The royal kinds, in the variant's order.
+    pub fn royal_kinds(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.royalty.by_kind.len()).filter(|&k| self.royalty.by_kind[k])
+    }
+
+    /// Whether a side with several royal pieces is in check only when every one is attacked.
+    pub fn check_needs_every_royal(&self) -> bool {
+        self.royalty.check_needs_every
+    }
+
+    /// Whether royal succession holds (a side with several royal pieces is never in check).
+    pub fn royal_succession(&self) -> bool {
+        self.royalty.succession
+    }
+
+    /// The rules, compiled, in compilation order (a rule-made move's `aux` is an index here).
+    pub fn compiled_rules(&self) -> &[Box<dyn Rule>] {
+        &self.dispatch.hooks
+    }
+
+    /// How many rights bits the rules claimed.
+    pub fn rights_used(&self) -> u16 {
+        self.rights.used
+    }
+
+    /// Whether the sides have hands: pieces in hand are part of the position, its FEN and its
+    /// hash.
+    #[inline]
+    pub fn has_hands(&self) -> bool {
+        self.hands.on
+    }
+
+    /// With hands: whether a captured piece goes to the captor's hand.
+    pub fn captures_to_hand(&self) -> bool {
+        self.hands.captures_to_hand
     }
 }
 
 impl Ruleset {
-    /// Gives the sides hands (see [`Ruleset::hands`]), with their hash keys.
+    /// Gives the sides hands (see [`Ruleset::has_hands`]), with their hash keys.
     pub(crate) fn set_up_hands(&mut self, captures_to_hand: bool) {
         let mut seed = 0x4A4E_D5EE_D000_0002u64;
-        self.hands = true;
-        self.captures_to_hand = captures_to_hand;
-        self.z_hand = (0..2 * crate::moves::MAX_KINDS * HAND_KEYS)
+        self.hands.on = true;
+        self.hands.captures_to_hand = captures_to_hand;
+        self.keys.hand = (0..2 * crate::moves::MAX_KINDS * HAND_KEYS)
             .map(|_| splitmix(&mut seed))
             .collect();
-        self.z_promoted = (0..256).map(|_| splitmix(&mut seed)).collect();
+        self.keys.promoted = (0..256).map(|_| splitmix(&mut seed)).collect();
     }
 }

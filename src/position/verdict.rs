@@ -265,7 +265,7 @@ impl Position {
         if d.move_limit > 0 && self.halfmove >= 2 * d.move_limit {
             return Some(Outcome::draw(Termination::MoveLimit));
         }
-        if !rs.enders.is_empty() {
+        if !rs.dispatch.enders.is_empty() {
             return self.endings_of_rules();
         }
         None
@@ -275,9 +275,10 @@ impl Position {
     #[inline(never)]
     fn endings_of_rules(&self) -> Option<Outcome> {
         let rs = &*self.rules;
-        rs.enders
+        rs.dispatch
+            .enders
             .iter()
-            .find_map(|&i| rs.hooks[i as usize].ending(self))
+            .find_map(|&i| rs.dispatch.hooks[i as usize].ending(self))
     }
 
     /// Whether this position occurred `times` times in all (or twice, the earlier one within
@@ -294,7 +295,7 @@ impl Position {
     #[inline]
     fn repetition_start(&self, times: u32, tree: usize) -> Option<usize> {
         let n = self.stack.len();
-        let hands = self.rules.captures_to_hand;
+        let hands = self.rules.hands.captures_to_hand;
         let reach = self.repetition_reach();
         if reach < 4 {
             return None;
@@ -325,7 +326,7 @@ impl Position {
     #[inline]
     fn repetition_reach(&self) -> usize {
         let n = self.stack.len();
-        if self.rules.captures_to_hand {
+        if self.rules.hands.captures_to_hand {
             n
         } else {
             (self.halfmove as usize).min(n)

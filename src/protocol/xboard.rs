@@ -115,7 +115,12 @@ pub fn xb_fen(rules: &Ruleset, fen: &str) -> String {
                 .then(|| g.file(Square::from_index(i)))
         })
     };
-    let parse = |c: char| rules.hooks.iter().find_map(|h| h.parse_right(rules, c));
+    let parse = |c: char| {
+        rules
+            .compiled_rules()
+            .iter()
+            .find_map(|h| h.parse_right(rules, c))
+    };
     let rights: String = fields[2]
         .chars()
         .map(|c| {
@@ -512,7 +517,7 @@ impl Cecp {
             return;
         }
         // With hands, XBoard keeps a holding for every kind that may be in one.
-        let holdings = if self.eng.rules.hands {
+        let holdings = if self.eng.rules.has_hands() {
             v.pieces.iter().filter(|p| !p.royal).count()
         } else {
             0
@@ -530,7 +535,7 @@ impl Cecp {
         let rs = &self.eng.rules;
         for (k, p) in v.pieces.iter().enumerate() {
             let extra: String = rs
-                .hooks
+                .compiled_rules()
                 .iter()
                 .filter_map(|h| h.notation_hint(rs, k))
                 .collect();

@@ -174,7 +174,9 @@ fn same_squares_in_every_setup(rs: &Ruleset, partner: usize) -> Result<(), Strin
     let v = &rs.variant;
     for h in &v.rules {
         for (sq, pieces) in h.arranged(v) {
-            let moves = pieces.iter().any(|&(k, _)| rs.royal[k] || k == partner);
+            let moves = pieces
+                .iter()
+                .any(|&(k, _)| rs.is_royal_kind(k) || k == partner);
             if moves && pieces.len() > 1 {
                 let names: Vec<&str> = pieces
                     .iter()
@@ -420,7 +422,8 @@ impl Rule for Castling {
     }
 
     fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
-        rs.royal[kind].then(|| self.distances.iter().map(|d| format!("O{d}")).collect())
+        rs.is_royal_kind(kind)
+            .then(|| self.distances.iter().map(|d| format!("O{d}")).collect())
     }
 
     fn explain(&self, rs: &Ruleset) -> String {

@@ -301,10 +301,10 @@ mod tests {
     fn state_words_are_handed_out_and_keyed_as_claimed() {
         let mut rs = makruk();
         // The count claimed two words: its length (hashed) and its progress (not).
-        assert_eq!(rs.state_used, 2);
-        assert_eq!(rs.state_hashed, 0b01);
-        assert_eq!(rs.state_makers.len(), 1);
-        assert_eq!(rs.enders.len(), 1);
+        assert_eq!(rs.state.used, 2);
+        assert_eq!(rs.state.hashed, 0b01);
+        assert_eq!(rs.dispatch.state_makers.len(), 1);
+        assert_eq!(rs.dispatch.enders.len(), 1);
         let mut b = Builder {
             rs: &mut rs,
             index: 0,

@@ -178,7 +178,7 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
     let mut kinds = spec.kinds.clone();
     kinds.sort_unstable();
     kinds.dedup();
-    if let Some(&k) = kinds.iter().find(|&&k| rs.royal[k]) {
+    if let Some(&k) = kinds.iter().find(|&&k| rs.is_royal_kind(k)) {
         return Err(format!(
             "{} is royal and cannot be dropped: leave it out of `kinds`",
             rs.variant.pieces[k].name

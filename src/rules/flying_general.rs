@@ -52,7 +52,7 @@ impl Rule for FlyingGeneral {
             .variant
             .pieces
             .iter()
-            .zip(&rs.royal)
+            .zip(&rs.royalty.by_kind)
             .filter(|(_, r)| **r)
             .map(|(p, _)| p.name.as_str())
             .collect();

@@ -69,7 +69,7 @@ impl KingLeap {
         let mut home: [SquareSet; 2] = Default::default();
         for (s, p) in v.placement.iter().enumerate() {
             if let Some((k, c)) = *p
-                && rs.royal[k]
+                && rs.is_royal_kind(k)
             {
                 home[c.index()].insert(Square::from_index(s));
             }
@@ -78,7 +78,7 @@ impl KingLeap {
         for h in &v.rules {
             for (s, pieces) in h.arranged(v) {
                 for (k, c) in pieces {
-                    if rs.royal[k] {
+                    if rs.is_royal_kind(k) {
                         home[c.index()].insert(s);
                     }
                 }
@@ -94,7 +94,7 @@ impl KingLeap {
             home,
             index: b.index(),
         };
-        for (k, royal) in b.rules().royal.clone().into_iter().enumerate() {
+        for (k, royal) in b.rules().royalty.by_kind.clone().into_iter().enumerate() {
             if royal {
                 for c in [Color::White, Color::Black] {
                     b.clear_rights_when_moved(code(k, c), rule.bit(c));
@@ -181,7 +181,7 @@ impl Rule for KingLeap {
     }
 
     fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
-        rs.royal[kind].then(|| "imAimDimN".to_string())
+        rs.is_royal_kind(kind).then(|| "imAimDimN".to_string())
     }
 
     fn explain(&self, rs: &Ruleset) -> String {

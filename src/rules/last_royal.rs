@@ -48,7 +48,7 @@ impl Rule for LastRoyal {
     }
 
     fn explain(&self, rs: &Ruleset) -> String {
-        let royal: Vec<usize> = (0..rs.royal.len()).filter(|&k| rs.royal[k]).collect();
+        let royal: Vec<usize> = rs.royal_kinds().collect();
         format!(
             "A side with several royal pieces ({}) is in check only when every one of them is \
              attacked: it may leave some of them attacked, and one may be captured while another \

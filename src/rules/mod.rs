@@ -95,8 +95,8 @@ fn kinds(rs: &crate::position::hooks::Ruleset, ks: &[usize], word: &str) -> Stri
 
 /// The royal pieces' names ("King"), or "royal piece" when several kinds are royal.
 fn royal_name(rs: &crate::position::hooks::Ruleset) -> String {
-    let royal: Vec<&str> = (0..rs.royal.len())
-        .filter(|&k| rs.royal[k])
+    let royal: Vec<&str> = rs
+        .royal_kinds()
         .map(|k| rs.variant.pieces[k].name.as_str())
         .collect();
     match royal.as_slice() {
@@ -150,7 +150,8 @@ mod tests {
     fn explained(game: &str) -> Vec<(String, String)> {
         let v = Variant::load(game).unwrap();
         let rs = Ruleset::new(&v, None).unwrap();
-        rs.hooks
+        rs.dispatch
+            .hooks
             .iter()
             .map(|h| (h.name().to_owned(), h.explain(&rs)))
             .collect()

@@ -231,14 +231,11 @@ impl Promotion {
             limit
         });
         let rs = b.rules();
-        let demotes_royal = rs
-            .variant
-            .pieces
-            .iter()
-            .enumerate()
-            .any(|(k, p)| rs.royal[k] && p.promotes_to.iter().any(|&to| !rs.royal[to]));
+        let demotes_royal = rs.variant.pieces.iter().enumerate().any(|(k, p)| {
+            rs.is_royal_kind(k) && p.promotes_to.iter().any(|&to| !rs.is_royal_kind(to))
+        });
         let royals: Vec<usize> = if demotes_royal {
-            (0..nkinds).filter(|&k| rs.royal[k]).collect()
+            (0..nkinds).filter(|&k| rs.is_royal_kind(k)).collect()
         } else {
             Vec::new()
         };

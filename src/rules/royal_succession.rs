@@ -77,9 +77,7 @@ impl RoyalSuccessionSpec {
 }
 
 fn compile(spec: &RoyalSuccessionSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, String> {
-    let declared: Vec<usize> = (0..b.rules().royal.len())
-        .filter(|&k| b.rules().royal[k])
-        .collect();
+    let declared: Vec<usize> = b.rules().royal_kinds().collect();
     b.royal_succession(&spec.successors);
     Ok(Box::new(RoyalSuccession {
         declared,

@@ -286,7 +286,7 @@ impl Rule for RoyalSwap {
             to: mv.from,
         });
         fx.push(Effect::LoseRights {
-            bits: pos.rules().code_clears[partner.index()] | self.bit(pos.side()),
+            bits: pos.rules().rights.code_clears[partner.index()] | self.bit(pos.side()),
         });
         fx.push(Effect::Irreversible);
     }

@@ -205,7 +205,7 @@ impl Evaluator {
         // like any piece (its `value`, or the value of its movement).
         let royal: Vec<bool> = pieces
             .iter()
-            .map(|p| p.royal && !rules.royal_succession)
+            .map(|p| p.royal && !rules.royal_succession())
             .collect();
         let pawnlike: Vec<bool> = (0..nkinds)
             .map(|k| !pieces[k].promotes_to.is_empty() && !royal[k])
@@ -592,7 +592,7 @@ impl Evaluator {
                 mg[ci] += s;
             }
         }
-        if rules.hands {
+        if rules.has_hands() {
             // Pieces in hand count as material (no square term: they stand nowhere yet).
             for col in [Color::White, Color::Black] {
                 let ci = col.index();

@@ -41,7 +41,7 @@ impl SeeValues {
         for c in (2..MAX_CODES as u8).map(Code::from_byte) {
             if kind_of(c) < eval.kinds() {
                 // With royal succession a royal piece may be given up while an heir remains.
-                if rules.is_royal(c) && !rules.royal_succession {
+                if rules.is_royal(c) && !rules.royal_succession() {
                     v.by_code[c.index()] = ROYAL_VALUE;
                     v.royal |= 1 << c.index();
                 } else {

@@ -587,7 +587,7 @@ fn position_json(pos: &Position, last: Option<Move>) -> Value {
         "side": side_name(side),
         "last": last.map(|m| json!({"from": drop_or_square(pos.rules(), m), "to": sq_name(g, m.to)})),
         "check": check,
-        "hands": rules.hands.then(|| json!({"white": hand(Color::White), "black": hand(Color::Black)})),
+        "hands": rules.has_hands().then(|| json!({"white": hand(Color::White), "black": hand(Color::Black)})),
     })
 }
 
@@ -611,7 +611,7 @@ fn move_words(rules: &Ruleset, m: Move) -> String {
         MoveKind::EnPassant => "take en passant".into(),
         MoveKind::Drop => "drop".into(),
         MoveKind::Rule => rules
-            .hooks
+            .compiled_rules()
             .get(m.aux as usize)
             .map_or("step", |h| h.move_word())
             .into(),
@@ -963,7 +963,7 @@ fn variant_json(rules: &Ruleset) -> Value {
         "ranks": g.ranks,
         "setup": rules.setup,
         "setups": setups,
-        "rules": rules.hooks.iter().map(|h| json!({"name": h.name(), "text": h.explain(rules)})).collect::<Vec<_>>(),
+        "rules": rules.compiled_rules().iter().map(|h| json!({"name": h.name(), "text": h.explain(rules)})).collect::<Vec<_>>(),
         "pieces": pieces,
     })
 }

@@ -119,7 +119,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
         out.push_str(s);
     }
     out.push('\n');
-    if rs.hands {
+    if rs.has_hands() {
         // Pieces in hand, under the board: `in hand: White QP, Black -`.
         let hand = |color: Color| -> String {
             let letters: String = (0..rs.variant.pieces.len())
@@ -218,7 +218,7 @@ pub fn pieces_text(rs: &Ruleset) -> String {
 /// indented.
 pub fn rules_text(rs: &Ruleset) -> String {
     let mut out = String::new();
-    for h in &rs.hooks {
+    for h in rs.compiled_rules() {
         out.push_str(&format!("  {}\n", h.name()));
         out.push_str(&wrap(&h.explain(rs), "       ", 80));
     }

@@ -64,7 +64,11 @@ impl Setup {
         };
         if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
             for c in r.chars() {
-                match rules.hooks.iter().find_map(|h| h.parse_right(rules, c)) {
+                match rules
+                    .compiled_rules()
+                    .iter()
+                    .find_map(|h| h.parse_right(rules, c))
+                {
                     Some(b) => s.rights |= b,
                     None => problems.push(Problem::UnknownRight(c)),
                 }
@@ -83,7 +87,7 @@ impl Setup {
             ep: fields.get(3).filter(|&&e| e != "-").map(|e| e.to_string()),
             halfmove: s.halfmove,
         };
-        for h in &rules.hooks {
+        for h in rules.compiled_rules() {
             if let Err(m) = h.read_state(rules, &mut state, &mut s.state) {
                 problems.push(Problem::Placement(format!("{}: {m}", h.name())));
             }
@@ -356,7 +360,7 @@ impl Position {
                 s.push('/');
             }
         }
-        if rs.hands {
+        if rs.has_hands() {
             s.push('[');
             for color in [Color::White, Color::Black] {
                 for k in (0..rs.variant.pieces.len()).rev() {
@@ -374,7 +378,7 @@ impl Position {
             " b "
         });
         let mut rights = String::new();
-        for h in &rs.hooks {
+        for h in rs.compiled_rules() {
             h.write_rights(rs, self.rights(), &mut rights);
         }
         s.push_str(if rights.is_empty() { "-" } else { &rights });
@@ -387,7 +391,7 @@ impl Position {
             let names = self.ep_squares().as_slice().iter();
             fields.ep = Some(names.map(|&e| g.name(e).to_string()).collect());
         }
-        for h in &rs.hooks {
+        for h in rs.compiled_rules() {
             h.write_state(rs, self.state(), &mut fields);
         }
         s.push_str(fields.ep.as_deref().unwrap_or("-"));

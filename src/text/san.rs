@@ -29,7 +29,7 @@ pub struct MoveError(pub String);
 pub fn pawn_kind(rules: &Ruleset) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
     for k in 0..rules.variant.pieces.len() {
-        if rules.variant.pieces[k].promotes_to.is_empty() || rules.royal[k] {
+        if rules.variant.pieces[k].promotes_to.is_empty() || rules.is_royal_kind(k) {
             continue;
         }
         let n = rules
@@ -476,7 +476,7 @@ impl San {
             }
             San::Drop { kind, to } => {
                 let name = piece_name(&rules, *kind);
-                let why = if !rules.hands {
+                let why = if !rules.has_hands() {
                     "this game has no drops".to_owned()
                 } else if pos.hand(pos.side(), *kind) == 0 {
                     format!("no {name} in hand")
