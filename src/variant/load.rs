@@ -843,12 +843,17 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let letter = piece_letter(letter, &name, it, tables, diags);
     let (betza_text, parsed) = piece_betza(text, betza, &name, it, diags);
     if let Some(span) = betza_span {
-        for w in crate::tables::notation_warnings(&parsed) {
-            tables.warnings.push(Diag {
-                span: span.clone(),
-                message: format!("piece {name}: {w}"),
-                hint: None,
-            });
+        match crate::tables::check_budget(&parsed) {
+            Err(m) => diags.push(budget_diag(span, &name, m)),
+            Ok(_) => {
+                for w in crate::tables::notation_warnings(&parsed) {
+                    tables.warnings.push(Diag {
+                        span: span.clone(),
+                        message: format!("piece {name}: {w}"),
+                        hint: None,
+                    });
+                }
+            }
         }
     }
     tables.defs.push(PieceDef {
@@ -867,6 +872,19 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     tables.spans.push(it.span.clone());
     tables.promotes.push(promo);
     tables.demotes.push(demo);
+}
+
+/// A movement over one of the compiler's limits ([`crate::tables::check_budget`]), reported
+/// at its notation.
+fn budget_diag(span: Span, name: &str, message: String) -> Diag {
+    Diag {
+        span,
+        message: format!("piece {name}: {message}"),
+        hint: Some(
+            "the limits keep every variant quick to compile (see the README's section on variant files)"
+                .into(),
+        ),
+    }
 }
 
 /// A piece's letter: one upper-case letter no other piece has; '?' when it has none.
@@ -1317,6 +1335,10 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
                     continue;
                 }
             };
+            if let Err(m) = crate::tables::check_budget(&parsed) {
+                diags.push(budget_diag(bspan.clone(), &def.name, m));
+                continue;
+            }
             if parsed.components.iter().any(|c| c.legs[0].mods.initial) {
                 diags.push(Diag {
                     span: bspan.clone(),
