@@ -388,37 +388,63 @@ fn convert_table(t: &toml::de::DeTable<'_>) -> Vec<(String, Span, SVal)> {
         .collect()
 }
 
-/// Line and column (both 1-based, column in characters) of a byte offset.
-/// An offset inside a character (a parser's error span can end there) counts as that
-/// character's start.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, col)
+/// The most problems an error lists, in file order; a last line counts the others.
+pub const MAX_ERRORS: usize = 50;
+
+/// Where each line of a text starts, found in one pass, to give many offsets their line and
+/// column without reading the text again for each.
+struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
 }
 
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// Line and column (both 1-based, column in characters) of a byte offset. An offset
+    /// inside a character (a parser's error span can end there) counts as that character's
+    /// start.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let col = self.text[self.starts[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+}
+
+/// Line and column of one byte offset (see [`Lines::line_col`]).
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    Lines::new(text).line_col(offset)
+}
+
+/// The problems as lines `file:line:column: message` in file order: the first
+/// [`MAX_ERRORS`], then `… and N more` if there are others.
 fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
     diags.sort_by_key(|d| d.span.start);
-    let lines = diags
+    let more = diags.len().saturating_sub(MAX_ERRORS);
+    diags.truncate(MAX_ERRORS);
+    let at = Lines::new(text);
+    let mut lines: Vec<String> = diags
         .into_iter()
         .map(|d| {
-            let (l, c) = line_col(text, d.span.start);
+            let (l, c) = at.line_col(d.span.start);
             match d.hint {
                 Some(h) => format!("{origin}:{l}:{c}: {}\n  hint: {h}", d.message),
                 None => format!("{origin}:{l}:{c}: {}", d.message),
             }
         })
         .collect();
+    if more > 0 {
+        lines.push(format!("… and {more} more"));
+    }
     VariantError { lines }
 }
 
@@ -470,10 +496,11 @@ pub(super) fn from_toml(
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
+            let at = Lines::new(text);
             v.warnings = warns
                 .iter()
                 .map(|w| {
-                    let (l, c) = line_col(text, w.span.start);
+                    let (l, c) = at.line_col(w.span.start);
                     format!("{origin}:{l}:{c}: warning: {}", w.message)
                 })
                 .collect();
@@ -580,8 +607,9 @@ fn locations(
     piece_spans: &[Span],
     rule_spans: &[(String, Span)],
 ) -> Locations {
+    let at = Lines::new(text);
     let loc = |span: &Span| {
-        let (line, col) = line_col(text, span.start);
+        let (line, col) = at.line_col(span.start);
         Loc { line, col }
     };
     Locations {
