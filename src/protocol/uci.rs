@@ -59,8 +59,14 @@ pub fn run(
             }
             "position" => {
                 eng.stop();
-                if let Err(e) = position(&mut eng, &rest) {
-                    out.line(&format!("info string error: {e}"));
+                match position(&mut eng, &rest) {
+                    Err(e) => out.line(&format!("info string error: {e}")),
+                    Ok(()) if rest.first() == Some(&"fen") => {
+                        for w in eng.game.position().oddities() {
+                            out.line(&format!("info string warning: {w}"));
+                        }
+                    }
+                    Ok(()) => {}
                 }
             }
             "go" => {
