@@ -72,6 +72,28 @@ fn a_movement_in_a_zone_has_the_same_limits() {
 }
 
 #[test]
+fn a_piece_s_movements_together_have_the_paths_limit() {
+    // Each zone's movement is within the limit (392 paths); together they are not.
+    let zones: String = (1..=16)
+        .map(|r| format!("z{r} = {{ ranks = [{r}] }}\n"))
+        .collect();
+    let moves: Vec<String> = (1..=16).map(|r| format!("z{r} = \"mamaK\"")).collect();
+    let text = sixteen("K", &format!("\n[zones]\n{zones}")).replace(
+        "royal = true",
+        &format!("royal = true\nbetza-in = {{ {} }}", moves.join(", ")),
+    );
+    let e = refusal(&text);
+    assert!(
+        e.starts_with(&format!(
+            "{FILE}:11:"
+        )) && e.contains(&format!(
+            "piece King: too many paths: its movements together expand into more than {MAX_PATHS} paths"
+        )),
+        "{e}"
+    );
+}
+
+#[test]
 fn thousands_of_components_are_refused_and_a_repeated_one_is_folded() {
     let e = refusal(&sixteen(&"K".repeat(3000), ""));
     assert!(

@@ -1349,6 +1349,9 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
         if let Some((z, span)) = k.confined {
             def.confined = find(&z, &span, diags);
         }
+        // The piece's movements together stay within the paths limit: a movement past it is
+        // reported once, and those after it are not expanded.
+        let mut paths = crate::tables::check_budget(&def.betza).unwrap_or(0);
         for (z, zspan, b, bspan) in k.betza_in {
             let zone = find(&z, &zspan, diags);
             let parsed = match notation::parse(&b) {
@@ -1363,9 +1366,22 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
                     continue;
                 }
             };
-            if let Err(m) = crate::tables::check_budget(&parsed) {
-                diags.push(budget_diag(bspan.clone(), &def.name, m));
-                continue;
+            let max = crate::tables::MAX_PATHS;
+            match crate::tables::check_budget(&parsed) {
+                _ if paths > max => continue,
+                Err(m) => {
+                    diags.push(budget_diag(bspan.clone(), &def.name, m));
+                    continue;
+                }
+                Ok(n) if paths + n > max => {
+                    paths += n;
+                    let m = format!(
+                        "too many paths: its movements together expand into more than {max} paths"
+                    );
+                    diags.push(budget_diag(bspan.clone(), &def.name, m));
+                    continue;
+                }
+                Ok(n) => paths += n,
             }
             if parsed.components.iter().any(|c| c.legs[0].mods.initial) {
                 diags.push(Diag {
