@@ -1670,6 +1670,62 @@ mod tests {
         assert_eq!(reach(&t, g, 0, Color::White, "d3"), ["d4"]);
     }
 
+    /// The pass that drops covered entries as first written: each entry against every other
+    /// still there, with no grouping.
+    fn drop_redundant_pairwise(t: &mut Tables, first: usize) {
+        let mut i = first;
+        while i < t.entries.len() {
+            let a = t.entries[i];
+            let covered =
+                (first..t.entries.len()).any(|j| j != i && t.covers(&t.entries[j], &a, j < i));
+            if covered {
+                t.entries.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_grouped_pass_keeps_what_the_pairwise_pass_keeps() {
+        let g = Geometry::new(12, 12);
+        let pieces = [
+            "KW",
+            "RWR4",
+            "mamaK",
+            "mamaKmafmaFKK",
+            "fWfWfWW",
+            "mamaKR4RfWfWW",
+            "FyafsFWyafsW",
+            "mRcpRmRgR",
+            "KNADmafsW",
+            "NmpafsyafW",
+            "FfrblyaflFflbryafrF",
+            "fmWfceFifmnD",
+        ];
+        for b in pieces {
+            let parsed = parse(b).unwrap();
+            let mut walks = Vec::new();
+            for (ci, c) in parsed.components.iter().enumerate() {
+                walks.extend(component_walks(c).unwrap().into_iter().map(|w| (ci, w)));
+            }
+            for sq in g.squares() {
+                let mut t = Tables {
+                    size: g.size(),
+                    ..Default::default()
+                };
+                for (ci, w) in &walks {
+                    t.lay(g, sq, 1, *ci, w, None);
+                }
+                let mut pairwise = t.clone();
+                t.drop_redundant(0);
+                drop_redundant_pairwise(&mut pairwise, 0);
+                let kept = |t: &Tables| format!("{:?}", t.entries);
+                assert_eq!(kept(&t), kept(&pairwise), "{b} on {}", g.name(sq));
+            }
+        }
+    }
+
     #[test]
     fn notation_warnings_name_what_collapses() {
         let w = notation_warnings(&parse("FyafvF").unwrap());
