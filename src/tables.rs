@@ -155,6 +155,60 @@ pub struct CompileError {
     pub message: String,
 }
 
+/// The most legs one component of a movement may have (`mafsW` has two).
+pub const MAX_LEGS: usize = 4;
+/// The most components one movement may have, as written (`KNAD` has four).
+pub const MAX_COMPONENTS: usize = 64;
+/// The most paths one movement may expand into, over its components once each: a walk per
+/// direction and bend of every leg, counting the paths still open after each leg.
+pub const MAX_PATHS: usize = 1024;
+/// The most entries the move tables of one variant may hold (every walk laid from every square,
+/// for both sides).
+pub const MAX_ENTRIES: usize = 2_000_000;
+
+/// The paths a movement expands into, if it stays within the limits on legs, components and
+/// paths; else a message that names the limit broken and its value. A component that does not
+/// compile for another reason counts no path here and is reported when the tables are built.
+pub fn check_budget(b: &Betza) -> Result<usize, String> {
+    if b.components.len() > MAX_COMPONENTS {
+        return Err(format!(
+            "too many components: {} written, at most {MAX_COMPONENTS} per movement",
+            b.components.len()
+        ));
+    }
+    if let Some(c) = b.components.iter().find(|c| c.legs.len() > MAX_LEGS) {
+        return Err(format!(
+            "too many legs: `{c}` has {}, at most {MAX_LEGS} per move",
+            c.legs.len()
+        ));
+    }
+    let mut paths = 0;
+    for c in distinct(&b.components) {
+        match component_walks(c) {
+            Ok(w) => paths += w.len(),
+            Err(Unwalkable::Notation(_)) => {}
+            Err(Unwalkable::Paths) => paths = MAX_PATHS + 1,
+        }
+        if paths > MAX_PATHS {
+            return Err(paths_message(Some(c)));
+        }
+    }
+    Ok(paths)
+}
+
+/// The message for a movement over [`MAX_PATHS`], naming the component that crossed it.
+fn paths_message(c: Option<&Component>) -> String {
+    let at = c.map(|c| format!(" (passed at `{c}`)")).unwrap_or_default();
+    format!("too many paths: the movement expands into more than {MAX_PATHS} paths{at}")
+}
+
+/// The components of a movement with each written once, in the order first written: equal
+/// components move alike, so the passes that compare components pairwise see each once.
+fn distinct(components: &[Component]) -> Vec<&Component> {
+    let mut seen = std::collections::HashSet::new();
+    components.iter().filter(|c| seen.insert(*c)).collect()
+}
+
 /// The 8 directions in 45° steps clockwise from forward, as board offsets.
 const DIR8: [(i32, i32); 8] = {
     let mut d = [(0, 0); 8];
@@ -268,7 +322,8 @@ fn reach_set(c: &Component) -> Option<Vec<Reach>> {
 /// whose moves are exactly a plain atom's written otherwise (`FyafvF` is a Bishop), and a
 /// component that adds no move to the others (`fW` beside `W`).
 pub fn notation_warnings(b: &Betza) -> Vec<String> {
-    let sets: Vec<Option<Vec<Reach>>> = b.components.iter().map(reach_set).collect();
+    let comps = distinct(&b.components);
+    let sets: Vec<Option<Vec<Reach>>> = comps.iter().map(|c| reach_set(c)).collect();
     let mut out = Vec::new();
     if sets.iter().any(|s| s.is_none()) || b.components.is_empty() {
         return out;
@@ -291,16 +346,25 @@ pub fn notation_warnings(b: &Betza) -> Vec<String> {
             ));
         }
     }
-    for (i, mine) in sets.iter().enumerate() {
-        let covered = |r: &Reach| {
-            sets.iter()
-                .enumerate()
-                .any(|(j, s)| j != i && s.contains(r))
-        };
-        if sets.len() > 1 && !mine.is_empty() && mine.iter().all(covered) {
+    let mut times = std::collections::HashMap::new();
+    for c in &b.components {
+        *times.entry(c).or_insert(0) += 1;
+    }
+    // How many components reach each move (each set lists a move once).
+    let mut reached = std::collections::HashMap::new();
+    for r in sets.iter().flatten() {
+        *reached.entry(r).or_insert(0) += 1;
+    }
+    for (c, mine) in comps.iter().zip(&sets) {
+        if times[c] > 1 {
             out.push(format!(
-                "`{}` adds no move to the rest of `{written}`: it can be left out",
-                b.components[i]
+                "`{c}` is written {} times: once is enough",
+                times[c]
+            ));
+        }
+        if sets.len() > 1 && !mine.is_empty() && mine.iter().all(|r| reached[r] > 1) {
+            out.push(format!(
+                "`{c}` adds no move to the rest of `{written}`: it can be left out"
             ));
         }
     }
@@ -338,9 +402,29 @@ fn toggle(range: Option<u32>) -> Option<u32> {
     }
 }
 
+/// Why a component gives no walks: its notation cannot be compiled, or it expands into more
+/// than [`MAX_PATHS`] paths (counting the paths still open after each leg).
+#[derive(Debug)]
+enum Unwalkable {
+    Notation(String),
+    Paths,
+}
+
+impl From<String> for Unwalkable {
+    fn from(m: String) -> Unwalkable {
+        Unwalkable::Notation(m)
+    }
+}
+
+impl From<&str> for Unwalkable {
+    fn from(m: &str) -> Unwalkable {
+        Unwalkable::Notation(m.to_string())
+    }
+}
+
 /// Compiles one component into walks from White's point of view (Black negates the vectors).
 // long: a walk through the legs with one list of states; each leg's states feed the next.
-fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
+fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
     let leg0 = &c.legs[0];
     let vecs = dirs::directions(c.atom, &leg0.dirs).map_err(|e| e.to_string())?;
     let range0 = range_of(c.atom, c.range);
@@ -533,6 +617,9 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
                         bend_empty: Some(bend_empty),
                     });
                 }
+                if out.len() > MAX_PATHS {
+                    return Err(Unwalkable::Paths);
+                }
             } else {
                 if m.c || m.d || m.e {
                     return Err(
@@ -571,6 +658,9 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, String> {
                         conds: c2,
                         bend_empty,
                     });
+                    if next.len() > MAX_PATHS {
+                        return Err(Unwalkable::Paths);
+                    }
                     // Squares passed by a rider leg must be empty.
                     conds.push((pos.0, pos.1, false));
                 }
@@ -715,14 +805,13 @@ impl Tables {
             |kind: usize, b: &Betza, base: usize| -> Result<Walks, (usize, CompileError)> {
                 let mut list = Vec::new();
                 for (ci, c) in b.components.iter().enumerate() {
-                    let ws = component_walks(c).map_err(|message| {
-                        (
-                            kind,
-                            CompileError {
-                                component: base + ci,
-                                message,
-                            },
-                        )
+                    let ws = component_walks(c).map_err(|e| {
+                        let message = match e {
+                            Unwalkable::Notation(m) => m,
+                            Unwalkable::Paths => paths_message(None),
+                        };
+                        let component = base + ci;
+                        (kind, CompileError { component, message })
                     })?;
                     let initial = c.legs[0].mods.initial;
                     for w in ws {
@@ -764,6 +853,18 @@ impl Tables {
                         t.lay(geometry, sq, sgn, *ci, w, confine.as_ref());
                     }
                     t.drop_redundant(first as usize);
+                    if t.entries.len() > MAX_ENTRIES {
+                        let message = format!(
+                            "too many table entries: the variant's move tables would hold more than {MAX_ENTRIES}"
+                        );
+                        return Err((
+                            kind,
+                            CompileError {
+                                component: 0,
+                                message,
+                            },
+                        ));
+                    }
                     let n = t.entries.len() as u32 - first;
                     let slot = t.slot(kind, color, sq);
                     t.index[slot] = (first, n as u16);
@@ -788,48 +889,84 @@ impl Tables {
     /// covers, so that overlapping components (`KW`, `RW`, `R4R`) never list a move twice:
     /// an entry is dropped when another with the same conditions and kind (leap, slide, hop)
     /// reaches every square it reaches, stops where it stops, and allows at least its modes.
+    ///
+    /// Only entries with the same conditions are compared, and an entry equal to one already
+    /// kept is dropped at once, so that equal components cost no pairwise comparison. The
+    /// entries are judged in order, each against those still there, as one pass over all
+    /// pairs would.
     fn drop_redundant(&mut self, first: usize) {
-        const MODES: u16 = MOVE | CAPTURE | EP;
-        let mut i = first;
-        while i < self.entries.len() {
-            let a = self.entries[i];
-            let covered = (first..self.entries.len()).any(|j| {
-                if j == i {
-                    return false;
-                }
-                let b = self.entries[j];
-                if a.flags & !MODES != b.flags & !MODES
-                    && !(a.flags & LEAP != 0 && b.flags & (LEAP | HOP | GRASS) == 0)
-                {
-                    return false;
-                }
-                if a.flags & MODES & !(b.flags & MODES) != 0
-                    || (a.flags & MAKES_EP != 0 && a.ep != b.ep)
-                {
-                    return false;
-                }
-                if self.conds_of(&a) != self.conds_of(&b) {
-                    return false;
-                }
-                let (da, db) = (self.squares_of(&a), self.squares_of(&b));
-                if a.flags & LEAP != 0 && b.flags & LEAP == 0 {
-                    // A plain leap onto the first square of a plain slide from the origin.
-                    return a.cond_len == 0
-                        && (b.bx, b.by) == (0, 0)
-                        && db.first() == da.first()
-                        && a.flags & !(MODES | LEAP) == b.flags & !MODES;
-                }
-                // Same kind: a prefix of the other's squares (equal entries: keep the first).
-                da.len() <= db.len()
-                    && db.starts_with(da)
-                    && (da.len() < db.len() || a.flags & MODES != b.flags & MODES || j < i)
-            });
-            if covered {
-                self.entries.remove(i);
+        use std::collections::{HashMap, HashSet};
+        // Few entries (every shipped piece): one group, compared pairwise as they are.
+        const FEW: usize = 64;
+        let many = self.entries.len() - first > FEW;
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut by_conds: HashMap<&[Cond], usize> = HashMap::new();
+        for i in first..self.entries.len() {
+            let conds = if many {
+                self.conds_of(&self.entries[i])
             } else {
-                i += 1;
+                &[]
+            };
+            let g = *by_conds.entry(conds).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(i);
+        }
+        let mut dropped = vec![false; self.entries.len() - first];
+        for group in &groups {
+            let mut kept = HashSet::new();
+            for &i in group {
+                let a = self.entries[i];
+                let same = (a.flags, a.ep, self.squares_of(&a), (a.dx, a.dy, a.bx, a.by));
+                let covered = (many && kept.contains(&same))
+                    || group.iter().any(|&j| {
+                        j != i && !dropped[j - first] && self.covers(&self.entries[j], &a, j < i)
+                    });
+                if covered {
+                    dropped[i - first] = true;
+                } else if many {
+                    kept.insert(same);
+                }
             }
         }
+        let mut to = first;
+        for (k, gone) in dropped.into_iter().enumerate() {
+            if !gone {
+                self.entries[to] = self.entries[first + k];
+                to += 1;
+            }
+        }
+        self.entries.truncate(to);
+    }
+
+    /// Whether entry `b` makes entry `a` redundant; `before`: `b`
+    /// comes first, and so is the one kept of two equal entries.
+    fn covers(&self, b: &Entry, a: &Entry, before: bool) -> bool {
+        const MODES: u16 = MOVE | CAPTURE | EP;
+        if a.flags & !MODES != b.flags & !MODES
+            && !(a.flags & LEAP != 0 && b.flags & (LEAP | HOP | GRASS) == 0)
+        {
+            return false;
+        }
+        if a.flags & MODES & !(b.flags & MODES) != 0 || (a.flags & MAKES_EP != 0 && a.ep != b.ep) {
+            return false;
+        }
+        if self.conds_of(a) != self.conds_of(b) {
+            return false;
+        }
+        let (da, db) = (self.squares_of(a), self.squares_of(b));
+        if a.flags & LEAP != 0 && b.flags & LEAP == 0 {
+            // A plain leap onto the first square of a plain slide from the origin.
+            return a.cond_len == 0
+                && (b.bx, b.by) == (0, 0)
+                && db.first() == da.first()
+                && a.flags & !(MODES | LEAP) == b.flags & !MODES;
+        }
+        // Same kind: a prefix of the other's squares (equal entries: keep the first).
+        da.len() <= db.len()
+            && db.starts_with(da)
+            && (da.len() < db.len() || a.flags & MODES != b.flags & MODES || before)
     }
 
     /// Lays one walk from `sq` into the tables (if it fits on the board).
@@ -1531,6 +1668,62 @@ mod tests {
         let t = Tables::build(g, &pieces, &|_, _, _, sq| sq == d2).unwrap();
         assert_eq!(reach(&t, g, 0, Color::White, "d2"), ["d3", "d4"]);
         assert_eq!(reach(&t, g, 0, Color::White, "d3"), ["d4"]);
+    }
+
+    /// The pass that drops covered entries as first written: each entry against every other
+    /// still there, with no grouping.
+    fn drop_redundant_pairwise(t: &mut Tables, first: usize) {
+        let mut i = first;
+        while i < t.entries.len() {
+            let a = t.entries[i];
+            let covered =
+                (first..t.entries.len()).any(|j| j != i && t.covers(&t.entries[j], &a, j < i));
+            if covered {
+                t.entries.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_grouped_pass_keeps_what_the_pairwise_pass_keeps() {
+        let g = Geometry::new(12, 12);
+        let pieces = [
+            "KW",
+            "RWR4",
+            "mamaK",
+            "mamaKmafmaFKK",
+            "fWfWfWW",
+            "mamaKR4RfWfWW",
+            "FyafsFWyafsW",
+            "mRcpRmRgR",
+            "KNADmafsW",
+            "NmpafsyafW",
+            "FfrblyaflFflbryafrF",
+            "fmWfceFifmnD",
+        ];
+        for b in pieces {
+            let parsed = parse(b).unwrap();
+            let mut walks = Vec::new();
+            for (ci, c) in parsed.components.iter().enumerate() {
+                walks.extend(component_walks(c).unwrap().into_iter().map(|w| (ci, w)));
+            }
+            for sq in g.squares() {
+                let mut t = Tables {
+                    size: g.size(),
+                    ..Default::default()
+                };
+                for (ci, w) in &walks {
+                    t.lay(g, sq, 1, *ci, w, None);
+                }
+                let mut pairwise = t.clone();
+                t.drop_redundant(0);
+                drop_redundant_pairwise(&mut pairwise, 0);
+                let kept = |t: &Tables| format!("{:?}", t.entries);
+                assert_eq!(kept(&t), kept(&pairwise), "{b} on {}", g.name(sq));
+            }
+        }
     }
 
     #[test]

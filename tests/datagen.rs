@@ -254,3 +254,137 @@ fn training_lowers_the_validation_loss_and_writes_a_network_the_engine_plays_wit
     assert_eq!(r5.code, 2);
     assert!(r5.stderr.contains("trained for `shako`"), "{}", r5.stderr);
 }
+
+/// Writes `header` and `games` as a data file `name` in `dir`; gives back its path.
+fn write_data(
+    dir: &TempDir,
+    name: &str,
+    header: &polymachy::nnue::data::Header,
+    games: &[polymachy::nnue::data::GameBlock],
+) -> String {
+    let mut b = header.to_bytes();
+    for g in games {
+        g.write_to(&mut b);
+    }
+    let p = dir.join(name);
+    std::fs::write(&p, b).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn damaged_records_are_refused_with_their_number_by_train_merge_and_resume() {
+    use polymachy::nnue::data;
+    let dir = TempDir::new("datagen-damaged");
+    let r = datagen(&dir, "good.data", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let good = data::read_file(dir.join("good.data").to_str().unwrap()).unwrap();
+    let (header, games) = (good.header.clone(), good.games.clone());
+    // The first position of the first game record that has positions.
+    let with = games.iter().position(|g| !g.records.is_empty()).unwrap();
+    let n = with + 1;
+    let g = games[with].game;
+    let mut cases: Vec<(&str, Vec<data::GameBlock>, String)> = Vec::new();
+    let mut bad = games.clone();
+    bad[1].result = 3;
+    let g1 = games[1].game;
+    cases.push((
+        "result",
+        bad,
+        format!("record 2 (game {g1}): result 3, not 0, 1 or 2"),
+    ));
+    let mut bad = games.clone();
+    bad[with].records[0].side = 2;
+    cases.push((
+        "side",
+        bad,
+        format!("record {n} (game {g}), position 1: side to move 2, not 0 (White) or 1 (Black)"),
+    ));
+    let mut bad = games.clone();
+    bad[with].records[0].score = i16::MIN;
+    cases.push((
+        "score",
+        bad,
+        format!("record {n} (game {g}), position 1: score -32768, out of range (-32767 to 32767)"),
+    ));
+    let mut bad = games.clone();
+    bad.push(games[5].clone());
+    cases.push((
+        "twice",
+        bad,
+        format!("record 7: game {} a second time", games[5].game),
+    ));
+    for (name, blocks, message) in cases {
+        let file = format!("{name}.data");
+        let path = write_data(&dir, &file, &header, &blocks);
+        let expected = format!("error: {path}: {message}");
+        let runs = [
+            (
+                "train",
+                run_binary(
+                    &[
+                        "train",
+                        "-v",
+                        "shako",
+                        &path,
+                        "--out",
+                        dir.join("x.nnue").to_str().unwrap(),
+                        "-q",
+                    ],
+                    "",
+                ),
+            ),
+            (
+                "merge",
+                run_binary(
+                    &[
+                        "datagen",
+                        "--merge",
+                        dir.join("m.data").to_str().unwrap(),
+                        &path,
+                    ],
+                    "",
+                ),
+            ),
+            ("resume", datagen(&dir, &file, &[])),
+        ];
+        for (what, r) in runs {
+            assert_eq!(r.code, 2, "{name}, {what}: {}", r.stderr);
+            assert!(
+                r.stderr.starts_with(&expected),
+                "{name}, {what}: {} should start with {expected}",
+                r.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn training_on_fewer_than_twenty_games_shows_no_validation_loss() {
+    let dir = TempDir::new("train-few");
+    let r = datagen(&dir, "few.data", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let net = dir.join("few.nnue").to_str().unwrap().to_string();
+    let data = dir.join("few.data").to_str().unwrap().to_string();
+    let r = run_binary(
+        &[
+            "train", "-v", "shako", &data, "--out", &net, "--hidden", "16", "--epochs", "1", "-q",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.to_lowercase().contains("nan"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "epoch 0: validation loss none (the data holds no game numbered 19 modulo 20, the games held out)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("epoch 1/1: ") && l.contains("validation loss none")),
+        "{}",
+        r.stdout
+    );
+}

@@ -251,6 +251,24 @@ fn several_problems_are_reported_together() {
     assert!(shown.lines().count() >= 5, "{shown}");
 }
 
+#[test]
+fn thousands_of_problems_give_the_first_fifty_and_a_count() {
+    use polymachy::variant::MAX_ERRORS;
+    // 30,000 unknown keys on lines 4 to 30,003.
+    let junk: String = (0..30_000).map(|i| format!("junk{i} = 1\n")).collect();
+    let text = broken("ranks = 5\n", &format!("ranks = 5\n{junk}"));
+    let lines = errors(&text);
+    assert_eq!(MAX_ERRORS, 50);
+    assert_eq!(lines.len(), MAX_ERRORS + 1, "{:#?}", &lines[..3]);
+    for (i, l) in lines[..MAX_ERRORS].iter().enumerate() {
+        let at = format!("{FILE}:{}:1: unknown key `junk{i}` in `variant`", i + 4);
+        assert!(l.starts_with(&at), "{l} should start with {at}");
+    }
+    assert_eq!(lines[MAX_ERRORS], "… and 29950 more");
+    let shown = Variant::from_toml(&text, FILE).unwrap_err().to_string();
+    assert!(shown.ends_with("\n… and 29950 more"), "{shown}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Notation
 // ---------------------------------------------------------------------------------------------

@@ -618,3 +618,78 @@ fn uci_eval_is_the_static_evaluation_from_whites_side() {
     );
     assert_ne!(want, 0, "a position with a real evaluation");
 }
+
+/// Runs the binary with `args`, writing `before`, then a line of `long` bytes (`x`, written
+/// in pieces, never held whole), then `after` on its standard input; gives back its output.
+fn with_a_long_line(args: &[&str], before: &str, long: usize, after: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (before, after) = (before.to_string(), after.to_string());
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(before.as_bytes()).unwrap();
+        let piece = vec![b'x'; 1 << 16];
+        let mut left = long;
+        while left > 0 {
+            let n = left.min(piece.len());
+            stdin.write_all(&piece[..n]).unwrap();
+            left -= n;
+        }
+        stdin.write_all(after.as_bytes()).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn uci_drops_a_line_of_a_hundred_megabytes_and_goes_on() {
+    let bound = polymachy::protocol::lineio::MAX_LINE_BYTES;
+    let out = with_a_long_line(&["uci"], "uci\n", 100 << 20, "\nisready\nquit\n");
+    let error = format!(
+        "info string error: the line `{}...` is longer than {bound} bytes (ignored)",
+        "x".repeat(40)
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| *l == error);
+    assert!(at.is_some(), "{out}");
+    assert_eq!(lines.last(), Some(&"readyok"), "{out}");
+    assert!(lines.iter().position(|l| *l == "uciok") < at, "{out}");
+}
+
+#[test]
+fn xboard_drops_a_line_over_the_bound_and_goes_on() {
+    let out = with_a_long_line(
+        &["xboard"],
+        "xboard\nprotover 2\n",
+        2 << 20,
+        "\nping 7\nquit\n",
+    );
+    let error = format!("Error (line too long): {}...", "x".repeat(40));
+    assert!(out.lines().any(|l| l == error), "{out}");
+    assert!(out.lines().any(|l| l == "pong 7"), "{out}");
+}
+
+#[test]
+fn uci_go_takes_a_node_count_up_to_the_largest_64_bit_number() {
+    let (out, _, code) = session(
+        &["uci"],
+        "setoption name UCI_Variant value chess\nposition startpos\ngo nodes 18446744073709551615 depth 1\nisready\n",
+    );
+    assert_eq!(code, 0);
+    assert!(!out.contains("info string error"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    // One past it is no number of nodes.
+    let (out, _, _) = session(&["uci"], "go nodes 18446744073709551616\n");
+    assert!(
+        out.contains("info string error: `go nodes` needs a number, found `18446744073709551616`"),
+        "{out}"
+    );
+}

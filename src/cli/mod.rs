@@ -442,7 +442,13 @@ pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
 /// A position from an optional FEN.
 pub fn load_position(rules: &Arc<Ruleset>, fen: Option<&str>) -> Result<Position, UserError> {
     match fen {
-        Some(f) => Ok(Position::from_fen(rules, f)?),
+        Some(f) => {
+            let p = Position::from_fen(rules, f)?;
+            for w in p.oddities() {
+                eprintln!("warning: {w}");
+            }
+            Ok(p)
+        }
         None => Ok(Position::start(rules)),
     }
 }

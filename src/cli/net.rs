@@ -376,9 +376,10 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
     if let Some(l) = bar {
         println!("the variant's own static evaluation: validation loss {l:.6} (the bar)");
     }
+    let valid_text = |loss: f64| validation_text(va.is_empty(), loss);
     println!(
-        "epoch 0: validation loss {:.6}",
-        train::mean_loss(&w, &va, threads)
+        "epoch 0: validation loss {}",
+        valid_text(train::mean_loss(&w, &va, threads))
     );
     if let Some(dir) = &a.checkpoints {
         std::fs::create_dir_all(dir).map_err(|e| UserError(format!("{}: {e}", dir.display())))?;
@@ -405,8 +406,12 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         |r, w| {
             progress.done();
             println!(
-                "epoch {}/{epochs}: training loss {:.6}, validation loss {:.6}, {:.0} positions/s, lr {:.6}",
-                r.epoch, r.train_loss, r.valid_loss, r.positions_per_second, r.lr
+                "epoch {}/{epochs}: training loss {:.6}, validation loss {}, {:.0} positions/s, lr {:.6}",
+                r.epoch,
+                r.train_loss,
+                valid_text(r.valid_loss),
+                r.positions_per_second,
+                r.lr
             );
             if let Some(dir) = &a.checkpoints {
                 let net = w.quantise(&variant).to_bytes();
@@ -436,6 +441,16 @@ pub fn run_train(a: TrainArgs) -> Result<(), UserError> {
         net.buckets
     );
     Ok(())
+}
+
+/// A validation loss as shown; with no validation positions (the games whose number is 19
+/// modulo 20 are held out: data of fewer than 20 games has none) there is no loss to show.
+fn validation_text(empty: bool, loss: f64) -> String {
+    if empty {
+        "none (the data holds no game numbered 19 modulo 20, the games held out)".to_string()
+    } else {
+        format!("{loss:.6}")
+    }
 }
 
 /// The loss of the variant's own static evaluation (without a network) on the validation

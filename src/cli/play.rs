@@ -169,6 +169,12 @@ impl Input {
             print!("{prompt} ");
             let _ = std::io::stdout().flush();
             match self.lines.next() {
+                Some(l) if crate::protocol::lineio::is_too_long(&l) => {
+                    println!(
+                        "error: the line `{}` is too long (ignored)",
+                        crate::protocol::lineio::shown(&l)
+                    );
+                }
                 // A line that is not UTF-8 is reported and the game goes on.
                 Some(l) if crate::protocol::lineio::is_garbled(&l) => {
                     println!(

@@ -12,10 +12,13 @@
 //! | positions | u16 |
 //! | each position: side to move (0 White, 1 Black), pieces `n`, `n` × (square, piece code), score for the side to move in centipawns | u8, u8, 2n × u8, i16 |
 //!
-//! A shard holds the games whose number is its index modulo the shard count; merging the
-//! shards of one run ([`merge`]) gives, byte for byte, the file one process writes for all the
-//! games. A file cut off in the middle of a game is read up to its last whole game, so that a
-//! run can resume.
+//! A shard holds the games whose number is its index modulo the shard count, each once, in the
+//! order of their numbers; reading refuses a file where a game is out of that order (a game
+//! appended twice), a result other than 0, 1 or 2, a side other than 0 or 1, or the score
+//! −32768 (a score must be one the other side can take negated), naming the game record (from
+//! 1, in file order) and the position in it. Merging the shards of one run ([`merge`]) gives,
+//! byte for byte, the file one process writes for all the games. A file cut off in the middle
+//! of a game is read up to its last whole game, so that a run can resume.
 
 use std::io::Write;
 
@@ -212,6 +215,47 @@ fn read_block(c: &mut Cursor) -> Option<GameBlock> {
     })
 }
 
+/// What is wrong with `g`, the game record after `before` others in a file with `header`:
+/// a game out of the shard's order, a result, side or score out of its range.
+fn check_block(header: &Header, before: usize, g: &GameBlock) -> Result<(), String> {
+    let n = before + 1;
+    let expected = header.shard_index as u64 + before as u64 * header.shard_count as u64;
+    let game = g.game as u64;
+    if game < expected {
+        return Err(format!(
+            "record {n}: game {game} a second time (each game is written once, in the order of the numbers)"
+        ));
+    }
+    if game != expected || expected >= header.games as u64 {
+        return Err(format!(
+            "record {n}: game {game}, where the shard's next game is {expected} (of {} in the run)",
+            header.games
+        ));
+    }
+    if g.result > 2 {
+        return Err(format!(
+            "record {n} (game {game}): result {}, not 0, 1 or 2",
+            g.result
+        ));
+    }
+    for (i, r) in g.records.iter().enumerate() {
+        let at = format!("record {n} (game {game}), position {}", i + 1);
+        if r.side > 1 {
+            return Err(format!(
+                "{at}: side to move {}, not 0 (White) or 1 (Black)",
+                r.side
+            ));
+        }
+        if r.score == i16::MIN {
+            return Err(format!(
+                "{at}: score {}, out of range (-32767 to 32767)",
+                r.score
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A data file read: its header, its whole games, and the length of the part that holds them
 /// (a file cut off mid-game is longer).
 pub struct DataFile {
@@ -241,11 +285,20 @@ pub fn read_file(path: &str) -> Result<DataFile, DataError> {
 pub fn read_bytes(bytes: &[u8], name: &str) -> Result<DataFile, DataError> {
     let mut c = Cursor { b: bytes, at: 0 };
     let header = read_header(&mut c, name)?;
+    if header.shard_count == 0 || header.shard_index >= header.shard_count {
+        let m = format!(
+            "the header names shard {} of {}",
+            header.shard_index, header.shard_count
+        );
+        return Err(DataError::Bad(name.into(), m));
+    }
     let mut games = Vec::new();
     let mut whole_len = c.at;
     while c.at < bytes.len() {
         match read_block(&mut c) {
             Some(g) => {
+                check_block(&header, games.len(), &g)
+                    .map_err(|m| DataError::Bad(name.into(), m))?;
                 whole_len = c.at;
                 games.push(g);
             }

@@ -188,6 +188,19 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         Vec::new()
     }
 
+    /// Whether this rule puts a piece of `kind` and `color` on `sq` otherwise than by a move of
+    /// its own (a drop): such a piece may stand where it could not arrive by moving.
+    fn can_place(&self, _rs: &Ruleset, _kind: usize, _color: Color, _sq: Square) -> bool {
+        false
+    }
+
+    /// Why no game under this rule reaches the placement `board` (Shogi's nifu: two
+    /// unpromoted Pawns of one side on a file, when Pawns never leave their file), each a
+    /// sentence; a FEN with such a placement is refused.
+    fn check_placement(&self, _rs: &Ruleset, _board: &[Code]) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Updates this rule's state words after a move (called only for rules that registered
     /// with [`Builder::update_state_on_make`]): `pos` is the position after `mv`, which took
     /// `captured` (`EMPTY`: nothing); `state` holds every rule's words as they will be. Called

@@ -439,6 +439,7 @@ impl Position {
             problems.push(Problem::FullmoveNotANumber("0".into()));
         }
         problems.extend(hand_problems(rules, s));
+        problems.extend(unreachable(rules, s));
         let owned = if rules.rights.used >= 16 {
             u16::MAX
         } else {
@@ -1457,6 +1458,58 @@ impl Position {
         p.stack = Vec::with_capacity(256);
         p
     }
+}
+
+/// What no game of the variant reaches in `s`, each with the rule it breaks: a royal piece in
+/// hand, a confined piece outside its zone unless a rule puts it there otherwise
+/// ([`hooks::Rule::can_place`]: a drop), and what a rule forbids
+/// ([`hooks::Rule::check_placement`]).
+fn unreachable(rules: &Ruleset, s: &Setup) -> Vec<Problem> {
+    let g = rules.geometry;
+    let v = &rules.variant;
+    let kinds = v.pieces.len().min(MAX_KINDS);
+    let side = |c: Color| if c == Color::White { "White" } else { "Black" };
+    let mut out = Vec::new();
+    for c in [Color::White, Color::Black] {
+        for k in (0..kinds).filter(|&k| rules.is_royal_kind(k) && s.hand[c.index()][k] > 0) {
+            out.push(format!(
+                "a {} {} in hand: a royal piece never goes to a hand",
+                side(c),
+                v.pieces[k].name
+            ));
+        }
+    }
+    if s.board.len() != g.size() {
+        return out.into_iter().map(Problem::Placement).collect();
+    }
+    for sq in g.squares() {
+        let code = s.board[sq.index()];
+        if code == EMPTY || code.index() < 2 || kind_of(code) >= kinds {
+            continue;
+        }
+        let (k, c) = (kind_of(code), color_of(code));
+        let name = format!("{} {}", side(c), v.pieces[k].name);
+        if rules
+            .compiled_rules()
+            .iter()
+            .any(|h| h.can_place(rules, k, c, sq))
+        {
+            continue;
+        }
+        if let Some(z) = v.pieces[k].confined.and_then(|z| v.zones.get(z))
+            && !z.squares[c.index()].contains(sq)
+        {
+            out.push(format!(
+                "a {name} on {}, outside `{}`, the zone it never leaves (`confined`)",
+                g.name(sq),
+                z.name
+            ));
+        }
+    }
+    for h in rules.compiled_rules() {
+        out.extend(h.check_placement(rules, &s.board));
+    }
+    out.into_iter().map(Problem::Placement).collect()
 }
 
 /// What is wrong with a setup's hands and promoted marks: pieces in hand or marks in a variant

@@ -1,24 +1,40 @@
-//! Reading lines that may not be valid UTF-8.
+//! Reading lines that may not be valid UTF-8, nor of any bounded length.
 //!
 //! `BufRead::lines` stops at the first line that is not UTF-8 (it returns an error, and a
 //! `map_while(Result::ok)` loop then ends the session). [`LossyLines`] reads bytes up to each
 //! newline instead and decodes them lossily: a bad byte becomes U+FFFD, so the caller can
-//! report the line ([`is_garbled`]) and go on with the next one.
+//! report the line ([`is_garbled`]) and go on with the next one. A line longer than
+//! [`MAX_LINE_BYTES`] is read to its end but not kept: the caller is given its first bytes
+//! only, marked so ([`is_too_long`]), reports it and goes on.
 
 use std::io::BufRead;
+
+/// The longest line kept, in bytes (its end not counted): 1 MiB, far above any command (a
+/// `position` command with a thousand moves is under 10 KB).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// How many of a too long line's first bytes are kept, to show in the error.
+const SHOWN_BYTES: usize = 40;
 
 /// The lines of a reader, decoded lossily; ends at the end of input or a read error.
 pub struct LossyLines<R> {
     reader: R,
     buf: Vec<u8>,
+    max: usize,
 }
 
 impl<R: BufRead> LossyLines<R> {
-    /// The lines of `reader`.
+    /// The lines of `reader`, each at most [`MAX_LINE_BYTES`].
     pub fn new(reader: R) -> LossyLines<R> {
+        LossyLines::with_max(reader, MAX_LINE_BYTES)
+    }
+
+    /// The lines of `reader`, each at most `max` bytes.
+    pub fn with_max(reader: R, max: usize) -> LossyLines<R> {
         LossyLines {
             reader,
             buf: Vec::new(),
+            max,
         }
     }
 }
@@ -26,17 +42,49 @@ impl<R: BufRead> LossyLines<R> {
 impl<R: BufRead> Iterator for LossyLines<R> {
     type Item = String;
 
+    /// The next line; one over the bound is consumed to its end while only its first bytes
+    /// are kept, and comes back as [`is_too_long`] sees it.
     fn next(&mut self) -> Option<String> {
         self.buf.clear();
-        match self.reader.read_until(b'\n', &mut self.buf) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => {
-                while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
-                    self.buf.pop();
-                }
-                Some(String::from_utf8_lossy(&self.buf).into_owned())
+        let (mut read, mut over) = (false, false);
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok([]) => break,
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            read = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (chunk.len(), false),
+            };
+            if !over && self.buf.len() + take > self.max {
+                over = true;
+                let room = SHOWN_BYTES.saturating_sub(self.buf.len()).min(take);
+                self.buf.extend_from_slice(&chunk[..room]);
+                self.buf.truncate(SHOWN_BYTES);
+            } else if !over {
+                self.buf.extend_from_slice(&chunk[..take]);
+            }
+            self.reader.consume(if done { take + 1 } else { take });
+            if done {
+                break;
             }
         }
+        if !read {
+            return None;
+        }
+        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+            self.buf.pop();
+        }
+        let text = String::from_utf8_lossy(&self.buf);
+        // No line read holds a newline: one in front marks a line that was too long.
+        Some(if over {
+            format!("\n{text}")
+        } else {
+            text.into_owned()
+        })
     }
 }
 
@@ -93,9 +141,19 @@ pub fn is_garbled(line: &str) -> bool {
     line.contains('\u{FFFD}')
 }
 
-/// The line with its undecodable bytes shown as `?`, for an error message.
+/// Whether a line read by [`LossyLines`] was longer than its bound (only its first bytes were
+/// kept).
+pub fn is_too_long(line: &str) -> bool {
+    line.starts_with('\n')
+}
+
+/// The line with its undecodable bytes shown as `?`, for an error message (a line that was
+/// too long: its first bytes, then `...`).
 pub fn shown(line: &str) -> String {
-    line.replace('\u{FFFD}', "?")
+    match line.strip_prefix('\n') {
+        Some(start) => format!("{}...", start.replace('\u{FFFD}', "?")),
+        None => line.replace('\u{FFFD}', "?"),
+    }
 }
 
 #[cfg(test)]
@@ -112,6 +170,23 @@ mod tests {
         assert_eq!(shown(&lines[1]), "??");
         assert_eq!(lines[2], "isready");
         assert!(!is_garbled(&lines[2]));
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_dropped_and_reading_goes_on() {
+        let long = format!("go {}\r\nisready\n", "x".repeat(100));
+        // Read in pieces of 7 bytes, as a pipe may give them.
+        let reader = std::io::BufReader::with_capacity(7, long.as_bytes());
+        let lines: Vec<String> = LossyLines::with_max(reader, 50).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(is_too_long(&lines[0]));
+        assert_eq!(shown(&lines[0]), format!("go {}...", "x".repeat(37)));
+        assert_eq!(lines[1], "isready");
+        assert!(!is_too_long(&lines[1]));
+        // Exactly at the bound is kept.
+        let lines: Vec<String> = LossyLines::with_max(&b"12345\n123456"[..], 5).collect();
+        assert_eq!(lines[0], "12345");
+        assert!(is_too_long(&lines[1]));
     }
 
     #[test]

@@ -234,7 +234,7 @@ pub fn autodetect(variant: &str, setup: Option<&str>) -> Result<bool, String> {
     let first = loop {
         match input.next() {
             None => return Ok(false),
-            Some(l) if l.trim().is_empty() => continue,
+            Some(l) if l.trim().is_empty() || lineio::is_too_long(&l) => continue,
             Some(l) => break l,
         }
     };

@@ -26,6 +26,14 @@ pub fn run(
     // Whether the running search has no limit (it must be stopped at the end of input).
     let mut unbounded = false;
     for line in lines {
+        if super::lineio::is_too_long(&line) {
+            out.line(&format!(
+                "info string error: the line `{}` is longer than {} bytes (ignored)",
+                super::lineio::shown(&line),
+                super::lineio::MAX_LINE_BYTES
+            ));
+            continue;
+        }
         if super::lineio::is_garbled(&line) {
             out.line(&format!(
                 "info string error: the line `{}` is not valid UTF-8 (ignored)",
@@ -51,8 +59,14 @@ pub fn run(
             }
             "position" => {
                 eng.stop();
-                if let Err(e) = position(&mut eng, &rest) {
-                    out.line(&format!("info string error: {e}"));
+                match position(&mut eng, &rest) {
+                    Err(e) => out.line(&format!("info string error: {e}")),
+                    Ok(()) if rest.first() == Some(&"fen") => {
+                        for w in eng.game.position().oddities() {
+                            out.line(&format!("info string warning: {w}"));
+                        }
+                    }
+                    Ok(()) => {}
                 }
             }
             "go" => {
@@ -317,6 +331,14 @@ fn position(eng: &mut Engine, words: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+/// A number of a `go` command: up to `u64::MAX` (`go nodes 18446744073709551615`), a
+/// negative one counting as 0.
+fn go_number(s: &str) -> Option<u64> {
+    s.parse::<u64>()
+        .ok()
+        .or_else(|| s.parse::<i64>().ok().map(|n| n.max(0) as u64))
+}
+
 /// The limits of a `go` command, or what is wrong with it (then no search starts).
 fn parse_go(words: &[&str], white: bool) -> Result<Limits, String> {
     let mut l = Limits::default();
@@ -338,9 +360,9 @@ fn parse_go(words: &[&str], white: bool) -> Result<Limits, String> {
             | "mate" => {}
             _ => return Err(format!("unknown `go` parameter `{w}`")),
         }
-        let n = match words.get(i).map(|s| s.parse::<i64>()) {
-            Some(Ok(n)) => n.max(0) as u64,
-            Some(Err(_)) => return Err(format!("`go {w}` needs a number, found `{}`", words[i])),
+        let n = match words.get(i).map(|s| go_number(s)) {
+            Some(Some(n)) => n,
+            Some(None) => return Err(format!("`go {w}` needs a number, found `{}`", words[i])),
             None => return Err(format!("`go {w}` needs a number")),
         };
         i += 1;

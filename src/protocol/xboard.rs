@@ -254,6 +254,13 @@ pub fn run(
         loaded: Vec::new(),
     };
     for line in lines {
+        if super::lineio::is_too_long(&line) {
+            s.out.line(&format!(
+                "Error (line too long): {}",
+                super::lineio::shown(&line)
+            ));
+            continue;
+        }
         let line = line.trim().to_string();
         if line.is_empty() {
             continue;

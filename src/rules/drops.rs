@@ -39,7 +39,7 @@
 
 use super::{Registered, join, kinds, spec_as};
 use crate::position::hooks::{
-    Builder, Color, EMPTY, Move, MoveList, Params, Position, Rule, RuleSpec, Ruleset, Square,
+    Builder, Code, Color, EMPTY, Move, MoveList, Params, Position, Rule, RuleSpec, Ruleset, Square,
     Variant, code,
 };
 
@@ -159,6 +159,19 @@ impl DropsSpec {
     }
 }
 
+/// Whether every move of a piece of `kind` and `color` ends on the file it starts from.
+fn keeps_its_file(rs: &Ruleset, kind: usize, color: Color) -> bool {
+    let g = rs.geometry;
+    g.squares().all(|sq| {
+        rs.tables.entries_at(kind, color, sq).iter().all(|e| {
+            rs.tables
+                .squares_of(e)
+                .iter()
+                .all(|&to| g.file(to) == g.file(sq))
+        })
+    })
+}
+
 /// The rule in play: the squares each droppable kind may be dropped on, per colour.
 #[derive(Clone, Debug)]
 struct Drops {
@@ -257,6 +270,43 @@ impl Rule for Drops {
                 }
             }
         }
+    }
+
+    fn can_place(&self, _rs: &Ruleset, kind: usize, color: Color, sq: Square) -> bool {
+        self.targets
+            .iter()
+            .any(|(k, squares)| *k == kind && squares[color.index()].contains(&sq))
+    }
+
+    /// Two pieces of a `one-per-file` kind of one side on a file, where that kind never
+    /// leaves its file and the start has no two on a file: only a drop the rule forbids makes
+    /// that.
+    fn check_placement(&self, rs: &Ruleset, board: &[Code]) -> Vec<String> {
+        let g = rs.geometry;
+        let mut out = Vec::new();
+        for (k, _) in self.one_per_file.iter().enumerate().filter(|(_, on)| **on) {
+            for color in [Color::White, Color::Black] {
+                let two = |b: &[Code]| {
+                    (0..g.files).find(|&f| {
+                        (0..g.ranks)
+                            .filter(|&r| b.get(g.square(f, r).index()) == Some(&code(k, color)))
+                            .count()
+                            > 1
+                    })
+                };
+                let Some(f) = two(board) else { continue };
+                if two(&rs.start).is_some() || !keeps_its_file(rs, k, color) {
+                    continue;
+                }
+                let name = &rs.variant.pieces[k].name;
+                out.push(format!(
+                    "two {} {name}s on the {}-file: only a drop can put a second one there, and rule drops forbids it (`one-per-file`)",
+                    if color == Color::White { "White" } else { "Black" },
+                    (b'a' + f) as char
+                ));
+            }
+        }
+        out
     }
 
     /// A drop of a `no-mate-drop` kind that leaves the other side in check without a legal

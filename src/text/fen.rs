@@ -315,6 +315,43 @@ impl Position {
         Position::from_setup(rules, &setup)
     }
 
+    /// What no game reaches in this position, though it is played all the same (Fairy-Stockfish
+    /// reads such positions, and perft counts from them are compared), each a sentence for a
+    /// warning: a piece where it must promote on arriving, which no rule puts there otherwise
+    /// (a Knight on Shogi's last rank, which has no move).
+    pub fn oddities(&self) -> Vec<String> {
+        let rs = self.rules();
+        let mut out = Vec::new();
+        for sq in rs.geometry.squares() {
+            let c = self.piece_at(sq);
+            if c == EMPTY {
+                continue;
+            }
+            let (k, color) = (kind_of(c), color_of(c));
+            let arrival = rs.arrival(k, color, sq);
+            if arrival.stay
+                || arrival.choices.is_empty()
+                || rs
+                    .compiled_rules()
+                    .iter()
+                    .any(|h| h.can_place(rs, k, color, sq))
+            {
+                continue;
+            }
+            let side = if color == Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            out.push(format!(
+                "a {side} {} on {}: rule promotion makes it promote on arriving there, so no game puts it there",
+                rs.variant.pieces[k].name,
+                rs.geometry.name(sq)
+            ));
+        }
+        out
+    }
+
     /// Writes the position as FEN.
     pub fn fen(&self) -> String {
         let rs = self.rules();

@@ -388,37 +388,63 @@ fn convert_table(t: &toml::de::DeTable<'_>) -> Vec<(String, Span, SVal)> {
         .collect()
 }
 
-/// Line and column (both 1-based, column in characters) of a byte offset.
-/// An offset inside a character (a parser's error span can end there) counts as that
-/// character's start.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, col)
+/// The most problems an error lists, in file order; a last line counts the others.
+pub const MAX_ERRORS: usize = 50;
+
+/// Where each line of a text starts, found in one pass, to give many offsets their line and
+/// column without reading the text again for each.
+struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
 }
 
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// Line and column (both 1-based, column in characters) of a byte offset. An offset
+    /// inside a character (a parser's error span can end there) counts as that character's
+    /// start.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let col = self.text[self.starts[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+}
+
+/// Line and column of one byte offset (see [`Lines::line_col`]).
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    Lines::new(text).line_col(offset)
+}
+
+/// The problems as lines `file:line:column: message` in file order: the first
+/// [`MAX_ERRORS`], then `… and N more` if there are others.
 fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
     diags.sort_by_key(|d| d.span.start);
-    let lines = diags
+    let more = diags.len().saturating_sub(MAX_ERRORS);
+    diags.truncate(MAX_ERRORS);
+    let at = Lines::new(text);
+    let mut lines: Vec<String> = diags
         .into_iter()
         .map(|d| {
-            let (l, c) = line_col(text, d.span.start);
+            let (l, c) = at.line_col(d.span.start);
             match d.hint {
                 Some(h) => format!("{origin}:{l}:{c}: {}\n  hint: {h}", d.message),
                 None => format!("{origin}:{l}:{c}: {}", d.message),
             }
         })
         .collect();
+    if more > 0 {
+        lines.push(format!("… and {more} more"));
+    }
     VariantError { lines }
 }
 
@@ -470,10 +496,11 @@ pub(super) fn from_toml(
         Some(mut v) if diags.is_empty() => {
             v.source = origin.to_string();
             v.locations.origin = origin.to_string();
+            let at = Lines::new(text);
             v.warnings = warns
                 .iter()
                 .map(|w| {
-                    let (l, c) = line_col(text, w.span.start);
+                    let (l, c) = at.line_col(w.span.start);
                     format!("{origin}:{l}:{c}: warning: {}", w.message)
                 })
                 .collect();
@@ -580,8 +607,9 @@ fn locations(
     piece_spans: &[Span],
     rule_spans: &[(String, Span)],
 ) -> Locations {
+    let at = Lines::new(text);
     let loc = |span: &Span| {
-        let (line, col) = line_col(text, span.start);
+        let (line, col) = at.line_col(span.start);
         Loc { line, col }
     };
     Locations {
@@ -843,12 +871,17 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let letter = piece_letter(letter, &name, it, tables, diags);
     let (betza_text, parsed) = piece_betza(text, betza, &name, it, diags);
     if let Some(span) = betza_span {
-        for w in crate::tables::notation_warnings(&parsed) {
-            tables.warnings.push(Diag {
-                span: span.clone(),
-                message: format!("piece {name}: {w}"),
-                hint: None,
-            });
+        match crate::tables::check_budget(&parsed) {
+            Err(m) => diags.push(budget_diag(span, &name, m)),
+            Ok(_) => {
+                for w in crate::tables::notation_warnings(&parsed) {
+                    tables.warnings.push(Diag {
+                        span: span.clone(),
+                        message: format!("piece {name}: {w}"),
+                        hint: None,
+                    });
+                }
+            }
         }
     }
     tables.defs.push(PieceDef {
@@ -867,6 +900,19 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     tables.spans.push(it.span.clone());
     tables.promotes.push(promo);
     tables.demotes.push(demo);
+}
+
+/// A movement over one of the compiler's limits ([`crate::tables::check_budget`]), reported
+/// at its notation.
+fn budget_diag(span: Span, name: &str, message: String) -> Diag {
+    Diag {
+        span,
+        message: format!("piece {name}: {message}"),
+        hint: Some(
+            "the limits keep every variant quick to compile (see the README's section on variant files)"
+                .into(),
+        ),
+    }
 }
 
 /// A piece's letter: one upper-case letter no other piece has; '?' when it has none.
@@ -1303,6 +1349,9 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
         if let Some((z, span)) = k.confined {
             def.confined = find(&z, &span, diags);
         }
+        // The piece's movements together stay within the paths limit: a movement past it is
+        // reported once, and those after it are not expanded.
+        let mut paths = crate::tables::check_budget(&def.betza).unwrap_or(0);
         for (z, zspan, b, bspan) in k.betza_in {
             let zone = find(&z, &zspan, diags);
             let parsed = match notation::parse(&b) {
@@ -1317,6 +1366,23 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
                     continue;
                 }
             };
+            let max = crate::tables::MAX_PATHS;
+            match crate::tables::check_budget(&parsed) {
+                _ if paths > max => continue,
+                Err(m) => {
+                    diags.push(budget_diag(bspan.clone(), &def.name, m));
+                    continue;
+                }
+                Ok(n) if paths + n > max => {
+                    paths += n;
+                    let m = format!(
+                        "too many paths: its movements together expand into more than {max} paths"
+                    );
+                    diags.push(budget_diag(bspan.clone(), &def.name, m));
+                    continue;
+                }
+                Ok(n) => paths += n,
+            }
             if parsed.components.iter().any(|c| c.legs[0].mods.initial) {
                 diags.push(Diag {
                     span: bspan.clone(),

@@ -14,7 +14,9 @@ mod zones;
 pub use display::Display;
 pub use eval_table::EvalTable;
 pub use load::Placement;
-pub use load::{BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, Files, MAX_NETWORK_BYTES, VariantError};
+pub use load::{
+    BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, Files, MAX_ERRORS, MAX_NETWORK_BYTES, VariantError,
+};
 pub use params::{Diag, Params, SVal, Span, Val};
 pub use spec::{RuleSpec, SpecCatalog};
 pub use zones::Zone;
