@@ -4,7 +4,8 @@
 //! Mouse presses and releases are dispatched at the centres of the board's squares, as a
 //! player's clicks would be; keys are dispatched as key events; the page's state is read back
 //! with `Runtime.evaluate`. The tests play Metamachy's first moves and a checkmate, step
-//! through the move list, let a 1+0 clock run out, play a premove, analyse an earlier
+//! through the move list, let a clock run out (and refuse to take it back), end a game on the
+//! result banner and play a rematch, play a premove, analyse an earlier
 //! position, play an uploaded variant file with holes and a setup choice, check the move
 //! numbers with the engine as White, check that Xiangqi's board shows its points, palace
 //! diagonals and river where its `[display]` table puts them, and save screenshots at a
@@ -213,6 +214,15 @@ impl Browser {
                 json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1}),
             );
         }
+    }
+
+    /// A click on an element through its click event.
+    fn click_js(&mut self, selector: &str) {
+        let sel = serde_json::to_string(selector).unwrap();
+        let done = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({sel}); if (!e) return false; e.click(); return true; }})()"
+        ));
+        assert_eq!(done, json!(true), "no element {selector}");
     }
 
     /// Opens every folded panel, so that their buttons can be clicked.
@@ -752,7 +762,7 @@ fn the_move_list_steps_back_and_returns_to_the_game() {
 }
 
 #[test]
-fn a_flag_fall_at_one_minute_decides_the_game() {
+fn a_flag_fall_decides_the_game_and_is_not_taken_back() {
     let Some((_server, mut b)) = page(
         "metamachy",
         "variant=metamachy&white=human&black=engine&depth=1&clock=1%2B0",
@@ -762,15 +772,30 @@ fn a_flag_fall_at_one_minute_decides_the_game() {
     let st = b.state();
     assert_eq!(st["clocks"]["timed"], true);
     assert_eq!(st["clocks"]["base_ms"], 60_000);
-    // White does not move: the server ends the game when White's minute is gone.
-    let deadline = Instant::now() + Duration::from_secs(80);
-    loop {
-        if b.eval("!!window.polymachy.state().result") == json!(true) {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the flag did not fall");
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    // Two seconds a side, through the page's own new-game call, for a short test.
+    b.eval("newGame({clock_ms: 2000, increment_ms: 0})");
+    b.wait_for(
+        "window.polymachy.state().clocks.base_ms === 2000",
+        "the two-second game",
+    );
+    // Before each side's first move the clocks stand still.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(
+        b.state()["result"],
+        Value::Null,
+        "no flag before the first move"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('clock-white').textContent"),
+        json!("White 0:02.0")
+    );
+    b.play("f3", "f5", 1);
+    b.wait_for(
+        "window.polymachy.state().history.length === 2",
+        "the engine's first move",
+    );
+    // White does not move again: the server ends the game when White's time is gone.
+    b.wait_for("!!window.polymachy.state().result", "the flag");
     let st = b.state();
     assert_eq!(st["result"]["result"], "0-1");
     assert!(
@@ -781,6 +806,181 @@ fn a_flag_fall_at_one_minute_decides_the_game() {
     assert_eq!(st["clocks"]["white_ms"], 0);
     let clock = b.eval("document.getElementById('clock-white').textContent");
     assert_eq!(clock, json!("White 0:00.0"));
+    // No take-back: the button is off, the key changes nothing, and the server refuses.
+    assert_eq!(
+        b.eval("document.getElementById('undo').disabled"),
+        json!(true)
+    );
+    b.key("u", 85);
+    std::thread::sleep(Duration::from_millis(400));
+    let st = b.state();
+    assert_eq!(st["history"].as_array().unwrap().len(), 2);
+    assert_eq!(st["result"]["result"], "0-1");
+    let status = b.eval("fetch('/api/undo', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({sid: window.polymachy.state().sid})}).then(r => r.status)");
+    assert_eq!(status, json!(409));
+}
+
+/// How many visible text nodes of the page contain `words`.
+fn shown_times(b: &mut Browser, words: &str) -> u64 {
+    let w = serde_json::to_string(words).unwrap();
+    b.eval(&format!(
+        "(() => {{ let n = 0; const t = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); while (t.nextNode()) {{ const e = t.currentNode.parentElement; if (t.currentNode.textContent.includes({w}) && e.getClientRects().length && !e.closest('[hidden]')) n++; }} return n; }})()"
+    ))
+    .as_u64()
+    .unwrap()
+}
+
+/// The rectangle of the first element `selector` matches: [left, top, right, bottom].
+fn rect(b: &mut Browser, selector: &str) -> [f64; 4] {
+    let sel = serde_json::to_string(selector).unwrap();
+    let r = b.eval(&format!(
+        "(() => {{ const r = document.querySelector({sel}).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }})()"
+    ));
+    [0, 1, 2, 3].map(|i| r[i].as_f64().unwrap())
+}
+
+// The player resigns against the engine: the result is on the board, once, with Rematch and
+// New game. Rematch starts the same game (variant, clock, level) with the colours swapped.
+#[test]
+fn the_result_banner_offers_a_rematch_with_the_colours_swapped() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=engine&depth=1&clock=3%2B2",
+    ) else {
+        return;
+    };
+    assert_eq!(
+        b.eval("document.getElementById('banner').hidden"),
+        json!(true)
+    );
+    b.click_at("#resign");
+    b.click_at("#confirm-yes");
+    b.wait_for("!!window.polymachy.state().result", "the resignation");
+    let old = b.state()["sid"].clone();
+    assert_eq!(
+        b.eval("document.getElementById('banner').hidden"),
+        json!(false)
+    );
+    let banner = rect(&mut b, "#banner");
+    let board = rect(&mut b, "#board");
+    assert!(
+        banner[0] >= board[0]
+            && banner[2] <= board[2]
+            && banner[1] >= board[1]
+            && banner[3] <= board[3],
+        "the banner {banner:?} is on the board {board:?}"
+    );
+    assert_eq!(shown_times(&mut b, "White resigns"), 1, "the result, once");
+    assert_eq!(b.eval("window.polymachy.status()"), json!("Game over."));
+    b.click_at("#rematch");
+    b.wait_for(
+        &format!("window.polymachy.state().sid !== {old}"),
+        "the rematch",
+    );
+    let st = b.state();
+    assert_eq!(st["players"], json!({"white": "engine", "black": "human"}));
+    assert_eq!(st["variant"]["id"], "metamachy");
+    assert_eq!(st["depth"], 1);
+    assert_eq!(st["clocks"]["base_ms"], 180_000);
+    assert_eq!(st["clocks"]["increment_ms"], 2_000);
+    assert_eq!(
+        b.eval("document.getElementById('banner').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.getElementById('white').value"),
+        json!("engine")
+    );
+    // The human now plays Black, from the bottom of the board.
+    let a1 = rect(&mut b, ".sq[data-sq=\"a1\"]");
+    let a12 = rect(&mut b, ".sq[data-sq=\"a12\"]");
+    assert!(
+        a1[1] < a12[1],
+        "Black at the bottom: a1 {a1:?}, a12 {a12:?}"
+    );
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the engine's first move as White",
+    );
+}
+
+// A hot-seat checkmate at a laptop's and a phone's size: a draw claim asks first; the result
+// banner is on the board and in view, written once; closed, the result moves to the status
+// line, still once. Screenshots `result-laptop.png` and `result-phone.png`.
+#[test]
+fn the_result_banner_at_a_laptop_and_a_phone() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.open_sized(
+            &format!("{url}?variant=metamachy&white=human&black=human&depth=1&fen=k11/12/2K9/12/12/12/12/12/12/12/12/1Q10%20w%20-%20-%200%201"),
+            w,
+            h,
+            mobile,
+        );
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the game",
+        );
+        b.wait_idle();
+        // Buttons by their click events: on a phone's emulated screen a scrolled page
+        // takes dispatched mouse events a row off.
+        b.click_js("#draw");
+        assert_eq!(
+            b.eval("document.getElementById('confirm').hidden"),
+            json!(false)
+        );
+        b.click_js("#confirm-no");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(
+            b.state()["result"],
+            Value::Null,
+            "{device}: no draw without a yes"
+        );
+        b.click_square("b1");
+        b.click_square("b11");
+        b.wait_for("!!window.polymachy.state().result", "the checkmate");
+        b.eval("(() => { window.scrollTo(0, 0); return true; })()");
+        let banner = rect(&mut b, "#banner");
+        let board = rect(&mut b, "#board");
+        assert!(
+            banner[0] >= board[0]
+                && banner[2] <= board[2]
+                && banner[1] >= board[1]
+                && banner[3] <= board[3],
+            "{device}: the banner {banner:?} is on the board {board:?}"
+        );
+        assert!(
+            banner[0] >= 0.0 && banner[2] <= w as f64 && banner[3] <= h as f64,
+            "{device}: the banner {banner:?} is in view"
+        );
+        assert_eq!(
+            shown_times(&mut b, "Checkmate"),
+            1,
+            "{device}: the result, once"
+        );
+        b.screenshot(&format!("result-{device}"));
+        b.click_js("#banner-close");
+        assert_eq!(
+            b.eval("document.getElementById('banner').hidden"),
+            json!(true)
+        );
+        assert_eq!(
+            shown_times(&mut b, "Checkmate"),
+            1,
+            "{device}: in the status line"
+        );
+        assert!(
+            b.eval("window.polymachy.status()")
+                .as_str()
+                .unwrap()
+                .starts_with("1-0")
+        );
+    }
 }
 
 #[test]

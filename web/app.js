@@ -31,6 +31,7 @@ let hintPly = null; // the ply a hint was asked for
 let analysisDepth = null; // none: the server's time limit (`?analysis_depth=N` sets one)
 let audio = null;
 let confirmAction = null;
+let bannerClosed = null; // the game whose result banner was closed
 
 const LEVELS = {
   beginner: { nodes: 300 },
@@ -73,7 +74,8 @@ function say(text, cls) {
 function defaultStatus() {
   if (!st) return "";
   if (viewPly !== null) return `Viewing the position after ${plyLabel(viewPly)}; End returns to the game.`;
-  if (st.result) return st.result.reason;
+  // The result is written once: on the board's banner, or here once the banner is closed.
+  if (st.result) return bannerShown() ? "Game over." : `${st.result.result}: ${st.result.reason}`;
   const who = st.side === "white" ? "White" : "Black";
   const p = st.players[st.side];
   const engine = p !== "engine" ? "" : st.engine.paused ? " (the engine waits: press Engine move)" : " (the engine thinks)";
@@ -567,6 +569,9 @@ function drawAnalysis() {
 
 // ---- state ----
 
+// The result banner is on the board while the game shown is over, until closed.
+function bannerShown() { return !!st && !!st.result && viewPly === null && bannerClosed !== st.sid; }
+
 function render() {
   if (!st) return;
   $("title").textContent = st.variant.name + (st.setup ? ` (setup ${st.setup})` : "");
@@ -574,6 +579,7 @@ function render() {
   drawBoard();
   drawHands();
   $("result").textContent = st.result ? `${st.result.result}: ${st.result.reason}` : "";
+  $("banner").hidden = !bannerShown();
   drawMoves();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
@@ -588,6 +594,7 @@ function render() {
   $("halt").disabled = !e.thinking;
   $("go").disabled = e.thinking || !!st.result;
   $("resign").disabled = !!st.result;
+  $("undo").disabled = !st.can_undo;
   $("draw").disabled = !!st.result;
 }
 
@@ -619,7 +626,8 @@ function noteNewMoves(old, s) {
   const m = s.history[s.history.length - 1];
   const mover = s.history.length % 2 === (s.start.side === "white" ? 1 : 0) ? "White" : "Black";
   const byEngine = old.players[mover.toLowerCase()] === "engine";
-  $("announce").textContent = `${byEngine ? "The engine" : mover} played ${m.san}` + (m.check ? ", check" : "") + (s.result ? `. ${s.result.reason}` : "");
+  // The result itself is read out by the banner.
+  $("announce").textContent = `${byEngine ? "The engine" : mover} played ${m.san}` + (m.check ? ", check" : "");
   playSound(s.result ? "end" : m.check ? "check" : m.capture ? "capture" : "move");
 }
 
@@ -634,7 +642,7 @@ function setState(s) {
     if (viewPly !== null && viewPly > s.history.length) { viewPly = null; viewPos = null; }
   }
   noteNewMoves(old, s);
-  if (s.result) { premove = null; premoveFrom = null; }
+  if (s.result) { premove = null; premoveFrom = null; } else bannerClosed = null;
   if (old && !old.result && s.result && old.sid === s.sid && s.history.length === old.history.length) playSound("end");
   render();
   if (changed && analysisOn && viewPly === null) askAnalysis();
@@ -1054,23 +1062,39 @@ async function newGame(extra) {
     if ($("setup").value) body.setup = $("setup").value;
     Object.assign(body, extra);
     const r = await api("POST", "/api/new", body);
-    if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
-    sid = r.sid;
-    sessionStorage.setItem("polymachy-sid", sid);
-    // The old game stays on show until the new one's pieces are known.
-    viewPly = null; viewPos = null; premove = null; premoveFrom = null; shapes = []; hintPly = null;
-    await loadVariantInfo();
+    await began(r);
     if (body.toml) { uploadName = vinfo.name; setUploadOption(uploadName); fillSetups(); }
-    flipped = $("white").value === "engine" && $("black").value === "human";
-    setState(r.state);
-    if (analysisOn) askAnalysis();
-    say("");
-    focusBoard();
     return true;
   } catch (e) {
     say(e.message, "error");
     return false;
   }
+}
+
+// A new game's answer ({sid, state}): the page turns to it.
+async function began(r) {
+  if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
+  sid = r.sid;
+  sessionStorage.setItem("polymachy-sid", sid);
+  // The old game stays on show until the new one's pieces are known.
+  viewPly = null; viewPos = null; premove = null; premoveFrom = null; shapes = []; hintPly = null;
+  await loadVariantInfo();
+  const p = r.state.players;
+  flipped = p.white === "engine" && p.black === "human";
+  setState(r.state);
+  if (analysisOn) askAnalysis();
+  say("");
+  focusBoard();
+}
+
+// The same settings again, the colours swapped (the form's White and Black follow).
+async function rematch() {
+  try {
+    const r = await api("POST", "/api/rematch", { sid });
+    $("white").value = r.state.players.white;
+    $("black").value = r.state.players.black;
+    await began(r);
+  } catch (e) { say(e.message, "error"); }
 }
 
 function gameInProgress() { return st && !st.result && st.history.length > 0; }
@@ -1151,7 +1175,14 @@ $("resign").addEventListener("click", () => {
   const who = human ? "" : ` for ${st.side === "white" ? "White" : "Black"}`;
   ask(`Resign this game${who}?`, () => post("/api/resign", human ? { side: human } : {}));
 });
-$("draw").addEventListener("click", () => post("/api/draw"));
+// Between two people at one screen a claim is an agreement, and ends the game: asked first.
+$("draw").addEventListener("click", () => {
+  if (st && st.players.white === "human" && st.players.black === "human") ask("Agree a draw and end the game?", () => post("/api/draw"));
+  else post("/api/draw");
+});
+$("rematch").addEventListener("click", rematch);
+$("banner-new").addEventListener("click", () => newGame());
+$("banner-close").addEventListener("click", () => { bannerClosed = st.sid; render(); focusBoard(); });
 $("nav-first").addEventListener("click", () => view(0));
 $("nav-prev").addEventListener("click", () => step(-1));
 $("nav-next").addEventListener("click", () => step(1));

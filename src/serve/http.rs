@@ -539,7 +539,11 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
     } else {
         Bytes::new()
     };
-    let costly = method == "POST" && matches!(path.as_str(), "/api/new" | "/api/pgn" | "/api/fen");
+    let costly = method == "POST"
+        && matches!(
+            path.as_str(),
+            "/api/new" | "/api/rematch" | "/api/pgn" | "/api/fen"
+        );
     let _permit = if costly {
         match sh.costly.acquire().await {
             Ok(p) => Some(p),

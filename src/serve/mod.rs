@@ -25,7 +25,8 @@
 //! **Clocks.** A game started with `clock_ms` (and `increment_ms`) is timed: the server
 //! keeps each side's time (the session's clocks) and is the judge of it; a side whose time is
 //! up loses when the game is next asked about (the page asks every half second while a clock
-//! runs). An untimed game shows each side's time used (see the `clock` module). Taking moves
+//! runs). The clocks stand still until each side has made its first move, and a game lost on
+//! time is not taken back. An untimed game shows each side's time used (see the `clock` module). Taking moves
 //! back sets the clocks back to what they were before them.
 //!
 //! **Bad requests** (malformed JSON, missing fields, illegal moves, unknown variants, a body
@@ -44,7 +45,8 @@
 //! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state |
 //! | `GET /api/variant?sid=S` | the variant: its setups, its rules as `{name, text}`, and its pieces, each with name, letter, XBetza, glyph, `image` (SVG), `words` (the movement in words), promotions and movement diagram |
 //! | `POST /api/move` | `{sid, move}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN |
-//! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included |
+//! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included; refused after a loss on time |
+//! | `POST /api/rematch` | `{sid}` → `{sid, state}`: a new game with the same settings, the colours swapped |
 //! | `POST /api/options` | `{sid, white?, black?, movetime_ms?, depth?, nodes?}` |
 //! | `POST /api/go` | `{sid}`: the engine moves for the side to move |
 //! | `POST /api/stop` | `{sid, play?}`: ends the engine's search |
@@ -66,7 +68,7 @@ use crate::moves::{EMPTY, Move, MoveKind};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::search::{Limits, Score, Searcher};
-use crate::session::{Session, TimeControl, parse_pgn};
+use crate::session::{Reason, Session, TimeControl, parse_pgn};
 use crate::tables::Shape;
 use crate::variant::Variant;
 
@@ -325,11 +327,31 @@ impl Table {
         self.game.is_over()
     }
 
+    /// Whether the clocks run: once each side has made its first move.
+    fn clocks_run(&self) -> bool {
+        self.game.moves().len() >= 2
+    }
+
+    /// Whether the game was lost on time (then no move is taken back).
+    fn lost_on_time(&mut self) -> bool {
+        self.control.is_some()
+            && self
+                .game
+                .verdict()
+                .is_some_and(|v| v.reason == Reason::TimeForfeit)
+    }
+
     /// Charges the time since the turn started to the side to move, and ends the game when
     /// that side has run out of time; the server is the judge of time, so this is asked on
-    /// every request and before every engine move.
+    /// every request and before every engine move. Before each side's first move the clocks
+    /// stand still: the turn starts again now.
     fn check_flag(&mut self) {
-        if self.game.charge_until(Instant::now()).is_some() {
+        let now = Instant::now();
+        if !self.clocks_run() {
+            self.game.start_turn(now);
+            return;
+        }
+        if self.game.charge_until(now).is_some() {
             self.cancel_search();
         }
     }
@@ -709,7 +731,8 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
         _ => None,
     };
     let history = s.history();
-    let running = (!over).then_some(side);
+    let running = (!over && s.clocks_run()).then_some(side);
+    let can_undo = !s.game.moves().is_empty() && !s.lost_on_time();
     let start = s.game.start_position();
     let mut out = position_json(&pos, s.game.last_move());
     let fields = json!({
@@ -724,6 +747,7 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
         "moves": history.iter().map(|h| h["san"].clone()).collect::<Vec<_>>(),
         "history": history,
         "result": result,
+        "can_undo": can_undo,
         "players": {"white": s.players[0].name(), "black": s.players[1].name()},
         "movetime_ms": s.movetime.map(|d| d.as_millis() as u64),
         "depth": s.depth,
@@ -1349,6 +1373,32 @@ impl Server {
         Ok(json!({"sid": sid, "state": state_json(&sid, &mut s)}))
     }
 
+    /// A new game with the settings of the game `old` (variant, setup, start position, time
+    /// control and engine level), the players' colours swapped.
+    fn rematch(&self, old: &Arc<Mutex<Table>>) -> Result<Value, ApiError> {
+        let sess = {
+            let o = lock(old);
+            let rules = o.game.rules();
+            let start = o.game.start_position().fen();
+            let fresh = Session::new(rules);
+            let game = if fresh.start_position().fen() == start {
+                fresh
+            } else {
+                Session::from_fen(rules, &start).map_err(bad)?
+            };
+            let mut t = Table::new(game, o.variant.clone(), o.control);
+            t.players = [o.players[1], o.players[0]];
+            (t.movetime, t.depth, t.nodes) = (o.movetime, o.depth, o.nodes);
+            t
+        };
+        let sid = self.new_sid();
+        let arc = Arc::new(Mutex::new(sess));
+        self.admit(&sid, &arc)?;
+        maybe_start_engine(&arc, false);
+        let mut s = lock(&arc);
+        Ok(json!({"sid": sid, "state": state_json(&sid, &mut s)}))
+    }
+
     /// Answers one API request: (status, JSON or text, content type).
     pub fn api(
         &self,
@@ -1405,6 +1455,10 @@ impl Server {
         }
         if path == "/api/new" {
             return self.new_game(&body);
+        }
+        if path == "/api/rematch" {
+            let (_, arc) = self.session_of(&body)?;
+            return self.rematch(&arc);
         }
         let (sid, arc) = self.session_of(&body)?;
         if path == "/api/analyse" {
@@ -1573,6 +1627,9 @@ fn post_action(s: &mut Table, path: &str, body: &Value) -> Result<(bool, bool), 
 fn undo(s: &mut Table) -> Result<(), ApiError> {
     if s.game.moves().is_empty() {
         return Err(conflict("no move to take back"));
+    }
+    if s.lost_on_time() {
+        return Err(conflict("the game was lost on time: no move is taken back"));
     }
     s.cancel_search();
     let humans = s.players.iter().filter(|&&p| p == Player::Human).count();
