@@ -1104,6 +1104,61 @@ fn analysis_shows_three_lines_for_an_earlier_position() {
     b.screenshot("analysis-dark");
 }
 
+// Analysis players can trust: asked for three lines, the page shows three at every moment
+// after the first second while the depth grows; the game's engine shows no score of its own
+// meanwhile (one evaluation on screen), every score is named as White's, and the bar's number
+// is large enough and stands out from the bar under it.
+#[test]
+fn the_analysis_keeps_three_lines_on_screen_and_one_evaluation() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=engine&depth=1",
+    ) else {
+        return;
+    };
+    b.play("f3", "f5", 1);
+    b.wait_for(
+        "window.polymachy.state().history.length === 2 && window.polymachy.idle()",
+        "the engine's reply",
+    );
+    let engine = b.eval("document.getElementById('engine').textContent");
+    assert!(
+        engine.as_str().unwrap().contains("score")
+            && engine.as_str().unwrap().contains("for White"),
+        "{engine}"
+    );
+    b.click_at("#analyse");
+    let seen = b.eval(
+        "new Promise(done => { const t0 = performance.now(); const seen = []; const iv = setInterval(() => { const t = performance.now() - t0; seen.push([t, document.querySelectorAll('#analysis .aline').length, document.getElementById('engine').textContent, document.querySelector('#analysis .ahead').textContent]); if (t > 7000) { clearInterval(iv); done(seen); } }, 40); })",
+    );
+    let mut heads = std::collections::BTreeSet::new();
+    let mut after = 0;
+    for s in seen.as_array().unwrap() {
+        let t = s[0].as_f64().unwrap();
+        let head = s[3].as_str().unwrap();
+        assert!(
+            !s[2].as_str().unwrap().contains("score"),
+            "a second evaluation at {t} ms: {}",
+            s[2]
+        );
+        if t < 1000.0 {
+            continue;
+        }
+        after += 1;
+        assert_eq!(s[1], json!(3), "lines at {t} ms ({head})");
+        assert!(head.contains("scores for White"), "{head}");
+        heads.insert(head.split(" · ").nth(1).unwrap_or("").to_string());
+    }
+    assert!(after > 100, "{after} looks");
+    assert!(heads.len() >= 2, "the depth grew meanwhile: {heads:?}");
+    let bar = b.eval("(() => { const t = document.getElementById('evaltext'); const cs = getComputedStyle(t); const tr = t.getBoundingClientRect(); const fill = document.getElementById('evalfill').getBoundingClientRect(); const mid = tr.top + tr.height / 2; const under = mid >= fill.top && mid <= fill.bottom ? 'evalfill' : 'evalbar'; const bg = getComputedStyle(document.getElementById(under)).backgroundColor; const lum = (c) => { const [r, g, b] = c.match(/[0-9.]+/g).slice(0, 3).map(Number).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; }; const a = lum(cs.color), b = lum(bg); const box = document.getElementById('evalbar').getBoundingClientRect(); return [parseFloat(cs.fontSize), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), t.textContent, cs.mixBlendMode, tr.left >= box.left && tr.right <= box.right && tr.top >= box.top && tr.bottom <= box.bottom]; })()");
+    assert!(bar[0].as_f64().unwrap() >= 12.0, "the bar's number: {bar}");
+    assert!(bar[1].as_f64().unwrap() >= 4.5, "its contrast: {bar}");
+    assert!(!bar[2].as_str().unwrap().is_empty(), "{bar}");
+    assert_eq!(bar[3], json!("normal"), "{bar}");
+    assert_eq!(bar[4], json!(true), "inside the bar: {bar}");
+}
+
 #[test]
 fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
     let fen = "rnccwkqbbnr/ppppppppppp/11/11/11/11/11/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1";

@@ -1217,3 +1217,88 @@ fn a_variant_file_with_holes_is_served_whole() {
     );
     assert_eq!(up["board"], st["board"]);
 }
+
+#[test]
+fn a_rematch_keeps_the_settings_and_swaps_the_colours() {
+    let s = start(&[]);
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "engine", "depth": 2,
+               "clock_ms": 180000, "increment_ms": 2000, "fen": fen}),
+    );
+    ok(&s, "POST", "/api/resign", json!({"sid": sid}));
+    let r = ok(&s, "POST", "/api/rematch", json!({"sid": sid}));
+    let new = r["sid"].as_str().unwrap();
+    assert_ne!(new, sid, "a game of its own");
+    let st = r["state"].clone();
+    assert_eq!(st["players"], json!({"white": "engine", "black": "human"}));
+    assert_eq!(st["variant"]["id"], "chess");
+    assert_eq!(st["start"]["fen"], fen);
+    assert_eq!(st["depth"], 2);
+    assert_eq!(st["clocks"]["base_ms"], 180000);
+    assert_eq!(st["clocks"]["increment_ms"], 2000);
+    assert_eq!(st["result"], Value::Null);
+    // The engine, White now, plays its first move; the old game keeps its result.
+    wait(&s, new, "the engine's first move", |v| {
+        v["moves"].as_array().unwrap().len() == 1
+    });
+    assert_eq!(state(&s, &sid)["result"]["result"], "0-1");
+    let (status, v) = call(&s, "POST", "/api/rematch", Some(json!({"sid": "nope"})));
+    assert_eq!(status, 404, "{v}");
+}
+
+// The analysis shows a whole set of lines: asked for three, every answer after the first
+// second has three, all of one depth, while the depth grows; a position with two legal
+// moves has two.
+#[test]
+fn the_analysis_shows_a_whole_set_of_lines_at_every_poll() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "metamachy", "white": "human", "black": "human", "depth": 1}),
+    );
+    ok(&s, "POST", "/api/analyse", json!({"sid": sid, "lines": 3}));
+    let t0 = Instant::now();
+    let mut depths = std::collections::BTreeSet::new();
+    let mut polls = 0;
+    while t0.elapsed() < Duration::from_secs(6) {
+        let st = state(&s, &sid);
+        if t0.elapsed() >= Duration::from_secs(1) {
+            let lines = st["analysis"]["lines"].as_array().unwrap();
+            assert_eq!(lines.len(), 3, "at {:?}: {}", t0.elapsed(), st["analysis"]);
+            let d = &lines[0]["depth"];
+            assert!(
+                lines.iter().all(|l| &l["depth"] == d),
+                "one depth: {}",
+                st["analysis"]
+            );
+            depths.insert(d.as_u64().unwrap());
+            polls += 1;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(polls > 50, "{polls} polls");
+    assert!(
+        depths.len() >= 2,
+        "the analysis deepened meanwhile: {depths:?}"
+    );
+    ok(&s, "POST", "/api/analyse", json!({"sid": sid, "off": true}));
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human", "depth": 1,
+               "fen": "1r5k/8/8/8/8/7P/8/K7 w - - 0 1"}),
+    );
+    ok(
+        &s,
+        "POST",
+        "/api/analyse",
+        json!({"sid": sid, "lines": 3, "depth": 4}),
+    );
+    let st = wait(&s, &sid, "the analysis to end", |v| {
+        v["analysis"]["running"] == false
+    });
+    let lines = st["analysis"]["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{}", st["analysis"]);
+    assert_eq!(lines[0]["depth"], 4);
+}

@@ -195,13 +195,13 @@ function wide() { return window.innerWidth > 700 && window.innerWidth > window.i
 
 function squareSize() {
   const files = st.variant.files, ranks = st.variant.ranks;
-  const bar = $("evalbar").hidden ? 0 : 22;
+  const bar = $("evalbar").hidden ? 0 : 30;
   let w, h;
   if (wide()) {
     w = viewWidth() - 16 - 4 - bar - Math.max(300, Math.min(420, viewWidth() * 0.28));
     h = window.innerHeight - 16 - 4;
   } else {
-    w = viewWidth() - 4 - 4 - (bar ? 14 : 0);
+    w = viewWidth() - 4 - 4 - (bar ? 22 : 0);
     h = Infinity;
   }
   return Math.max(14, Math.min(96, Math.floor(Math.min(w / files, h / ranks))));
@@ -545,8 +545,9 @@ function drawAnalysis() {
   const head = document.createElement("div");
   head.className = "ahead";
   const fresh = a && a.ply === ply;
+  // Every score is White's, as the bar shows it.
   head.textContent = !fresh ? "Analysis: starting…" : `Analysis of ${plyLabel(ply).replace("the start", "the start position")}` +
-    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + (a.running ? " · thinking" : "");
+    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + " · scores for White" + (a.running ? " · thinking" : "");
   box.appendChild(head);
   if (!fresh) return;
   for (const l of a.lines) {
@@ -563,7 +564,15 @@ function drawAnalysis() {
     $("evalfill").style.height = pct.toFixed(1) + "%";
     $("evalfill").style.top = flipped ? "0" : "auto";
     $("evalfill").style.bottom = flipped ? "auto" : "0";
-    $("evaltext").textContent = a.lines[0].score;
+    // The number, at the end of the side ahead, dark on White's share or light on Black's.
+    const text = $("evaltext");
+    text.textContent = a.lines[0].score;
+    const whiteAhead = cp >= 0;
+    text.className = whiteAhead ? "on-white" : "on-black";
+    const atBottom = whiteAhead !== flipped;
+    text.style.bottom = atBottom ? "0" : "auto";
+    text.style.top = atBottom ? "auto" : "0";
+    $("evalbar").title = `Evaluation for White: ${a.lines[0].score}`;
   }
 }
 
@@ -583,7 +592,8 @@ function render() {
   drawMoves();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
-  if (e.depth > 0 && e.score !== null) {
+  // One evaluation on screen at a time: with the analysis on, the game's engine shows none.
+  if (e.depth > 0 && e.score !== null && !analysisOn) {
     eng += ` · depth ${e.depth} · score ${e.score} (for ${e.score_view === "white" ? "White" : "Black"}) · ${e.nodes} nodes`;
     if (e.pv.length) eng += ` · PV ${e.pv.join(" ")}`;
   }

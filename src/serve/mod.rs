@@ -42,7 +42,7 @@
 //! | `POST /api/new` | `{variant?, toml?, setup?, fen?, white?, black?, movetime_ms?, depth?, nodes?, clock_ms?, increment_ms?}` → `{sid, state}` |
 //! | `GET /api/state?sid=S` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis |
 //! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
-//! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state |
+//! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state (a whole set of lines of one depth: a deeper set replaces it when all its lines are in) |
 //! | `GET /api/variant?sid=S` | the variant: its setups, its rules as `{name, text}`, and its pieces, each with name, letter, XBetza, glyph, `image` (SVG), `words` (the movement in words), promotions and movement diagram |
 //! | `POST /api/move` | `{sid, move}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN |
 //! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included; refused after a loss on time |
@@ -171,7 +171,13 @@ struct LineReport {
 struct AnalysisState {
     /// The ply analysed (0: the start position).
     ply: Option<usize>,
+    /// The lines shown: a whole set, all of one depth.
     lines: Vec<LineReport>,
+    /// The lines of the depth being searched, shown once all [`AnalysisState::want`] are in.
+    pending: Vec<LineReport>,
+    /// How many lines make a whole set: those asked for, or fewer when the position has
+    /// fewer legal moves.
+    want: usize,
     /// Set while the analysis runs.
     stop: Option<Arc<AtomicBool>>,
     /// Bumped by every new analysis or cancel; a thread of another value reports nothing.
@@ -188,6 +194,7 @@ impl AnalysisState {
         self.generation += 1;
         self.ply = None;
         self.lines.clear();
+        self.pending.clear();
     }
 }
 
@@ -713,16 +720,8 @@ fn state_json(sid: &str, s: &mut Table) -> Value {
     };
     let side = pos.side();
     let result = verdict.map(|v| json!({"result": v.result.pgn(), "reason": v.to_string()}));
-    // The score from the viewpoint of the player: the human when one human plays, else White.
-    let humans: Vec<Color> = [Color::White, Color::Black]
-        .into_iter()
-        .filter(|c| s.players[c.index()] == Player::Human)
-        .collect();
-    let view = if humans.len() == 1 {
-        humans[0]
-    } else {
-        Color::White
-    };
+    // Every score on the page is from one side, White's, as the evaluation bar is.
+    let view = Color::White;
     let score = match (s.report.score, s.report.searched_for) {
         (Some(sc), Some(by)) => {
             let sc = if by == view { sc } else { negate(sc) };
@@ -806,6 +805,8 @@ fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiError> {
         .game
         .position_at(ply)
         .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?;
+    let legal = Session::from_position(pos.clone()).legal_moves().len();
+    s.analysis.want = lines.min(legal).max(1);
     let stop = Arc::new(AtomicBool::new(false));
     s.analysis.ply = Some(ply);
     s.analysis.stop = Some(stop.clone());
@@ -837,14 +838,17 @@ fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiError> {
                     score: info.score,
                     pv: info.pv.clone(),
                 };
-                let lines = &mut s.analysis.lines;
+                // A deeper iteration's lines replace the shallower ones when all are in, so
+                // that the page always shows the same number of lines, all of one depth.
+                let a = &mut s.analysis;
                 if k == 1 {
-                    // A deeper iteration: its lines replace the shallower ones.
-                    lines.truncate(1);
+                    a.pending.clear();
                 }
-                match lines.get_mut(k - 1) {
-                    Some(l) => *l = line,
-                    None => lines.push(line),
+                if k == a.pending.len() + 1 {
+                    a.pending.push(line);
+                }
+                if a.pending.len() >= a.want {
+                    a.lines = std::mem::take(&mut a.pending);
                 }
             });
             let mut s = lock(&arc2);
