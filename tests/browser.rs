@@ -409,6 +409,11 @@ fn play_metamachy_and_load_terachess_in_chromium() {
         status.as_str().unwrap().contains("Illegal"),
         "refused: {status}"
     );
+    assert_eq!(
+        b.eval("document.getElementById('status').className"),
+        json!(""),
+        "a word, not an error in red"
+    );
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(b.state()["fen"], fen_before);
 
@@ -1479,4 +1484,146 @@ fn xiangqi_shows_its_palaces_and_river() {
         b.eval("[document.getElementById('board').classList.contains('points'), document.getElementById('lines').childElementCount]"),
         json!([false, 0])
     );
+}
+
+/// The elements whose right edge is beyond the viewport's width: `tag#id.class right`.
+fn wider_than_the_screen(b: &mut Browser) -> Vec<String> {
+    let v = b.eval("(() => { const w = document.documentElement.clientWidth; return [...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 0.5; }).map(e => `${e.tagName.toLowerCase()}#${e.id}.${typeof e.className === 'string' ? e.className : ''} ${Math.round(e.getBoundingClientRect().right)}`); })()");
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+// A phone's 390 px: no element of the page (panels unfolded, analysis on) reaches beyond the
+// screen's right edge.
+#[test]
+fn nothing_is_wider_than_a_phone() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for variant in ["metamachy", "terachess2", "crazyhouse"] {
+        b.open_sized(
+            &format!("{url}?variant={variant}&white=human&black=human&depth=1&analysis_depth=1"),
+            390,
+            844,
+            true,
+        );
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the game",
+        );
+        b.wait_idle();
+        b.unfold();
+        b.click_js(".piece");
+        b.click_js("#analyse");
+        b.wait_for(
+            "document.querySelectorAll('#analysis .aline').length === 3",
+            "the analysis",
+        );
+        let wide = wider_than_the_screen(&mut b);
+        assert!(wide.is_empty(), "{variant}: wider than 390 px: {wide:?}");
+    }
+}
+
+// At a laptop's 1366 px, in chess from a position with an en-passant capture: the page has
+// its own icon; a menu with nothing to choose is hidden (no setups in chess, no seconds for a
+// level of fixed nodes); the players' menus share a row; a click focuses a square without a
+// ring, a key shows the ring inside the square; a click on an empty square is no error; the
+// en-passant square is marked otherwise than a plain step.
+#[test]
+fn the_form_the_focus_and_the_marks() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    b.open_sized(
+        &format!("{url}?variant=chess&white=human&black=human&depth=1&fen=4k3/8/8/3pP3/8/8/8/4K3%20w%20-%20d6%200%201"),
+        1366,
+        657,
+        false,
+    );
+    b.wait_for(
+        "!!(window.polymachy && window.polymachy.state())",
+        "the game",
+    );
+    b.wait_idle();
+    assert_eq!(
+        b.eval(
+            "document.querySelector('link[rel=\"icon\"]').href.startsWith('data:image/svg+xml')"
+        ),
+        json!(true)
+    );
+    let shown = |b: &mut Browser, id: &str| {
+        b.eval(&format!(
+            "document.getElementById('{id}').getClientRects().length > 0"
+        ))
+    };
+    assert_eq!(
+        shown(&mut b, "setup-label"),
+        json!(false),
+        "chess has no setups"
+    );
+    b.set_value("level", "beginner");
+    assert_eq!(
+        shown(&mut b, "limit-label"),
+        json!(false),
+        "a level of nodes"
+    );
+    b.set_value("level", "full");
+    assert_eq!(
+        shown(&mut b, "limit-label"),
+        json!(true),
+        "seconds per move"
+    );
+    let white = rect(&mut b, "#white");
+    let black = rect(&mut b, "#black");
+    assert!(
+        (white[1] - black[1]).abs() < 2.0,
+        "White {white:?} and Black {black:?} on one row"
+    );
+    // Focus: a click leaves no ring; a key shows it, inside the square.
+    let ring = "(() => { const e = document.activeElement; const cs = getComputedStyle(e); return [e.dataset.sq || null, cs.outlineStyle, parseFloat(cs.outlineWidth), parseFloat(cs.outlineOffset)]; })()";
+    b.click_square("e1");
+    let r = b.eval(ring);
+    assert_eq!(r[0], json!("e1"), "{r}");
+    assert_eq!(r[1], json!("none"), "no ring after a click: {r}");
+    b.key("ArrowRight", 39);
+    let r = b.eval(ring);
+    assert_eq!(r[0], json!("f1"), "{r}");
+    assert_eq!(r[1], json!("solid"), "a ring after a key: {r}");
+    assert!(
+        r[2].as_f64().unwrap() >= 2.0 && r[3].as_f64().unwrap() <= -r[2].as_f64().unwrap(),
+        "drawn inside the square: {r}"
+    );
+    // An empty square clicked: no error.
+    b.click_square("e1");
+    b.click_square("a6");
+    assert_eq!(
+        b.eval("document.getElementById('status').className"),
+        json!("")
+    );
+    // The pawn on e5: e6 a step, d6 en passant, marked otherwise.
+    b.click_square("e5");
+    let marks = b.eval("['d6', 'e6'].map(q => { const c = document.querySelector(`.sq[data-sq=\"${q}\"]`); return [c.className, getComputedStyle(c, '::after').backgroundImage]; })");
+    let (d6, e6) = (&marks[0], &marks[1]);
+    assert!(d6[0].as_str().unwrap().contains("dest-ep"), "{marks}");
+    assert!(
+        !d6[0].as_str().unwrap().split(' ').any(|c| c == "dest"),
+        "{marks}"
+    );
+    assert!(
+        e6[0].as_str().unwrap().split(' ').any(|c| c == "dest"),
+        "{marks}"
+    );
+    assert_ne!(d6[1], e6[1], "drawn otherwise: {marks}");
+    b.click_square("d6");
+    b.wait_for("window.polymachy.state().history.length === 1", "exd6");
+    assert_eq!(b.state()["moves"], json!(["exd6"]));
 }

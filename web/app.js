@@ -238,7 +238,8 @@ function drawBoard() {
   board.replaceChildren();
   const live = viewPly === null;
   const dests = new Set();
-  if (live && selected) legalFrom(selected).forEach((m) => dests.add(m.to));
+  const passant = new Set(); // en-passant captures: to an empty square
+  if (live && selected) legalFrom(selected).forEach((m) => { dests.add(m.to); if (m.words === "take en passant") passant.add(m.to); });
   const target = focusSq && !isHole(focusSq) ? focusSq : defaultFocus();
   for (let row = 0; row < ranks; row++) {
     const r = flipped ? row : ranks - 1 - row;
@@ -264,7 +265,7 @@ function drawBoard() {
       if (live && (selected === name || premoveFrom === name)) cell.classList.add("selected");
       if (live && premove && (premove.from === name || premove.to === name)) cell.classList.add("premove");
       if (dests.has(name)) {
-        cell.classList.add(piece ? "dest-capture" : "dest");
+        cell.classList.add(piece ? "dest-capture" : passant.has(name) ? "dest-ep" : "dest");
         label += ", can go here";
       }
       if (col === 0) cell.appendChild(Object.assign(document.createElement("span"), { className: "coord rank", textContent: r + 1 }));
@@ -775,8 +776,8 @@ function activate(name) {
     if (tryMove(selected, name)) return;
   }
   if (!humanToMove()) {
-    if (st.result) say("The game is over.", "error");
-    else if (!premoveClick(name, piece) && !piece) say("Wait: it is the engine's turn.", "error");
+    if (st.result) say("The game is over.");
+    else if (!premoveClick(name, piece) && !piece) say("Wait: it is the engine's turn.");
     return;
   }
   if (selected === name) { selected = null; render(); return; }
@@ -789,10 +790,12 @@ function activate(name) {
     const was = selected;
     selected = null;
     render();
-    if (was) say(`Illegal: ${was} to ${name} is not a legal move.`, "error");
-    else if (mine) say(`The piece on ${name} has no legal move.`, "error");
-    else if (piece) say(`${defaultStatus()}. The ${(pieceByLetter[piece.toUpperCase()] || {}).name || piece} on ${name} is shown in the pieces panel.`);
-    else say(`Nothing to move on ${name}.`, "error");
+    // A click off the piece's moves lets the piece go, with a word, not as an error; a click
+    // on an empty square is no mistake.
+    if (was) say(`Illegal: ${was} to ${name} is not a legal move.`);
+    else if (mine) say(`The piece on ${name} has no legal move.`);
+    else if (piece && !was) say(`${defaultStatus()}. The ${(pieceByLetter[piece.toUpperCase()] || {}).name || piece} on ${name} is shown in the pieces panel.`);
+    else say("");
   }
 }
 
@@ -803,6 +806,9 @@ function cellAt(ev) {
 }
 
 let pressed = null;
+// The board's focus ring shows once keys are used, and goes with the next click.
+document.addEventListener("keydown", (ev) => { if (!ev.ctrlKey && !ev.metaKey) document.documentElement.classList.add("keys"); }, true);
+document.addEventListener("pointerdown", () => document.documentElement.classList.remove("keys"), true);
 $("board").addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".sq");
   if (!cell || !audio) { try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { /* none */ } }
