@@ -1176,6 +1176,9 @@ fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
     ) else {
         return;
     };
+    // The moves sent to the server are recorded.
+    b.eval("(() => { window.sent = []; const f = window.fetch; window.fetch = (u, o) => { if (u === '/api/move') window.sent.push(JSON.parse(o.body)); return f(u, o); }; return true; })()");
+    let castle = b.eval("window.polymachy.state().legal.findIndex(m => m.uci === 'f1g1oo')");
     b.click_square("f1");
     b.click_square("g1");
     let words = b.eval("[...document.querySelectorAll('#promo button')].map(e => e.textContent)");
@@ -1185,6 +1188,9 @@ fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
         "window.polymachy.state().history.length === 1",
         "the castle",
     );
+    // Sent as the server listed it: its place in the list and its text.
+    let sent = b.eval("window.sent.map(b => [b.move, b.index])");
+    assert_eq!(sent, json!([["f1g1oo", castle]]));
     let v = Variant::load("wildebeest").unwrap();
     let rules = Ruleset::new(&v, None).unwrap();
     let mut g = Game::from_position(polymachy::position::Position::from_fen(&rules, fen).unwrap());

@@ -1302,3 +1302,45 @@ fn the_analysis_shows_a_whole_set_of_lines_at_every_poll() {
     assert_eq!(lines.len(), 2, "{}", st["analysis"]);
     assert_eq!(lines[0]["depth"], 4);
 }
+
+// The page sends the move it picked from the state's list of legal moves: its place in the list
+// and its text. The move at that place is played; a list out of date is refused.
+#[test]
+fn a_move_is_sent_by_its_place_in_the_legal_list() {
+    let s = start(&[]);
+    let (sid, st) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human", "depth": 1}),
+    );
+    let legal = st["legal"].as_array().unwrap().clone();
+    let at = |uci: &str| legal.iter().position(|m| m["uci"] == uci).unwrap();
+    let i = at("g1f3");
+    let st = ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": sid, "move": "g1f3", "index": i}),
+    );
+    assert_eq!(st["moves"], json!(["Nf3"]));
+    // The old list's e2e4, now Black to move: refused, nothing changes.
+    let j = at("e2e4");
+    let body = json!({"sid": sid, "move": "e2e4", "index": j}).to_string();
+    refused(&s, &sid, "/api/move", body.as_bytes(), 409, "out of date");
+    // A place that holds another move, or none.
+    let legal = st["legal"].as_array().unwrap();
+    let k = legal.iter().position(|m| m["uci"] == "e7e5").unwrap();
+    let other = legal[(k + 1) % legal.len()]["uci"].as_str().unwrap();
+    let body = json!({"sid": sid, "move": other, "index": k}).to_string();
+    refused(&s, &sid, "/api/move", body.as_bytes(), 409, "out of date");
+    let body = json!({"sid": sid, "move": "e7e5", "index": 999}).to_string();
+    refused(&s, &sid, "/api/move", body.as_bytes(), 409, "out of date");
+    let body = json!({"sid": sid, "move": "e7e5", "index": "1"}).to_string();
+    refused(&s, &sid, "/api/move", body.as_bytes(), 400, "index");
+    let st = ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": sid, "move": "e7e5", "index": k}),
+    );
+    assert_eq!(st["moves"], json!(["Nf3", "e5"]));
+}

@@ -690,9 +690,13 @@ async function loadVariantInfo() {
 
 // ---- moves ----
 
-async function sendMove(uci) {
+// A move of the server's own list: sent as its place in the list and its exact text.
+async function sendMove(m) {
   try {
-    setState(await api("POST", "/api/move", { sid, move: uci }));
+    // The state may have been asked for again since the move was picked: found by its text.
+    let index = st.legal.indexOf(m);
+    if (index < 0) index = st.legal.findIndex((x) => x.uci === m.uci);
+    setState(await api("POST", "/api/move", index < 0 ? { sid, move: m.uci } : { sid, move: m.uci, index }));
   } catch (e) {
     selected = null;
     render();
@@ -704,7 +708,7 @@ async function sendMove(uci) {
 function tryMove(from, to) {
   const ms = st.legal.filter((m) => m.from === from && m.to === to);
   if (ms.length === 0) return false;
-  if (ms.length === 1 || ms.every((m) => m.uci === ms[0].uci)) { sendMove(ms[0].uci); return true; }
+  if (ms.length === 1) { sendMove(ms[0]); return true; }
   chooseMove(ms);
   return true;
 }
@@ -723,7 +727,7 @@ function chooseMove(ms) {
     const plain = ms.some((x) => x.promo) && !m.promo && m.words === "step" ? "no promotion" : m.words;
     b.appendChild(document.createTextNode(plain || (p ? p.name : "step")));
     b.dataset.uci = m.uci;
-    b.addEventListener("click", () => { box.hidden = true; sendMove(m.uci); });
+    b.addEventListener("click", () => { box.hidden = true; sendMove(m); });
     box.appendChild(b);
   }
   const cancel = document.createElement("button");
@@ -762,7 +766,7 @@ function tryPremove() {
   premoveFrom = null;
   const ms = st.legal.filter((m) => m.from === pm.from && m.to === pm.to);
   if (!ms.length) { render(); say(`The premove ${pm.from}-${pm.to} is not legal now; dropped.`); return; }
-  if (ms.length === 1 || ms.every((m) => m.uci === ms[0].uci)) sendMove(ms[0].uci);
+  if (ms.length === 1) sendMove(ms[0]);
   else chooseMove(ms);
 }
 

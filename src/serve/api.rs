@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::geometry::Color;
+use crate::moves::Move;
 use crate::position::Ruleset;
 use crate::session::{Session, TimeControl, parse_pgn};
 use crate::variant::Variant;
@@ -285,10 +286,13 @@ pub(super) fn post_action(
             if s.thinking() || s.players[side.index()] == Player::Engine {
                 return Err(conflict("it is the engine's turn"));
             }
-            let mv = s.game.read(text).map_err(|e| ApiError {
-                status: 422,
-                message: e.to_string(),
-            })?;
+            let mv = match body.get("index") {
+                None | Some(Value::Null) => s.game.read(text).map_err(|e| ApiError {
+                    status: 422,
+                    message: e.to_string(),
+                })?,
+                Some(v) => picked(s, v, text)?,
+            };
             // The mover's time is charged; the move stands unless its flag fell meanwhile.
             s.check_flag();
             s.game.play(mv).map_err(|e| conflict(e.to_string()))?;
@@ -355,6 +359,21 @@ pub(super) fn post_action(
         }
     }
     Ok((restart, force))
+}
+
+/// The move the page picked from the state's legal moves: the one at `index`, which must be
+/// `text` in coordinates (else the list the page picked from is out of date).
+fn picked(s: &mut Table, index: &Value, text: &str) -> Result<Move, ApiError> {
+    let i = index
+        .as_u64()
+        .ok_or_else(|| bad("`index` must be a whole number"))? as usize;
+    let legal = s.game.legal_moves();
+    match legal.get(i) {
+        Some(&m) if s.game.coord(m) == text => Ok(m),
+        _ => Err(conflict(format!(
+            "`{text}` is not legal move {i} here: the page's list of legal moves is out of date"
+        ))),
+    }
 }
 
 /// Takes back the last move, and the engine's reply before it when one person plays the engine.

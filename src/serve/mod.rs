@@ -49,7 +49,7 @@
 //! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
 //! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state (a whole set of lines of one depth: a deeper set replaces it when all its lines are in) |
 //! | `GET /api/variant?sid=S` | the variant: its setups, its rules as `{name, text}`, and its pieces, each with name, letter, XBetza, glyph, `image` (SVG), `words` (the movement in words), promotions and movement diagram |
-//! | `POST /api/move` | `{sid, move}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN |
+//! | `POST /api/move` | `{sid, move, index?}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN; with `index`, the move at that place of the state's `legal` list, whose `uci` must be `move` (409 otherwise) |
 //! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included; refused after a loss on time |
 //! | `POST /api/rematch` | `{sid}` → `{sid, state}`: a new game with the same settings, the colours swapped |
 //! | `POST /api/options` | `{sid, white?, black?, movetime_ms?, depth?, nodes?}` |
