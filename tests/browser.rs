@@ -5,12 +5,13 @@
 //! player's clicks would be; keys are dispatched as key events; the page's state is read back
 //! with `Runtime.evaluate`. The tests play Metamachy's first moves and a checkmate, step
 //! through the move list, let a clock run out (and refuse to take it back), end a game on the
-//! result banner and play a rematch, play a premove, analyse an earlier
-//! position, play an uploaded variant file with holes and a setup choice, check the move
-//! numbers with the engine as White, check that Xiangqi's board shows its points, palace
-//! diagonals and river where its `[display]` table puts them, and save screenshots at a
-//! laptop's and a phone's size (`target/browser/*.png`) with the squares' size checked. Every
-//! board the page shows is compared with the position Polymachy computes.
+//! result banner and play a rematch, keep three analysis lines on screen, check the form, the
+//! focus ring and a phone's width, find the clocks at the board's edges, type moves, play a
+//! premove, analyse an earlier position, play an uploaded variant file with holes and a setup
+//! choice, check the move numbers with the engine as White, check that Xiangqi's board shows
+//! its points, palace diagonals and river where its `[display]` table puts them, and save
+//! screenshots at a laptop's and a phone's size (`target/browser/*.png`) with the squares' size
+//! checked. Every board the page shows is compared with the position Polymachy computes.
 //!
 //! Needs Chromium (`chromium` on Debian). Without it the tests fail when `CI` is set and
 //! otherwise skip with a message.
@@ -1365,9 +1366,13 @@ fn the_board_fills_a_laptop_and_a_phone() {
                     "{variant}: below the fold ({bottom})"
                 );
             } else {
-                // The board comes first, across the screen.
+                // The board comes first (under the top player's clock), across the screen.
+                let top = b
+                    .eval("document.getElementById('edge-top').getBoundingClientRect().bottom")
+                    .as_f64()
+                    .unwrap();
                 assert!(
-                    by < 10.0 && bx < 10.0,
+                    by < 60.0 && by <= top + 4.0 && bx < 10.0,
                     "{variant}: the board starts at {bx},{by}"
                 );
                 assert!(
@@ -1632,4 +1637,133 @@ fn the_form_the_focus_and_the_marks() {
     b.click_square("d6");
     b.wait_for("window.polymachy.state().history.length === 1", "exd6");
     assert_eq!(b.state()["moves"], json!(["exd6"]));
+}
+
+// Each player's clock, large, at their edge of the board (the right edge's corners on a
+// laptop, above and below the board on a phone), with the pieces they have more of; Flip
+// swaps them. Screenshots `players-laptop.png` and `players-phone.png`.
+#[test]
+fn the_players_stand_at_their_edges_of_the_board() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.open_sized(
+            &format!("{url}?variant=chess&white=human&black=human&depth=1&clock=3%2B2&fen=4k3/8/8/8/8/8/8/3NK3%20w%20-%20-%200%201"),
+            w,
+            h,
+            mobile,
+        );
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the game",
+        );
+        b.wait_idle();
+        let board = rect(&mut b, "#board");
+        let black = rect(&mut b, "#clock-black");
+        let white = rect(&mut b, "#clock-white");
+        if device == "laptop" {
+            assert!(
+                black[0] >= board[2] && (black[1] - board[1]).abs() < 4.0,
+                "Black at the top corner: {black:?}, board {board:?}"
+            );
+            assert!(
+                white[0] >= board[2] && (white[3] - board[3]).abs() < 4.0,
+                "White at the bottom corner: {white:?}, board {board:?}"
+            );
+        } else {
+            assert!(
+                black[3] <= board[1] + 1.0,
+                "Black above: {black:?}, board {board:?}"
+            );
+            assert!(
+                white[1] >= board[3] - 1.0,
+                "White below: {white:?}, board {board:?}"
+            );
+            let wide = wider_than_the_screen(&mut b);
+            assert!(wide.is_empty(), "wider than 390 px: {wide:?}");
+        }
+        let size = b.eval("parseFloat(getComputedStyle(document.querySelector('#clock-white span:last-child')).fontSize)");
+        assert!(
+            size.as_f64().unwrap() >= 19.0,
+            "{device}: a large clock ({size} px)"
+        );
+        assert_eq!(
+            b.eval("document.getElementById('clock-white').textContent"),
+            json!("White 3:00")
+        );
+        // White has a Knight more.
+        assert_eq!(
+            b.eval("[document.getElementById('material-white').dataset.pieces, document.getElementById('material-black').dataset.pieces, document.querySelectorAll('#material-white svg').length]"),
+            json!(["N", "", 1])
+        );
+        b.screenshot(&format!("players-{device}"));
+        b.click_js("#flip");
+        let board = rect(&mut b, "#board");
+        let white = rect(&mut b, "#clock-white");
+        let at_top = if device == "laptop" {
+            (white[1] - board[1]).abs() < 4.0
+        } else {
+            white[3] <= board[1] + 1.0
+        };
+        assert!(
+            at_top,
+            "{device}: White at the top once flipped: {white:?}, board {board:?}"
+        );
+    }
+}
+
+/// Types `text` into the move box and presses Enter.
+fn type_move(b: &mut Browser, text: &str) {
+    b.eval("(() => { document.getElementById('typed-move').focus(); return true; })()");
+    b.call("Input.insertText", json!({ "text": text }));
+    for kind in ["keyDown", "keyUp"] {
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": if kind == "keyDown" { "\r" } else { "" }}),
+        );
+    }
+}
+
+// Moves typed in the box: SAN, coordinates, a drop; a move that is not legal is refused with
+// a message and changes nothing.
+#[test]
+fn typed_moves_are_played() {
+    let Some((_server, mut b)) = page("chess", "variant=chess&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    type_move(&mut b, "Nf3");
+    b.wait_for("window.polymachy.state().history.length === 1", "Nf3");
+    assert_eq!(
+        b.eval("document.getElementById('typed-move').value"),
+        json!("")
+    );
+    type_move(&mut b, "e7e5");
+    b.wait_for("window.polymachy.state().history.length === 2", "e7e5");
+    assert_eq!(b.state()["moves"], json!(["Nf3", "e5"]));
+    type_move(&mut b, "Ke9");
+    b.wait_for(
+        "document.getElementById('status').className === 'error'",
+        "the refusal",
+    );
+    assert!(
+        b.eval("window.polymachy.status()")
+            .as_str()
+            .unwrap()
+            .starts_with("Ke9")
+    );
+    assert_eq!(b.state()["moves"], json!(["Nf3", "e5"]));
+    let Some((_server, mut b)) = page(
+        "crazyhouse",
+        "variant=crazyhouse&white=human&black=human&depth=1&fen=4k3/8/8/8/8/8/8/4K3%5BN%5D%20w%20-%20-%200%201",
+    ) else {
+        return;
+    };
+    type_move(&mut b, "N@e4");
+    b.wait_for("window.polymachy.state().history.length === 1", "N@e4");
+    assert_eq!(move_rows(&mut b), vec!["1. N@e4"]);
 }

@@ -196,9 +196,11 @@ function wide() { return window.innerWidth > 700 && window.innerWidth > window.i
 function squareSize() {
   const files = st.variant.files, ranks = st.variant.ranks;
   const bar = $("evalbar").hidden ? 0 : 30;
+  // On a wide screen the players' clocks stand to the right of the board.
+  const edges = Math.max($("edge-top").offsetWidth, $("edge-bottom").offsetWidth) + 8;
   let w, h;
   if (wide()) {
-    w = viewWidth() - 16 - 4 - bar - Math.max(300, Math.min(420, viewWidth() * 0.28));
+    w = viewWidth() - 16 - 4 - bar - edges - Math.max(300, Math.min(420, viewWidth() * 0.28));
     h = window.innerHeight - 16 - 4;
   } else {
     w = viewWidth() - 4 - 4 - (bar ? 22 : 0);
@@ -599,6 +601,7 @@ function render() {
     if (e.pv.length) eng += ` · PV ${e.pv.join(" ")}`;
   }
   $("engine").textContent = eng;
+  drawPlayers();
   drawClocks();
   say(message);
   $("stop").disabled = !e.thinking;
@@ -608,6 +611,42 @@ function render() {
   $("undo").disabled = !st.can_undo;
   $("draw").disabled = !!st.result;
 }
+
+// Each player at their edge of the board (Black at the top unless flipped), with the pieces
+// they have more of than the other side, on the board and in hand, in the position shown.
+function drawPlayers() {
+  const top = flipped ? "white" : "black";
+  $("edge-top").appendChild($("player-" + top));
+  $("edge-bottom").appendChild($("player-" + (top === "white" ? "black" : "white")));
+  const pos = shown();
+  const count = {};
+  const add = (letter, n) => {
+    const up = letter.toUpperCase();
+    count[up] = (count[up] || 0) + (letter === up ? n : -n);
+  };
+  for (const p of pos.board) if (p) add(p, 1);
+  if (pos.hands) {
+    for (const [l, n] of pos.hands.white) add(l.toUpperCase(), n);
+    for (const [l, n] of pos.hands.black) add(l.toLowerCase(), n);
+  }
+  for (const colour of ["white", "black"]) {
+    const box = $("material-" + colour);
+    const more = [];
+    for (const letter of Object.keys(count).sort()) {
+      const d = colour === "white" ? count[letter] : -count[letter];
+      for (let i = 0; i < d; i++) more.push(letter);
+    }
+    const key = more.join("");
+    if (box.dataset.pieces === key) continue;
+    box.dataset.pieces = key;
+    box.replaceChildren(...more.map((l) => glyphSvg(colour === "white" ? l : l.toLowerCase())));
+    const names = more.map((l) => (pieceByLetter[l] || {}).name || l);
+    box.setAttribute("aria-label", more.length ? `${colour === "white" ? "White" : "Black"} has more: ${names.join(", ")}` : "");
+  }
+}
+
+// The extra material is drawn again (new pieces' images, or letters instead).
+function forgetMaterial() { for (const c of ["white", "black"]) delete $("material-" + c).dataset.pieces; }
 
 function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -623,8 +662,11 @@ function drawClocks() {
   const sign = c.timed ? -1 : 1;
   const w = c.white_ms + (c.running === "white" ? sign * extra : 0);
   const b = c.black_ms + (c.running === "black" ? sign * extra : 0);
-  $("clock-white").textContent = `White ${fmtClock(w)}`;
-  $("clock-black").textContent = `Black ${fmtClock(b)}`;
+  for (const [id, who, ms] of [["clock-white", "White", w], ["clock-black", "Black", b]]) {
+    const el = $(id);
+    if (!el.firstChild) el.append(Object.assign(document.createElement("span"), { className: "who", textContent: who }), " ", document.createElement("span"));
+    el.lastChild.textContent = fmtClock(ms);
+  }
   $("clock-white").classList.toggle("running", c.running === "white");
   $("clock-black").classList.toggle("running", c.running === "black");
   $("clock-white").classList.toggle("low", c.timed && w < 10000);
@@ -685,6 +727,7 @@ async function loadVariantInfo() {
   vinfo = await api("GET", `/api/variant?sid=${sid}`);
   pieceByLetter = {};
   vinfo.pieces.forEach((p) => { pieceByLetter[p.letter] = p; });
+  forgetMaterial();
   drawPieceList();
 }
 
@@ -1182,7 +1225,7 @@ $("level").addEventListener("change", () => {
 $("limit").addEventListener("change", () => { try { if (sid) post("/api/options", engineLimit()); } catch (e) { say(e.message, "error"); } });
 $("sound").addEventListener("change", () => keep("sound", $("sound").checked ? "on" : "off"));
 $("theme").addEventListener("change", () => { keep("theme", $("theme").value); applyTheme(); });
-$("piece-style").addEventListener("change", () => { keep("pieces", $("piece-style").value); if (vinfo) drawPieceList(); render(); });
+$("piece-style").addEventListener("change", () => { keep("pieces", $("piece-style").value); forgetMaterial(); if (vinfo) drawPieceList(); render(); });
 $("flip").addEventListener("click", flip);
 $("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", hint);
@@ -1201,6 +1244,17 @@ $("draw").addEventListener("click", () => {
   else post("/api/draw");
 });
 $("rematch").addEventListener("click", rematch);
+// A typed move, in SAN or coordinates (a drop as P@e4), read by the server.
+$("typed").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const text = $("typed-move").value.trim();
+  if (!text || !st) return;
+  if (viewPly !== null) { viewPly = null; viewPos = null; }
+  try {
+    setState(await api("POST", "/api/move", { sid, move: text }));
+    $("typed-move").value = "";
+  } catch (e) { say(`${text}: ${e.message}`, "error"); }
+});
 $("banner-new").addEventListener("click", () => newGame());
 $("banner-close").addEventListener("click", () => { bannerClosed = st.sid; render(); focusBoard(); });
 $("nav-first").addEventListener("click", () => view(0));
