@@ -202,8 +202,11 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
                 // A deeper iteration's lines replace the shallower ones when all are in, so
                 // that the page always shows the same number of lines, all of one depth.
                 let a = &mut s.analysis;
-                if k == 1 {
-                    a.pending.clear();
+                if k == 1 && !a.pending.is_empty() {
+                    // The iteration before ranked fewer lines than counted (the search had
+                    // fewer moves to rank): that many make a set.
+                    a.want = a.pending.len();
+                    a.lines = std::mem::take(&mut a.pending);
                 }
                 if k == a.pending.len() + 1 {
                     a.pending.push(line);
@@ -215,6 +218,10 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
             let mut s = lock(&arc2);
             if s.analysis.generation == generation {
                 s.analysis.stop = None;
+                // Lines of a search that ended before any set was whole are better than none.
+                if s.analysis.lines.is_empty() {
+                    s.analysis.lines = std::mem::take(&mut s.analysis.pending);
+                }
             }
         });
     match spawned {
