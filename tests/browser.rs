@@ -165,6 +165,16 @@ impl Browser {
         self.call("Page.navigate", json!({"url": url}));
     }
 
+    /// Gives the page open now another size (a phone's when `mobile`), and lets it lay
+    /// itself out again.
+    fn resize(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        );
+        self.eval("new Promise(r => { window.dispatchEvent(new Event('resize')); setTimeout(() => r(true), 300); })");
+    }
+
     /// Evaluates JavaScript in the page (promises awaited) and returns its value.
     fn eval(&mut self, expr: &str) -> Value {
         let r = self.call(
@@ -583,10 +593,10 @@ fn a_piece_in_hand_is_dropped_by_two_clicks() {
         return;
     };
     assert_eq!(
-        b.eval("document.querySelectorAll('#hands button[data-drop=\"@N\"]').length"),
+        b.eval("document.querySelectorAll('.hand button[data-drop=\"@N\"]').length"),
         json!(1)
     );
-    b.click_at("#hands button[data-drop='@N']");
+    b.click_at(".hand button[data-drop='@N']");
     assert_eq!(
         b.eval("document.querySelectorAll('.sq.dest').length"),
         json!(62)
@@ -598,7 +608,7 @@ fn a_piece_in_hand_is_dropped_by_two_clicks() {
     );
     assert_eq!(move_rows(&mut b), vec!["1. N@e4"]);
     assert_eq!(
-        b.eval("document.querySelectorAll('#hands button').length"),
+        b.eval("document.querySelectorAll('.hand button').length"),
         json!(0)
     );
 }
@@ -613,7 +623,7 @@ fn a_shogi_pawn_in_hand_is_never_offered_its_own_file() {
     ) else {
         return;
     };
-    b.click_at("#hands button[data-drop='@P']");
+    b.click_at(".hand button[data-drop='@P']");
     assert_eq!(
         b.eval("document.querySelectorAll('.sq.dest').length"),
         json!(64)
@@ -629,7 +639,8 @@ fn a_shogi_pawn_in_hand_is_never_offered_its_own_file() {
         "window.polymachy.state().history.length === 1",
         "the drop played",
     );
-    assert_eq!(move_rows(&mut b), vec!["1. P@d5"]);
+    // Written as Shogi players write a drop.
+    assert_eq!(move_rows(&mut b), vec!["1. P*d5"]);
 }
 
 #[test]
@@ -1766,4 +1777,127 @@ fn typed_moves_are_played() {
     type_move(&mut b, "N@e4");
     b.wait_for("window.polymachy.state().history.length === 1", "N@e4");
     assert_eq!(move_rows(&mut b), vec!["1. N@e4"]);
+}
+
+/// What the page shows of the sides and pieces: the clocks' names (bottom first), the piece
+/// set's class and characters of the first rank's pieces, and how many squares' colours there are.
+fn culture_shown(b: &mut Browser) -> Value {
+    b.eval(
+        "(() => {
+        const who = id => document.querySelector(`#${id} .who`).textContent;
+        const first = [...document.querySelectorAll('.sq')].filter(c => c.dataset.sq.endsWith('1') && c.dataset.sq.length === 2 && c.querySelector('svg'));
+        const colours = new Set([...document.querySelectorAll('.sq')].map(c => getComputedStyle(c).backgroundColor));
+        return { names: [who('player-white'), who('player-black')],
+                 bottom: document.querySelector('#edge-bottom .clock').id,
+                 set: [...new Set(first.map(c => c.querySelector('svg').getAttribute('class')))].sort(),
+                 chars: first.map(c => c.querySelector('svg').dataset.char || '').join(''),
+                 colours: colours.size };
+      })()",
+    )
+}
+
+// Xiangqi in its own culture: Red (moving first, at the bottom) and Black on the clocks and
+// the status; the traditional set, a character on a disc (帥 仕 相 傌 俥 in red); its moves
+// written in WXF (C2.5, the central Cannon); the rule texts in plain words (no zone names).
+// The Western set stays a choice. Screenshots at a laptop's and a phone's size.
+#[test]
+fn xiangqi_is_shown_with_red_and_black_and_its_own_pieces() {
+    let Some((_server, mut b)) = page("xiangqi", "variant=xiangqi&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    let shown = culture_shown(&mut b);
+    assert_eq!(shown["names"], json!(["Red", "Black"]), "{shown}");
+    assert_eq!(shown["bottom"], "clock-white");
+    assert_eq!(shown["set"], json!(["glyph trad xiangqi w"]), "{shown}");
+    assert_eq!(shown["chars"], "俥傌相仕帥仕相傌俥");
+    assert_eq!(
+        b.eval("document.querySelectorAll('.sq svg.xiangqi circle.disc').length"),
+        json!(32)
+    );
+    assert!(
+        b.eval("document.getElementById('status').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("Red to move"),
+    );
+    b.play("h3", "e3", 1);
+    b.play("h8", "e8", 2);
+    assert_eq!(move_rows(&mut b), vec!["1. C2.5 C8.5"]);
+    let words = b.eval("window.polymachy.variant().pieces.map(p => p.words).join(' ') + window.polymachy.variant().rules.map(r => r.text).join(' ')");
+    let words = words.as_str().unwrap();
+    for zone in ["across-river", "own-half", "`palace`", "White"] {
+        assert!(!words.contains(zone), "{zone} in {words}");
+    }
+    assert!(words.contains("It never leaves its palace."), "{words}");
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.resize(w, h, mobile);
+        b.screenshot(&format!("xiangqi-own-{device}"));
+    }
+    b.set_value("piece-style", "images");
+    assert_eq!(
+        b.eval("document.querySelectorAll('.sq svg.trad').length"),
+        json!(0)
+    );
+    b.set_value("piece-style", "own");
+}
+
+// Shogi in its own culture: Sente (moving first, at the bottom) and Gote; an uncheckered
+// board; koma with characters, Gote's turned to point at Sente; a promotion offered over the
+// board at its square and written with `+`, the promoted piece's character in red; the piece
+// taken in Sente's hand, beside the board at Sente's edge (a drop is written `P*d5`: see the
+// test of a Shogi Pawn in hand).
+#[test]
+fn shogi_is_shown_with_sente_and_gote_and_its_own_pieces() {
+    let Some((_server, mut b)) = page("shogi", "variant=shogi&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    let shown = culture_shown(&mut b);
+    assert_eq!(shown["names"], json!(["Sente", "Gote"]), "{shown}");
+    assert_eq!(shown["bottom"], "clock-white");
+    assert_eq!(shown["set"], json!(["glyph trad shogi w"]), "{shown}");
+    assert_eq!(shown["chars"], "香桂銀金玉金銀桂香");
+    assert_eq!(shown["colours"], json!(1), "{shown}");
+    // Gote's koma are turned round; Sente's are not.
+    assert_eq!(
+        b.eval("[!!document.querySelector('.sq[data-sq=\"e9\"] svg g[transform]'), !!document.querySelector('.sq[data-sq=\"e1\"] svg g[transform]')]"),
+        json!([true, false])
+    );
+    b.play("c3", "c4", 1);
+    b.play("e7", "e6", 2);
+    // Bishop takes on g7: promote or not, asked at g7.
+    b.click_square("b2");
+    b.click_square("g7");
+    b.wait_for(
+        "!document.getElementById('promo').hidden",
+        "the promotion choice",
+    );
+    let at = b.eval("(() => { const p = document.getElementById('promo').getBoundingClientRect(); const s = document.querySelector('.sq[data-sq=\"g7\"]').getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [p.left < s.right && p.right > s.left && p.top < s.bottom && p.bottom > s.top, p.left >= b.left - 1 && p.right <= b.right + 1, [...document.querySelectorAll('#promo button')].map(x => x.lastChild.textContent)]; })()");
+    assert_eq!(
+        at,
+        json!([true, true, ["no promotion", "Dragon Horse", "Cancel"]]),
+        "{at}"
+    );
+    b.click_at("#promo button[data-uci='b2g7+']");
+    b.wait_for(
+        "window.polymachy.state().history.length === 3",
+        "the promotion",
+    );
+    assert_eq!(move_rows(&mut b), vec!["1. P-c4 P-e6", "2. Bxg7+"]);
+    assert_eq!(
+        b.eval("(() => { const s = document.querySelector('.sq[data-sq=\"g7\"] svg'); return [s.dataset.char, getComputedStyle(s.querySelector('.char')).fill]; })()"),
+        json!(["馬", "rgb(192, 20, 28)"])
+    );
+    // Sente's hand holds the Pawn taken, beside the board at Sente's edge.
+    let hand = b.eval("(() => { const h = document.getElementById('hand-white').getBoundingClientRect(); const g = document.getElementById('hand-black').getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); const outside = r => r.left >= b.right - 1 || r.right <= b.left + 1 || r.top >= b.bottom - 1 || r.bottom <= b.top + 1; return [document.querySelectorAll('#hand-white button[data-drop=\"@P\"]').length, outside(h), outside(g), h.top > g.top, document.getElementById('hands') === null]; })()");
+    assert_eq!(hand, json!([1, true, true, true, true]), "{hand}");
+    // Gote's Gold blocks the check.
+    b.play("f9", "f8", 4);
+    assert_eq!(move_rows(&mut b), vec!["1. P-c4 P-e6", "2. Bxg7+ G-f8"]);
+
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.resize(w, h, mobile);
+        b.screenshot(&format!("shogi-own-{device}"));
+    }
 }

@@ -63,6 +63,16 @@ function sqName(f, r) { return fileChar(f) + (r + 1); }
 function parseSq(s) { return [s.charCodeAt(0) - 97, parseInt(s.slice(1), 10) - 1]; }
 function isHole(name) { return !!st && (st.variant.holes || []).includes(name); }
 function side(letter) { return letter === letter.toUpperCase() ? "white" : "black"; }
+// A side's name in the game's own words (the variant's [display] table: Red and Black, Sente
+// and Gote), White and Black otherwise.
+// The server's words with White and Black called by the sides' names.
+function ownWords(text) {
+  return text.replace(/\b(White|Black)\b/g, (w) => sideName(w.toLowerCase()));
+}
+function sideName(colour) {
+  const names = (st && st.variant.display && st.variant.display.side_names) || ["White", "Black"];
+  return names[colour === "white" ? 0 : 1];
+}
 
 function say(text, cls) {
   message = text || "";
@@ -75,8 +85,8 @@ function defaultStatus() {
   if (!st) return "";
   if (viewPly !== null) return `Viewing the position after ${plyLabel(viewPly)}; End returns to the game.`;
   // The result is written once: on the board's banner, or here once the banner is closed.
-  if (st.result) return bannerShown() ? "Game over." : `${st.result.result}: ${st.result.reason}`;
-  const who = st.side === "white" ? "White" : "Black";
+  if (st.result) return bannerShown() ? "Game over." : `${st.result.result}: ${ownWords(st.result.reason)}`;
+  const who = sideName(st.side);
   const p = st.players[st.side];
   const engine = p !== "engine" ? "" : st.engine.paused ? " (the engine waits: press Engine move)" : " (the engine thinks)";
   return `${who} to move` + (st.check ? ", in check" : "") + engine + (premove ? ` · premove ${premove.from}-${premove.to}` : "");
@@ -160,7 +170,10 @@ function glyphSvg(letter) {
   const up = letter.toUpperCase();
   const white = letter === up;
   const p = pieceByLetter[up];
-  const letters = $("piece-style").value === "letters";
+  const style = $("piece-style").value;
+  const letters = style === "letters";
+  const set = st && st.variant.display ? st.variant.display.pieces : "western";
+  if (p && style === "own" && set !== "western") return traditionalSvg(p, white, set);
   if (p && p.image && !letters) {
     const holder = document.createElement("div");
     holder.innerHTML = p.image;
@@ -183,6 +196,37 @@ function glyphSvg(letter) {
     s.setAttribute("class", "body");
     svg.appendChild(s);
     svg.appendChild(textEl(50, 54, "label", g.label));
+  }
+  return svg;
+}
+
+// A piece of a traditional set: Xiangqi's character on a disc, red or black; Shogi's on a
+// pentagonal koma pointing at the opponent, a promoted piece's character in red.
+function traditionalSvg(p, white, set) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", `glyph trad ${set} ${white ? "w" : "b"}` + (p.promoted ? " promoted" : ""));
+  svg.setAttribute("aria-hidden", "true");
+  const ch = p.traditional ? p.traditional[white ? 0 : 1] : p.letter;
+  svg.dataset.char = ch;
+  if (set === "xiangqi") {
+    for (const [r, cls] of [[45, "disc"], [37, "ring"]]) {
+      const c = document.createElementNS(SVG, "circle");
+      c.setAttribute("cx", 50); c.setAttribute("cy", 50); c.setAttribute("r", r);
+      c.setAttribute("class", cls);
+      svg.appendChild(c);
+    }
+    svg.appendChild(textEl(50, 52, "char", ch));
+  } else {
+    const g = document.createElementNS(SVG, "g");
+    // Pointing up the board for the side at the bottom, down for the other.
+    if (white === flipped) g.setAttribute("transform", "rotate(180 50 50)");
+    const k = document.createElementNS(SVG, "polygon");
+    k.setAttribute("points", "50,5 78,17 88,95 12,95 22,17");
+    k.setAttribute("class", "koma");
+    g.appendChild(k);
+    g.appendChild(textEl(50, 58, "char", ch));
+    svg.appendChild(g);
   }
   return svg;
 }
@@ -223,7 +267,7 @@ function cellLabel(name, piece) {
   let label = name;
   if (piece) {
     const p = pieceByLetter[piece.toUpperCase()];
-    label += ", " + (side(piece) === "white" ? "White " : "Black ") + (p ? p.name : piece);
+    label += ", " + sideName(side(piece)) + " " + (p ? p.name : piece);
   }
   return label;
 }
@@ -278,6 +322,7 @@ function drawBoard() {
     }
   }
   board.classList.toggle("points", !!boardDisplay().points);
+  board.classList.toggle("plain", boardDisplay().board === "plain");
   drawLines(size);
   drawShapes(size);
   if (hadFocus) focusBoard();
@@ -349,39 +394,37 @@ function drawLines(size) {
 
 // Pieces in hand (games with drops): one row per side; a piece of the side to move is picked
 // like a piece on the board, and the squares it may be dropped on are marked.
+// Each side's hand stands beside the board with its clock, at its own edge.
 function drawHands() {
   const pos = shown();
-  const box = $("hands");
-  if (!pos.hands) { box.hidden = true; return; }
-  box.hidden = false;
-  box.replaceChildren();
   for (const colour of ["white", "black"]) {
-    const row = document.createElement("div");
-    row.className = "hand";
-    row.appendChild(document.createTextNode(`${colour === "white" ? "White" : "Black"} in hand: `));
+    const row = $("hand-" + colour);
+    row.hidden = !pos.hands;
+    if (!pos.hands) continue;
+    row.replaceChildren();
+    row.setAttribute("aria-label", `${sideName(colour)} in hand`);
     const held = pos.hands[colour];
-    if (held.length === 0) row.appendChild(document.createTextNode("nothing"));
+    if (held.length === 0) row.appendChild(Object.assign(document.createElement("span"), { className: "none", textContent: "no pieces in hand" }));
     for (const [letter, count] of held) {
       const b = document.createElement("button");
       const shown_letter = colour === "white" ? letter : letter.toLowerCase();
       b.appendChild(glyphSvg(shown_letter));
       b.appendChild(document.createTextNode(count > 1 ? `×${count}` : ""));
       const name = (pieceByLetter[letter] || {}).name || letter;
-      b.setAttribute("aria-label", `${colour} ${name} in hand, ${count}`);
+      b.setAttribute("aria-label", `${sideName(colour)} ${name} in hand, ${count}`);
       b.dataset.drop = "@" + letter;
       b.dataset.side = colour;
       if (viewPly === null && selected === "@" + letter && st.side === colour) b.classList.add("selected");
       b.addEventListener("click", () => pickFromHand(letter, colour));
       row.appendChild(b);
     }
-    box.appendChild(row);
   }
 }
 
 function pickFromHand(letter, colour) {
   if (viewPly !== null) { view(st.history.length); return; }
   if (!humanToMove()) { say(st.result ? "The game is over." : "Wait: it is the engine's turn.", "error"); return; }
-  if (colour !== st.side) { say(`It is ${st.side}'s turn.`, "error"); return; }
+  if (colour !== st.side) { say(`It is ${sideName(st.side)}'s turn.`, "error"); return; }
   const from = "@" + letter;
   if (legalFrom(from).length === 0) { say("That piece cannot be dropped anywhere now.", "error"); return; }
   selected = selected === from ? null : from;
@@ -476,8 +519,11 @@ function plyLabel(ply) {
   const i = ply - 1;
   const n = st.start.number + Math.floor((i + startBlack) / 2);
   const black = (i + startBlack) % 2 === 1;
-  return `${n}${black ? "…" : "."} ${st.history[i].san}`;
+  return `${n}${black ? "…" : "."} ${moveText(st.history[i])}`;
 }
+
+// A move as the game's notation writes it (WXF, Shogi's), SAN otherwise.
+function moveText(m) { return m.text || m.san; }
 
 function drawMoves() {
   const ml = $("moves");
@@ -498,7 +544,7 @@ function drawMoves() {
     }
     const b = document.createElement("span");
     b.className = "san" + (i + 1 === current ? " current" : "");
-    b.textContent = m.san;
+    b.textContent = moveText(m);
     b.dataset.ply = i + 1;
     row.appendChild(b);
   });
@@ -550,7 +596,7 @@ function drawAnalysis() {
   const fresh = a && a.ply === ply;
   // Every score is White's, as the bar shows it.
   head.textContent = !fresh ? "Analysis: starting…" : `Analysis of ${plyLabel(ply).replace("the start", "the start position")}` +
-    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + " · scores for White" + (a.running ? " · thinking" : "");
+    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + ` · scores for ${sideName("white")}` + (a.running ? " · thinking" : "");
   box.appendChild(head);
   if (!fresh) return;
   for (const l of a.lines) {
@@ -575,7 +621,7 @@ function drawAnalysis() {
     const atBottom = whiteAhead !== flipped;
     text.style.bottom = atBottom ? "0" : "auto";
     text.style.top = atBottom ? "auto" : "0";
-    $("evalbar").title = `Evaluation for White: ${a.lines[0].score}`;
+    $("evalbar").title = `Evaluation for ${sideName("white")}: ${a.lines[0].score}`;
   }
 }
 
@@ -590,14 +636,16 @@ function render() {
   drawAnalysis();
   drawBoard();
   drawHands();
-  $("result").textContent = st.result ? `${st.result.result}: ${st.result.reason}` : "";
+  $("result").textContent = st.result ? `${st.result.result}: ${ownWords(st.result.reason)}` : "";
+  $("white-name").textContent = sideName("white");
+  $("black-name").textContent = sideName("black");
   $("banner").hidden = !bannerShown();
   drawMoves();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
   // One evaluation on screen at a time: with the analysis on, the game's engine shows none.
   if (e.depth > 0 && e.score !== null && !analysisOn) {
-    eng += ` · depth ${e.depth} · score ${e.score} (for ${e.score_view === "white" ? "White" : "Black"}) · ${e.nodes} nodes`;
+    eng += ` · depth ${e.depth} · score ${e.score} (for ${sideName(e.score_view)}) · ${e.nodes} nodes`;
     if (e.pv.length) eng += ` · PV ${e.pv.join(" ")}`;
   }
   $("engine").textContent = eng;
@@ -641,7 +689,7 @@ function drawPlayers() {
     box.dataset.pieces = key;
     box.replaceChildren(...more.map((l) => glyphSvg(colour === "white" ? l : l.toLowerCase())));
     const names = more.map((l) => (pieceByLetter[l] || {}).name || l);
-    box.setAttribute("aria-label", more.length ? `${colour === "white" ? "White" : "Black"} has more: ${names.join(", ")}` : "");
+    box.setAttribute("aria-label", more.length ? `${sideName(colour)} has more: ${names.join(", ")}` : "");
   }
 }
 
@@ -662,9 +710,10 @@ function drawClocks() {
   const sign = c.timed ? -1 : 1;
   const w = c.white_ms + (c.running === "white" ? sign * extra : 0);
   const b = c.black_ms + (c.running === "black" ? sign * extra : 0);
-  for (const [id, who, ms] of [["clock-white", "White", w], ["clock-black", "Black", b]]) {
+  for (const [id, who, ms] of [["clock-white", sideName("white"), w], ["clock-black", sideName("black"), b]]) {
     const el = $(id);
-    if (!el.firstChild) el.append(Object.assign(document.createElement("span"), { className: "who", textContent: who }), " ", document.createElement("span"));
+    if (!el.firstChild) el.append(Object.assign(document.createElement("span"), { className: "who" }), " ", document.createElement("span"));
+    el.firstChild.textContent = who;
     el.lastChild.textContent = fmtClock(ms);
   }
   $("clock-white").classList.toggle("running", c.running === "white");
@@ -677,10 +726,10 @@ function drawClocks() {
 function noteNewMoves(old, s) {
   if (!old || old.sid !== s.sid || s.history.length <= old.history.length) return;
   const m = s.history[s.history.length - 1];
-  const mover = s.history.length % 2 === (s.start.side === "white" ? 1 : 0) ? "White" : "Black";
-  const byEngine = old.players[mover.toLowerCase()] === "engine";
+  const mover = s.history.length % 2 === (s.start.side === "white" ? 1 : 0) ? "white" : "black";
+  const byEngine = old.players[mover] === "engine";
   // The result itself is read out by the banner.
-  $("announce").textContent = `${byEngine ? "The engine" : mover} played ${m.san}` + (m.check ? ", check" : "");
+  $("announce").textContent = `${byEngine ? "The engine" : sideName(mover)} played ${moveText(m)}` + (m.check ? ", check" : "");
   playSound(s.result ? "end" : m.check ? "check" : m.capture ? "capture" : "move");
 }
 
@@ -778,6 +827,15 @@ function chooseMove(ms) {
   cancel.addEventListener("click", () => { box.hidden = true; selected = null; render(); focusBoard(); });
   box.appendChild(cancel);
   box.hidden = false;
+  // At the square reached, inside the board.
+  const size = squareSize();
+  const [x, y] = centre(ms[0].to, size);
+  const wrap = $("board-wrap");
+  const left = Math.max(0, Math.min(wrap.clientWidth - box.offsetWidth, x - box.offsetWidth / 2));
+  const top = Math.max(0, Math.min(wrap.clientHeight - box.offsetHeight, y - size / 2));
+  box.style.left = left + "px";
+  box.style.top = top + "px";
+  box.dataset.square = ms[0].to;
   box.querySelector("button").focus();
 }
 
@@ -1285,6 +1343,7 @@ setInterval(drawClocks, 100);
 // For scripts and tests: the board as the page shows it, in FEN placement.
 window.polymachy = {
   state: () => st,
+  variant: () => vinfo,
   placement() {
     const files = st.variant.files, ranks = st.variant.ranks;
     const rows = [];
@@ -1313,7 +1372,7 @@ window.polymachy = {
 (async function start() {
   $("sound").checked = setting("sound", "on") === "on";
   $("theme").value = setting("theme", "auto");
-  $("piece-style").value = setting("pieces", "images");
+  $("piece-style").value = setting("pieces", "own");
   $("level").value = setting("level", "full");
   lastLevel = $("level").value;
   applyTheme();

@@ -33,10 +33,11 @@
 //! over [`MAX_BODY`] bytes, an unknown session) get a 4xx status with `{"error": "..."}` and
 //! change nothing.
 //!
-//! **The code**, by concern: [`store`] keeps the games (new games, rematches, eviction, sleep);
-//! [`api`] answers the requests; a game is a [`table`] whose engine searches in [`engine`];
-//! [`analysis`] runs and keeps the analysis lines; [`state`] writes the game's state as JSON,
-//! and [`variants`] the variants and their pieces; [`clock`] keeps the clocks; [`http`] serves.
+//! **The code**, by concern: `store` keeps the games (new games, rematches, eviction, sleep);
+//! `api` answers the requests; a game is a `table` whose engine searches in `engine`;
+//! [`analysis`] runs and keeps the analysis lines; `state` writes the game's state as JSON,
+//! and `variants` the variants and their pieces; [`clock`] keeps the clocks; [`culture`]
+//! gives a game its own piece characters, notation and words; `http` serves.
 //!
 //! The API (every body and answer is JSON unless said otherwise):
 //!
@@ -71,6 +72,7 @@ use crate::geometry::{Color, Geometry, Square};
 pub mod analysis;
 mod api;
 pub mod clock;
+pub mod culture;
 mod engine;
 pub mod glyph;
 mod http;

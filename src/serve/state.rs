@@ -58,20 +58,25 @@ pub(super) fn board_json(pos: &Position) -> Vec<String> {
 }
 
 /// The moves of the game for the move list: SAN, squares, and whether each captured or checked.
+/// `text` is the move in the variant's notation (see [`super::culture::notate`]).
 pub(super) fn history_json(game: &Session) -> Vec<Value> {
     let g = game.rules().geometry;
-    game.played()
+    let played = game.played();
+    let texts = super::culture::notate(game.rules(), game.start_position(), &played);
+    played
         .into_iter()
-        .map(|p| {
-            json!({"san": p.san, "from": sq_name(g, p.mv.from), "to": sq_name(g, p.mv.to),
+        .zip(texts)
+        .map(|(p, text)| {
+            json!({"san": p.san, "text": text, "from": sq_name(g, p.mv.from), "to": sq_name(g, p.mv.to),
                    "capture": p.capture, "check": p.check})
         })
         .collect()
 }
 
 /// What the page draws besides squares and pieces (the variant's `[display]` table): whether
-/// pieces stand on points, the corner squares of each rectangle crossed by diagonals, and the
-/// rank (from 1) below the river.
+/// pieces stand on points, the corner squares of each rectangle crossed by diagonals, the
+/// rank (from 1) below the river; the sides' names (the side that moves first, upper case,
+/// first), whether the board is plain, the piece set and the notation.
 pub(super) fn display_json(d: &crate::variant::Display, g: &Geometry) -> Value {
     let diagonals: Vec<Value> = d
         .diagonals
@@ -81,7 +86,14 @@ pub(super) fn display_json(d: &crate::variant::Display, g: &Geometry) -> Value {
                    "to": g.name(g.square(f1, r1)).to_string()})
         })
         .collect();
-    json!({"points": d.points, "diagonals": diagonals, "river": d.river})
+    let names = d
+        .side_names
+        .clone()
+        .unwrap_or_else(|| ["White".into(), "Black".into()]);
+    json!({"points": d.points, "diagonals": diagonals, "river": d.river,
+           "side_names": names, "board": if d.plain { "plain" } else { "checkered" },
+           "pieces": d.pieces.as_deref().unwrap_or("western"),
+           "notation": d.notation.as_deref().unwrap_or("san")})
 }
 
 /// One position for the page: board, FEN, side to move, the move that led there, check.

@@ -91,6 +91,7 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
         .collect();
     let glyphs = glyph::glyphs(&named);
     let images = pieces::images(&named);
+    let set = rules.variant.display.pieces.as_deref().unwrap_or("western");
     let pieces: Vec<Value> = rules
         .variant
         .pieces
@@ -106,7 +107,9 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
                 "royal": p.royal,
                 "glyph": glyphs[k],
                 "image": images[k],
-                "words": rules.variant.piece_words(k),
+                "words": culture::zone_words(&rules.variant, &rules.variant.piece_words(k)),
+                "traditional": culture::characters(set, &p.name),
+                "promoted": p.demotes_to.is_some(),
                 "promotes_to": p.promotes_to.iter().map(|&q| rules.variant.pieces[q].letter.to_string()).collect::<Vec<_>>(),
                 "diagram": {
                     "from": sq_name(g, from),
@@ -124,7 +127,7 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
         "ranks": g.ranks,
         "setup": rules.setup,
         "setups": setups,
-        "rules": rules.hooks.iter().map(|h| json!({"name": h.name(), "text": h.explain(rules)})).collect::<Vec<_>>(),
+        "rules": rules.hooks.iter().map(|h| json!({"name": h.name(), "text": culture::zone_words(&rules.variant, &h.explain(rules))})).collect::<Vec<_>>(),
         "pieces": pieces,
     })
 }
