@@ -1901,3 +1901,81 @@ fn shogi_is_shown_with_sente_and_gote_and_its_own_pieces() {
         b.screenshot(&format!("shogi-own-{device}"));
     }
 }
+
+/// The Ruy Lopez's main line: 20 moves (plies).
+const RUY_LOPEZ: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7";
+
+/// Loads `pgn` through the page's FEN and PGN panel and waits for its `plies` moves.
+fn load_pgn(b: &mut Browser, pgn: &str, plies: usize) {
+    b.eval(&format!(
+        "(() => {{ document.getElementById('text').value = {}; return true; }})()",
+        serde_json::to_string(pgn).unwrap()
+    ));
+    b.click_at("#load-pgn");
+    b.wait_for(
+        &format!("window.polymachy.state().history.length === {plies}"),
+        "the game loaded",
+    );
+}
+
+// Game review on the page. A game of 20 moves, loaded and resigned, is reviewed: while a
+// deep review runs a progress bar and Stop show, and Stop stops it where it is; the review
+// again at depth 4 draws a graph of 20 points, and a click on the seventh shows the position
+// after 4. Ba4. A Queen hung (3. Qxf7+?? Kxf7) is then marked `??` in the move list and red
+// on the graph. Screenshots of both.
+#[test]
+fn a_finished_game_is_reviewed_with_a_graph_of_its_moves() {
+    let Some((_server, mut b)) = page(
+        "chess",
+        "variant=chess&white=human&black=human&depth=1&review_depth=4",
+    ) else {
+        return;
+    };
+    load_pgn(&mut b, RUY_LOPEZ, 20);
+    b.click_at("#resign");
+    b.click_at("#confirm-yes");
+    b.wait_for("!!window.polymachy.state().result", "the resignation");
+    b.click_at("#banner-close");
+    b.eval(
+        "api('POST', '/api/review', { sid, depth: 20 }).then(s => { setState(s); return true; })",
+    );
+    assert_eq!(
+        b.eval("[document.getElementById('review-progress').hidden, document.getElementById('review-stop').hidden, document.getElementById('review-progress').max]"),
+        json!([false, false, 20])
+    );
+    b.click_at("#review-stop");
+    b.wait_for(
+        "document.getElementById('review-progress').hidden && /stopped at/.test(document.getElementById('review-head').textContent)",
+        "the review stopped",
+    );
+    b.click_at("#review-start");
+    b.wait_for(
+        "!!window.polymachy.state().review && window.polymachy.state().review.done === 20 && !window.polymachy.state().review.running",
+        "the review",
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#review-graph circle.point').length"),
+        json!(20)
+    );
+    b.click_at("#review-graph circle.point[data-ply='7']");
+    b.wait_for(
+        "document.getElementById('viewing').textContent === 'viewing 4. Ba4'",
+        "the seventh move shown",
+    );
+    b.screenshot("review");
+    load_pgn(&mut b, "1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7", 6);
+    b.click_at("#review-start");
+    b.wait_for(
+        "!!window.polymachy.state().review && window.polymachy.state().review.done === 6 && !window.polymachy.state().review.running",
+        "the review of the Queen hung",
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves .san.blunder')].map(e => e.textContent)"),
+        json!(["Qxf7+??"])
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#review-graph circle.point.blunder')].map(c => c.dataset.ply)"),
+        json!(["5"])
+    );
+    b.screenshot("review-blunder");
+}

@@ -1344,3 +1344,72 @@ fn a_move_is_sent_by_its_place_in_the_legal_list() {
     );
     assert_eq!(st["moves"], json!(["Nf3", "e5"]));
 }
+
+// Game review: a worker searches every position of the game; the state gives White's
+// evaluation after each move and marks the moves by what they lost. A Queen hung (Qxf7+??
+// Kxf7) is a blunder; the other moves are not. A new review stops the one before, `off`
+// stops it, a new position forgets it, and a bad depth or a game without moves is refused.
+#[test]
+fn a_review_marks_a_queen_hung_as_a_blunder() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "human", "depth": 1}),
+    );
+    refused(
+        &s,
+        &sid,
+        "/api/review",
+        json!({"sid": sid}).to_string().as_bytes(),
+        400,
+        "no moves",
+    );
+    for m in ["e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7"] {
+        ok(&s, "POST", "/api/move", json!({"sid": sid, "move": m}));
+    }
+    refused(
+        &s,
+        &sid,
+        "/api/review",
+        json!({"sid": sid, "depth": 0}).to_string().as_bytes(),
+        400,
+        "depth",
+    );
+    // A deep review, replaced at once by a shallow one: the shallow one's figures stay.
+    let v = ok(&s, "POST", "/api/review", json!({"sid": sid, "depth": 20}));
+    assert_eq!(v["review"]["running"], true, "{}", v["review"]);
+    ok(&s, "POST", "/api/review", json!({"sid": sid, "depth": 5}));
+    let v = wait(&s, &sid, "the review", |v| v["review"]["running"] == false);
+    let r = &v["review"];
+    assert_eq!(r["depth"], 5, "{r}");
+    assert_eq!(
+        (r["total"].clone(), r["done"].clone()),
+        (json!(6), json!(6))
+    );
+    assert_eq!(r["points"].as_array().unwrap().len(), 6, "{r}");
+    let marks = r["marks"].as_array().unwrap();
+    assert!(
+        marks
+            .iter()
+            .any(|m| m["ply"] == 5 && m["kind"] == "blunder" && m["loss"].as_i64() >= Some(300)),
+        "{r}"
+    );
+    assert!(
+        marks.iter().all(|m| m["ply"] == 5),
+        "only the Queen hung: {r}"
+    );
+    // After Kxf7 Black is a Queen up: White's evaluation is far below zero.
+    assert!(r["points"][5].as_i64().unwrap() < -500, "{r}");
+    // `off` stops a review at once.
+    ok(&s, "POST", "/api/review", json!({"sid": sid, "depth": 20}));
+    let v = ok(&s, "POST", "/api/review", json!({"sid": sid, "off": true}));
+    assert_eq!(v["review"]["running"], false, "{}", v["review"]);
+    // A new position forgets it.
+    let v = ok(
+        &s,
+        "POST",
+        "/api/fen",
+        json!({"sid": sid, "fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1"}),
+    );
+    assert_eq!(v["review"], Value::Null);
+}

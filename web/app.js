@@ -29,6 +29,7 @@ let rightFrom = null;
 let analysisOn = false;
 let hintPly = null; // the ply a hint was asked for
 let analysisDepth = null; // none: the server's time limit (`?analysis_depth=N` sets one)
+let reviewDepth = null; // none: the server's depth (`?review_depth=N` sets one)
 let audio = null;
 let confirmAction = null;
 let bannerClosed = null; // the game whose result banner was closed
@@ -527,6 +528,8 @@ function moveText(m) { return m.text || m.san; }
 
 function drawMoves() {
   const ml = $("moves");
+  const marks = {};
+  if (st.review && st.review.total === st.history.length) for (const m of st.review.marks) marks[m.ply] = m;
   ml.replaceChildren();
   const startBlack = st.start.side === "black" ? 1 : 0;
   const current = viewPly === null ? st.history.length : viewPly;
@@ -545,6 +548,12 @@ function drawMoves() {
     const b = document.createElement("span");
     b.className = "san" + (i + 1 === current ? " current" : "");
     b.textContent = moveText(m);
+    const mark = marks[i + 1];
+    if (mark) {
+      b.classList.add(mark.kind);
+      b.title = `${mark.kind}: lost ${(mark.loss / 100).toFixed(2)}`;
+      b.appendChild(Object.assign(document.createElement("span"), { className: "mark", textContent: MARK_SIGN[mark.kind] }));
+    }
     b.dataset.ply = i + 1;
     row.appendChild(b);
   });
@@ -625,6 +634,66 @@ function drawAnalysis() {
   }
 }
 
+// ---- game review ----
+
+const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+async function startReview() {
+  try { setState(await api("POST", "/api/review", reviewDepth ? { sid, depth: reviewDepth } : { sid })); } catch (e) { say(e.message, "error"); }
+}
+
+async function stopReview() {
+  try { setState(await api("POST", "/api/review", { sid, off: true })); } catch (e) { say(e.message, "error"); }
+}
+
+// The evaluation after each move as a line over the moves (White's side up, as the bar),
+// a dot per move coloured by its mark, the move shown ringed; a click goes to that move.
+function drawReview() {
+  const r = st.review;
+  const box = $("review");
+  $("review-start").disabled = st.history.length === 0 || !!(r && r.running);
+  box.hidden = !r;
+  if (!r) return;
+  const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
+  for (const m of r.marks) counts[m.kind]++;
+  $("review-head").textContent = r.running ? `Reviewing: ${r.done} of ${r.total} moves (depth ${r.depth})` :
+    `Review (depth ${r.depth}${r.done < r.total ? `, stopped at ${r.done} of ${r.total}` : ""}): ` +
+    [["blunder", "blunders"], ["mistake", "mistakes"], ["inaccuracy", "inaccuracies"]].map(([one, many]) => `${counts[one]} ${counts[one] === 1 ? one : many}`).join(", ");
+  const bar = $("review-progress");
+  bar.max = r.total; bar.value = r.done; bar.hidden = !r.running;
+  $("review-stop").hidden = !r.running;
+  const svg = $("review-graph");
+  const W = 300, H = 80;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.replaceChildren();
+  const x = (i) => ((i + 0.5) / r.total) * W;
+  const y = (cp) => H / 2 - (H / 2 - 3) * Math.tanh(cp / 400);
+  const mid = svgLine(0, H / 2, W, H / 2, "axis", 1);
+  svg.appendChild(mid);
+  const kinds = {};
+  for (const m of r.marks) kinds[m.ply] = m.kind;
+  if (r.points.length) {
+    const area = document.createElementNS(SVG, "polygon");
+    area.setAttribute("points", `${x(0)},${H / 2} ` + r.points.map((cp, i) => `${x(i)},${y(cp)}`).join(" ") + ` ${x(r.points.length - 1)},${H / 2}`);
+    area.setAttribute("class", "area");
+    svg.appendChild(area);
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", r.points.map((cp, i) => `${x(i)},${y(cp)}`).join(" "));
+    line.setAttribute("class", "eval");
+    svg.appendChild(line);
+  }
+  const current = viewPly === null ? st.history.length : viewPly;
+  r.points.forEach((cp, i) => {
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("cx", x(i)); c.setAttribute("cy", y(cp));
+    c.setAttribute("r", kinds[i + 1] ? 3.2 : 1.8);
+    c.setAttribute("class", "point " + (kinds[i + 1] || "") + (i + 1 === current ? " current" : ""));
+    c.dataset.ply = i + 1;
+    c.appendChild(Object.assign(document.createElementNS(SVG, "title"), { textContent: `${plyLabel(i + 1)}: ${(cp / 100).toFixed(2)}` }));
+    svg.appendChild(c);
+  });
+}
+
 // ---- state ----
 
 // The result banner is on the board while the game shown is over, until closed.
@@ -641,6 +710,7 @@ function render() {
   $("black-name").textContent = sideName("black");
   $("banner").hidden = !bannerShown();
   drawMoves();
+  drawReview();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
   // One evaluation on screen at a time: with the analysis on, the game's engine shows none.
@@ -757,7 +827,7 @@ function schedulePoll() {
   pollTimer = null;
   const engineTurn = !st.result && st.players[st.side] === "engine" && !st.engine.paused;
   const clockRuns = st.clocks.timed && !!st.clocks.running;
-  const analysing = st.analysis && st.analysis.running;
+  const analysing = (st.analysis && st.analysis.running) || (st.review && st.review.running);
   if (st.engine.thinking || engineTurn || analysing) pollTimer = setTimeout(poll, 250);
   else if (clockRuns) pollTimer = setTimeout(poll, 500);
 }
@@ -1288,6 +1358,14 @@ $("flip").addEventListener("click", flip);
 $("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", hint);
 $("analyse").addEventListener("click", toggleAnalysis);
+$("review-start").addEventListener("click", startReview);
+$("review-stop").addEventListener("click", stopReview);
+$("review-graph").addEventListener("click", (ev) => {
+  const r = st && st.review;
+  if (!r || !r.total) return;
+  const box = $("review-graph").getBoundingClientRect();
+  view(Math.min(r.total, Math.max(1, Math.ceil(((ev.clientX - box.left) / box.width) * r.total))));
+});
 $("go").addEventListener("click", () => post("/api/go"));
 $("stop").addEventListener("click", () => post("/api/stop", { play: true }));
 $("halt").addEventListener("click", () => post("/api/stop", { play: false }));
@@ -1387,6 +1465,7 @@ window.polymachy = {
     }
     for (const v of variants) sel.appendChild(Object.assign(document.createElement("option"), { value: v.id, textContent: `${v.name} (${v.files}×${v.ranks})` }));
     const q = new URLSearchParams(location.search);
+    if (q.get("review_depth")) reviewDepth = Math.max(1, parseInt(q.get("review_depth"), 10) || 1);
     if (q.get("analysis_depth")) analysisDepth = Math.max(1, parseInt(q.get("analysis_depth"), 10) || 1);
     if (sid && !q.get("variant")) {
       try {

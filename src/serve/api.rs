@@ -78,6 +78,11 @@ impl Server {
             return self.rematch(&arc);
         }
         let (sid, arc) = self.session_of(&body)?;
+        if path == "/api/review" {
+            super::review::review(&arc, &body)?;
+            let mut s = lock(&arc);
+            return Ok(state_json(&sid, &mut s));
+        }
         if path == "/api/analyse" {
             analyse(&arc, &body)?;
             let mut s = lock(&arc);

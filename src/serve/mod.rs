@@ -49,6 +49,7 @@
 //! | `GET /api/state?sid=S` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis |
 //! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
 //! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state (a whole set of lines of one depth: a deeper set replaces it when all its lines are in) |
+//! | `POST /api/review` | `{sid, depth?, off?}`: reviews the game, every position searched to `depth` (default 6) by a worker of its own, one per game (a new review stops the one before); the state's `review` gives White's evaluation after each move (`points`), how many are `done` of the `total`, and the moves marked inaccuracy, mistake or blunder by what they lost (see the `review` module); `off` stops it |
 //! | `GET /api/variant?sid=S` | the variant: its setups, its rules as `{name, text}`, and its pieces, each with name, letter, XBetza, glyph, `image` (SVG), `words` (the movement in words), promotions and movement diagram |
 //! | `POST /api/move` | `{sid, move, index?}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN; with `index`, the move at that place of the state's `legal` list, whose `uci` must be `move` (409 otherwise) |
 //! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included; refused after a loss on time |
@@ -77,6 +78,7 @@ mod engine;
 pub mod glyph;
 mod http;
 pub mod pieces;
+pub mod review;
 mod state;
 mod store;
 mod table;

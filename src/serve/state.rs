@@ -220,6 +220,7 @@ pub(super) fn state_json(sid: &str, s: &mut Table) -> Value {
         },
         "clocks": clock::json(&s.game, s.control, running, Instant::now()),
         "analysis": analysis_json(s),
+        "review": super::review::review_json(s),
     });
     if let (Some(o), Value::Object(f)) = (out.as_object_mut(), fields) {
         o.extend(f);

@@ -77,6 +77,7 @@ impl Server {
                 continue;
             }
             s.analysis.cancel();
+            s.review.cancel(false);
             if s.thinking() || s.searcher.is_some() || s.searching {
                 s.asleep = true;
                 s.cancel_search();

@@ -13,7 +13,7 @@ use crate::session::{Reason, Session, TimeControl};
 use crate::variant::Variant;
 
 use super::*;
-use super::{analysis::*, state::*};
+use super::{analysis::*, review::ReviewState, state::*};
 
 /// The live report of a search.
 #[derive(Clone, Debug, Default)]
@@ -60,6 +60,8 @@ pub(super) struct Table {
     pub(super) nodes: Option<u64>,
     /// The analysis of a position of the game, while asked for.
     pub(super) analysis: AnalysisState,
+    /// The review of the game, while asked for.
+    pub(super) review: ReviewState,
     /// The move list last sent ([`history_json`]), with the start and moves it was made for:
     /// the page asks for the state several times a second, and SAN needs the legal moves.
     pub(super) history_cache: Option<(String, Vec<Move>, Vec<Value>)>,
@@ -93,6 +95,7 @@ impl Table {
             control,
             nodes: None,
             analysis: AnalysisState::default(),
+            review: ReviewState::default(),
             history_cache: None,
             last_use: Instant::now(),
             variant,
@@ -109,11 +112,13 @@ impl Table {
         self.closed = true;
         self.cancel_search();
         self.analysis.cancel();
+        self.review.cancel(true);
         self.searcher = None;
         self.thread
             .take()
             .into_iter()
             .chain(self.analysis.thread.take())
+            .chain(self.review.thread.take())
             .collect()
     }
 
@@ -204,5 +209,6 @@ impl Table {
         self.report = EngineReport::default();
         self.paused = false;
         self.analysis.cancel();
+        self.review.cancel(true);
     }
 }
