@@ -1979,3 +1979,112 @@ fn a_finished_game_is_reviewed_with_a_graph_of_its_moves() {
     );
     b.screenshot("review-blunder");
 }
+
+/// Waits until the page shows `plies` moves; how long it took.
+fn arrives(b: &mut Browser, plies: usize, what: &str) -> Duration {
+    let t = Instant::now();
+    b.wait_for(
+        &format!("window.polymachy.state().history.length === {plies}"),
+        what,
+    );
+    t.elapsed()
+}
+
+// Play a friend. The first tab shares its game (Play a friend); a second browser opens the
+// friend's link and plays Black (its board turned round), a third opens the spectators' link.
+// Each move reaches the two other pages within a second, pushed by the long poll (no timer
+// polls). The spectator's click picks no piece and its move sent by hand is refused (403);
+// the friend cannot move White's pieces.
+#[test]
+fn a_friend_plays_through_a_link_and_a_spectator_watches() {
+    let Some((_server, mut a)) = page("chess", "variant=chess&white=human&black=engine&depth=1")
+    else {
+        return;
+    };
+    a.click_at("#invite");
+    a.wait_for("!!window.polymachy.state().links", "the links");
+    let link = |a: &mut Browser, id: &str| {
+        a.eval(&format!("document.getElementById('{id}').value"))
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (friend, watch) = (link(&mut a, "link-friend"), link(&mut a, "link-watch"));
+    assert!(
+        friend.contains("?join=") && watch.contains("?watch="),
+        "{friend} {watch}"
+    );
+    let exe = chromium().unwrap();
+    let mut others = Vec::new();
+    for url in [&friend, &watch] {
+        let mut b = Browser::launch(&exe);
+        b.open(url);
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the shared game",
+        );
+        others.push(b);
+    }
+    let [mut b, mut c] = <[Browser; 2]>::try_from(others).ok().unwrap();
+    assert_eq!(b.state()["you"], json!({"side": "black", "watch": false}));
+    assert_eq!(c.state()["you"], json!({"side": null, "watch": true}));
+    assert_eq!(
+        b.state()["links"],
+        Value::Null,
+        "only the host gets the links"
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#board .sq').dataset.sq"),
+        "h1"
+    );
+    a.play("e2", "e4", 1);
+    let (tb, tc) = (
+        arrives(&mut b, 1, "e4 at the friend's"),
+        arrives(&mut c, 1, "e4 at the spectator's"),
+    );
+    assert!(
+        tb < Duration::from_secs(1) && tc < Duration::from_secs(1),
+        "{tb:?} {tc:?}"
+    );
+    b.play("e7", "e5", 2);
+    let (ta, tc) = (
+        arrives(&mut a, 2, "e5 at the host's"),
+        arrives(&mut c, 2, "e5 at the spectator's"),
+    );
+    assert!(
+        ta < Duration::from_secs(1) && tc < Duration::from_secs(1),
+        "{ta:?} {tc:?}"
+    );
+    // The spectator moves nothing.
+    c.click_square("g1");
+    assert_eq!(
+        c.eval("[document.querySelectorAll('.sq.selected, .sq.dest').length, document.getElementById('status').textContent]"),
+        json!([0, "You are watching: only the players move."])
+    );
+    let refused = c.eval("api('POST', '/api/move', { sid, move: 'g1f3' }).then(() => 'played', e => `${e.status} ${e.message}`)");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .starts_with("403 you are watching"),
+        "{refused}"
+    );
+    // Nor does the friend move White's pieces, by clicks or by hand.
+    b.click_square("g1");
+    b.click_square("f3");
+    let refused = b.eval("api('POST', '/api/move', { sid, move: 'g1f3' }).then(() => 'played', e => `${e.status} ${e.message}`)");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .starts_with("403 it is not your turn"),
+        "{refused}"
+    );
+    assert_eq!(a.state()["history"].as_array().unwrap().len(), 2);
+    a.play("g1", "f3", 3);
+    assert!(arrives(&mut c, 3, "Nf3 at the spectator's") < Duration::from_secs(1));
+    assert_eq!(
+        c.eval("window.polymachy.state().moves"),
+        json!(["e4", "e5", "Nf3"])
+    );
+}

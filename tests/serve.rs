@@ -1413,3 +1413,101 @@ fn a_review_marks_a_queen_hung_as_a_blunder() {
     );
     assert_eq!(v["review"], Value::Null);
 }
+
+// A shared game: `/api/invite` gives the host a friend's address (the other side) and a
+// spectators'; a long poll (`/api/wait`) on either answers the moment the other moves. The
+// spectator's moves, the friend's move of the host's side, the friend's undo and a request
+// from another site for the long poll are refused; an unknown game's long poll is 404.
+#[test]
+fn a_shared_game_has_a_friend_and_spectators() {
+    let s = start(&[]);
+    let (sid, _) = new_game(
+        &s,
+        json!({"variant": "chess", "white": "human", "black": "engine", "depth": 1}),
+    );
+    let v = ok(&s, "POST", "/api/invite", json!({"sid": sid}));
+    assert_eq!(v["players"], json!({"white": "human", "black": "human"}));
+    assert_eq!(v["you"], json!({"side": "white", "watch": false}));
+    let friend = v["links"]["friend"].as_str().unwrap().to_string();
+    let watch = v["links"]["watch"].as_str().unwrap().to_string();
+    // Asked again: the same addresses.
+    let again = ok(&s, "POST", "/api/invite", json!({"sid": sid}));
+    assert_eq!(again["links"], v["links"]);
+    let f = state(&s, &friend);
+    assert_eq!(f["you"], json!({"side": "black", "watch": false}));
+    assert_eq!(f["links"], Value::Null);
+    // The friend waits; the host's move answers it at once.
+    let version = f["version"].as_str().unwrap().to_string();
+    let addr = s.addr.clone();
+    let (fr, vv) = (friend.clone(), version.clone());
+    let waiter = std::thread::spawn(move || {
+        let t = Instant::now();
+        let (st, _, text) = http(&addr, "GET", &format!("/api/wait?sid={fr}&v={vv}"), b"");
+        (st, t.elapsed(), text)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "e2e4"}));
+    let (st, took, text) = waiter.join().unwrap();
+    assert_eq!(st, 200, "{text}");
+    let pushed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(pushed["moves"], json!(["e4"]));
+    assert_ne!(pushed["version"], json!(version));
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_secs(2),
+        "{took:?}"
+    );
+    let body = |who: &str, m: &str| json!({"sid": who, "move": m}).to_string();
+    refused(
+        &s,
+        &watch,
+        "/api/move",
+        body(&watch, "e7e5").as_bytes(),
+        403,
+        "watching",
+    );
+    refused(
+        &s,
+        &friend,
+        "/api/undo",
+        json!({"sid": friend}).to_string().as_bytes(),
+        403,
+        "game's end",
+    );
+    ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": friend, "move": "e7e5"}),
+    );
+    refused(
+        &s,
+        &friend,
+        "/api/move",
+        body(&friend, "g1f3").as_bytes(),
+        403,
+        "not your turn",
+    );
+    ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "g1f3"}));
+    refused(
+        &s,
+        &sid,
+        "/api/move",
+        body(&sid, "g8f6").as_bytes(),
+        403,
+        "not your turn",
+    );
+    assert_eq!(state(&s, &watch)["moves"], json!(["e4", "e5", "Nf3"]));
+    // The host resigns its own side, whoever is to move.
+    let v = ok(&s, "POST", "/api/resign", json!({"sid": sid}));
+    assert_eq!(v["result"]["result"], "0-1", "{}", v["result"]);
+    let (st, _) = call(&s, "GET", "/api/wait?sid=nosuchgame&v=1", None);
+    assert_eq!(st, 404);
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    let head = format!(
+        "GET /api/wait?sid={friend}&v=1 HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let mut resp = String::new();
+    c.read_to_string(&mut resp).unwrap();
+    assert!(resp.starts_with("HTTP/1.1 4"), "{resp}");
+}

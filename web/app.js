@@ -12,7 +12,6 @@ let vinfo = null; // the variant: pieces, setups, rules
 let flipped = false;
 let selected = null; // square name of the picked piece
 let focusSq = null; // keyboard focus on the board
-let pollTimer = null;
 let lastSync = 0;
 let message = "";
 let pieceByLetter = {};
@@ -41,8 +40,8 @@ const LEVELS = {
   strong: { nodes: 300000 },
 };
 
-async function api(method, path, body) {
-  const opts = { method, headers: {} };
+async function api(method, path, body, signal) {
+  const opts = { method, headers: {}, signal };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -87,7 +86,7 @@ function defaultStatus() {
   if (viewPly !== null) return `Viewing the position after ${plyLabel(viewPly)}; End returns to the game.`;
   // The result is written once: on the board's banner, or here once the banner is closed.
   if (st.result) return bannerShown() ? "Game over." : `${st.result.result}: ${ownWords(st.result.reason)}`;
-  const who = sideName(st.side);
+  const who = (st.you ? (st.you.watch ? "Watching · " : `You play ${sideName(st.you.side)} · `) : "") + sideName(st.side);
   const p = st.players[st.side];
   const engine = p !== "engine" ? "" : st.engine.paused ? " (the engine waits: press Engine move)" : " (the engine thinks)";
   return `${who} to move` + (st.check ? ", in check" : "") + engine + (premove ? ` · premove ${premove.from}-${premove.to}` : "");
@@ -260,6 +259,7 @@ function legalFrom(sq) { return st.legal.filter((m) => m.from === sq); }
 function shown() { return viewPly !== null && viewPos ? viewPos : st; }
 
 function humanSide() {
+  if (st.you) return st.you.side;
   const h = ["white", "black"].filter((c) => st.players[c] === "human");
   return h.length === 1 ? h[0] : null;
 }
@@ -634,6 +634,23 @@ function drawAnalysis() {
   }
 }
 
+// ---- a game shared with a friend ----
+
+async function invite() {
+  try { setState(await api("POST", "/api/invite", { sid })); } catch (e) { say(e.message, "error"); }
+}
+
+// The addresses of a shared game, for the tab that shared it: the friend's and the
+// spectators'.
+function drawShare() {
+  const l = st.links;
+  $("share").hidden = !l;
+  if (!l) return;
+  const base = location.origin + location.pathname;
+  $("link-friend").value = `${base}?join=${l.friend}`;
+  $("link-watch").value = `${base}?watch=${l.watch}`;
+}
+
 // ---- game review ----
 
 const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -711,6 +728,7 @@ function render() {
   $("banner").hidden = !bannerShown();
   drawMoves();
   drawReview();
+  drawShare();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
   // One evaluation on screen at a time: with the analysis on, the game's engine shows none.
@@ -822,24 +840,40 @@ function setState(s) {
   schedulePoll();
 }
 
+// Every change of the game comes to the page the moment it is made: a long poll
+// (`/api/wait`) answers when the game's version differs from the one shown (a move, the
+// engine's report, the analysis, the review, the other player's move in a shared game), or
+// after a while as it is; then the next one starts. A new state made here replaces it.
+let waitFor = null; // the long poll in flight: {sid, version, ctl}
 function schedulePoll() {
-  if (pollTimer) clearTimeout(pollTimer);
-  pollTimer = null;
-  const engineTurn = !st.result && st.players[st.side] === "engine" && !st.engine.paused;
-  const clockRuns = st.clocks.timed && !!st.clocks.running;
-  const analysing = (st.analysis && st.analysis.running) || (st.review && st.review.running);
-  if (st.engine.thinking || engineTurn || analysing) pollTimer = setTimeout(poll, 250);
-  else if (clockRuns) pollTimer = setTimeout(poll, 500);
+  if (!st || !sid) return;
+  if (waitFor && waitFor.sid === sid && waitFor.version === st.version) return;
+  if (waitFor) waitFor.ctl.abort();
+  const me = { sid, version: st.version, ctl: new AbortController() };
+  waitFor = me;
+  (async () => {
+    try {
+      const s = await api("GET", `/api/wait?sid=${me.sid}&v=${me.version}`, undefined, me.ctl.signal);
+      if (waitFor !== me) return;
+      waitFor = null;
+      // An answer about a game that a new one has replaced meanwhile is dropped.
+      if (s.sid === sid) setState(s); else schedulePoll();
+    } catch (e) {
+      if (waitFor !== me) return;
+      waitFor = null;
+      if (e.name === "AbortError") return;
+      say(e.message, "error");
+      setTimeout(schedulePoll, 1000);
+    }
+  })();
 }
 
-async function poll() {
-  pollTimer = null;
-  const asked = sid;
-  try {
-    const s = await api("GET", `/api/state?sid=${asked}`);
-    // An answer about a game that a new one has replaced meanwhile is dropped.
-    if (s.sid === sid) setState(s);
-  } catch (e) { if (asked === sid) say(e.message, "error"); }
+// Whether the page expects the game to change by itself: the engine thinks or is to move,
+// an analysis or a review runs.
+function working() {
+  const engineTurn = !st.result && st.players[st.side] === "engine" && !st.engine.paused;
+  const analysing = (st.analysis && st.analysis.running) || (st.review && st.review.running);
+  return st.engine.thinking || engineTurn || analysing;
 }
 
 async function loadVariantInfo() {
@@ -910,7 +944,9 @@ function chooseMove(ms) {
 }
 
 function humanToMove() {
-  return st && !st.result && st.players[st.side] === "human" && !st.engine.thinking;
+  // In a shared game, an address moves for its own side only, and a spectator's never.
+  const mine = !st || !st.you || (!st.you.watch && st.you.side === st.side);
+  return st && mine && !st.result && st.players[st.side] === "human" && !st.engine.thinking;
 }
 
 // While the engine thinks, the human's piece and square make a premove.
@@ -952,7 +988,8 @@ function activate(name) {
   }
   if (!humanToMove()) {
     if (st.result) say("The game is over.");
-    else if (!premoveClick(name, piece) && !piece) say("Wait: it is the engine's turn.");
+    else if (st.you && st.you.watch) say("You are watching: only the players move.");
+    else if (!premoveClick(name, piece) && !piece) say(st.you ? `Wait: it is ${sideName(st.side)}'s turn.` : "Wait: it is the engine's turn.");
     return;
   }
   if (selected === name) { selected = null; render(); return; }
@@ -1264,7 +1301,7 @@ async function newGame(extra) {
 
 // A new game's answer ({sid, state}): the page turns to it.
 async function began(r) {
-  if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
+  if (waitFor) { waitFor.ctl.abort(); waitFor = null; }
   sid = r.sid;
   sessionStorage.setItem("polymachy-sid", sid);
   // The old game stays on show until the new one's pieces are known.
@@ -1359,6 +1396,8 @@ $("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", hint);
 $("analyse").addEventListener("click", toggleAnalysis);
 $("review-start").addEventListener("click", startReview);
+$("invite").addEventListener("click", invite);
+for (const id of ["link-friend", "link-watch"]) $(id).addEventListener("focus", () => $(id).select());
 $("review-stop").addEventListener("click", stopReview);
 $("review-graph").addEventListener("click", (ev) => {
   const r = st && st.review;
@@ -1440,7 +1479,7 @@ window.polymachy = {
     return rows.join("/");
   },
   status: () => $("status").textContent,
-  idle: () => !!st && !pollTimer && !st.engine.thinking,
+  idle: () => !!st && !working(),
   viewing: () => viewPly,
   squarePx: () => { const c = document.querySelector(".sq"); return c ? c.getBoundingClientRect().width : 0; },
   premove: () => premove,
@@ -1467,6 +1506,9 @@ window.polymachy = {
     const q = new URLSearchParams(location.search);
     if (q.get("review_depth")) reviewDepth = Math.max(1, parseInt(q.get("review_depth"), 10) || 1);
     if (q.get("analysis_depth")) analysisDepth = Math.max(1, parseInt(q.get("analysis_depth"), 10) || 1);
+    // A shared game's address: this tab plays the other side, or watches.
+    const joined = q.get("join") || q.get("watch");
+    if (joined) { sid = joined; sessionStorage.setItem("polymachy-sid", sid); }
     if (sid && !q.get("variant")) {
       try {
         const s = await api("GET", `/api/state?sid=${sid}`);
@@ -1481,6 +1523,7 @@ window.polymachy = {
           setState(s);
           return;
         }
+        if (s.you && s.you.side) flipped = s.you.side === "black";
         sel.value = defaultVariant && s.variant.id === defaultVariant.id ? "@default" : s.variant.id;
         if (!sel.value) sel.value = variants.length ? variants[0].id : "";
         fillSetups();

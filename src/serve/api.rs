@@ -78,6 +78,17 @@ impl Server {
             return self.rematch(&arc);
         }
         let (sid, arc) = self.session_of(&body)?;
+        if path == "/api/invite" {
+            return self.invite(&sid, &arc);
+        }
+        let role = lock(&arc).role(&sid);
+        let mut body = body;
+        if let Some(role) = role {
+            allowed(&mut lock(&arc), role, path, &body)?;
+            if let (Role::Seat(mine), "/api/resign") = (role, path) {
+                body["side"] = Value::from(side_name(mine));
+            }
+        }
         if path == "/api/review" {
             super::review::review(&arc, &body)?;
             let mut s = lock(&arc);
@@ -97,7 +108,44 @@ impl Server {
             maybe_start_engine(&arc, force);
         }
         let mut s = lock(&arc);
+        s.changes += 1;
         Ok(state_json(&sid, &mut s))
+    }
+
+    /// Shares the game of `sid` (`/api/invite`): both sides are played by people, the tab
+    /// that asks keeps its side (the one a person played, else White), and two new addresses
+    /// are made, one for the friend who takes the other side and one for spectators. Asked
+    /// again, it gives the same addresses.
+    fn invite(&self, sid: &str, arc: &Arc<Mutex<Table>>) -> Result<Value, ApiError> {
+        let made = {
+            let mut s = lock(arc);
+            if s.role(sid).is_some() && s.host.as_deref() != Some(sid) {
+                return Err(forbidden("only the player who shared the game may invite"));
+            }
+            if s.host.is_none() {
+                let mine = if s.players[0] == Player::Engine && s.players[1] == Player::Human {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                s.cancel_search();
+                s.players = [Player::Human, Player::Human];
+                let (friend, watch) = (self.new_sid(), self.new_sid());
+                s.roles = vec![
+                    (sid.to_string(), Role::Seat(mine)),
+                    (friend.clone(), Role::Seat(mine.flip())),
+                    (watch.clone(), Role::Watch),
+                ];
+                s.host = Some(sid.to_string());
+                s.changes += 1;
+                vec![friend, watch]
+            } else {
+                Vec::new()
+            }
+        };
+        self.alias(&made, arc);
+        let mut s = lock(arc);
+        Ok(state_json(sid, &mut s))
     }
 
     /// The game of `sid` as PGN.
@@ -122,6 +170,34 @@ impl Server {
         let text = g.to_pgn();
         s.last_use = Instant::now();
         Ok(text)
+    }
+}
+
+/// What a player's or a spectator's address may ask of a shared game: a player moves for
+/// its side on its turn, resigns its side, offers or claims a draw, and once the game is over
+/// reviews and analyses it; a spectator asks nothing (403).
+fn allowed(s: &mut Table, role: Role, path: &str, body: &Value) -> Result<(), ApiError> {
+    let Role::Seat(mine) = role else {
+        return Err(forbidden(
+            "you are watching this game: only its players move",
+        ));
+    };
+    let over = s.over();
+    match path {
+        "/api/move" if s.game.side_to_move() != mine => Err(forbidden(format!(
+            "it is not your turn: you play {}",
+            side_name(mine)
+        ))),
+        "/api/move" | "/api/draw" => Ok(()),
+        "/api/resign" => match body.get("side") {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::String(c)) if c == side_name(mine) => Ok(()),
+            _ => Err(forbidden("you may resign only your own side")),
+        },
+        "/api/review" | "/api/analyse" if over => Ok(()),
+        _ => Err(forbidden(
+            "in a game between two players, that waits for the game's end",
+        )),
     }
 }
 

@@ -47,6 +47,8 @@
 //! | `GET /api/variants` | the built-in variants (id, name, size, setups) and the server's default |
 //! | `POST /api/new` | `{variant?, toml?, setup?, fen?, white?, black?, movetime_ms?, depth?, nodes?, clock_ms?, increment_ms?}` → `{sid, state}` |
 //! | `GET /api/state?sid=S` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis |
+//! | `GET /api/wait?sid=S&v=V` | the game's state as soon as its `version` differs from `V` (a move, the engine's report, the analysis, the review…), or after [`WAIT`] as it is: the page waits so for every change, so every viewer sees a move the moment it is made |
+//! | `POST /api/invite` | `{sid}`: shares the game between two people: both sides human, this address keeps its side (the one a person played, else White), and the state's `links` give two new addresses (session ids): `friend` plays the other side, `watch` is for spectators; the state's `you` says whom an address is for. A player's address moves only its own side on its turn, resigns only its side, and reviews or analyses only once the game is over; a spectator's asks nothing (403) |
 //! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
 //! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state (a whole set of lines of one depth: a deeper set replaces it when all its lines are in) |
 //! | `POST /api/review` | `{sid, depth?, off?}`: reviews the game, every position searched to `depth` (default 6) by a worker of its own, one per game (a new review stops the one before); the state's `review` gives White's evaluation after each move (`points`), how many are `done` of the `total`, and the moves marked inaccuracy, mistake or blunder by what they lost (see the `review` module); `off` stops it |
@@ -84,7 +86,7 @@ mod store;
 mod table;
 mod variants;
 
-pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WORKERS, serve};
+pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WAIT, WORKERS, serve};
 pub use store::Server;
 pub use variants::diagram;
 
@@ -144,6 +146,13 @@ pub struct ApiError {
 fn bad(message: impl Into<String>) -> ApiError {
     ApiError {
         status: 400,
+        message: message.into(),
+    }
+}
+
+fn forbidden(message: impl Into<String>) -> ApiError {
+    ApiError {
+        status: 403,
         message: message.into(),
     }
 }

@@ -154,6 +154,7 @@ pub(super) fn move_words(rules: &Ruleset, m: Move) -> String {
 /// The game's state for the page.
 pub(super) fn state_json(sid: &str, s: &mut Table) -> Value {
     s.check_flag();
+    let version = s.version();
     let rules = s.game.rules().clone();
     let g = rules.geometry;
     let pos = s.game.position().clone();
@@ -192,8 +193,27 @@ pub(super) fn state_json(sid: &str, s: &mut Table) -> Value {
     let can_undo = !s.game.moves().is_empty() && !s.lost_on_time();
     let start = s.game.start_position();
     let mut out = position_json(&pos, s.game.last_move());
+    // Whom this address is for, in a shared game; its own tab also gets the others'.
+    let you = match s.role(sid) {
+        Some(Role::Seat(c)) => json!({"side": side_name(c), "watch": false}),
+        Some(Role::Watch) => json!({"side": null, "watch": true}),
+        None => Value::Null,
+    };
+    let links: Option<Value> = (s.host.as_deref() == Some(sid)).then(|| {
+        let of = |want: &dyn Fn(Role) -> bool| {
+            s.roles
+                .iter()
+                .find(|(o, r)| o != sid && want(*r))
+                .map(|(o, _)| o.clone())
+        };
+        json!({"friend": of(&|r| matches!(r, Role::Seat(_))), "watch": of(&|r| r == Role::Watch)})
+    });
+
     let fields = json!({
         "sid": sid,
+        "version": version.to_string(),
+        "you": you,
+        "links": links,
         "variant": {"id": rules.variant.id, "name": rules.variant.title,
                     "files": g.files, "ranks": g.ranks,
                     "holes": rules.variant.holes.iter().map(|&h| g.name(h).to_string()).collect::<Vec<_>>(),

@@ -132,6 +132,25 @@ impl Server {
         Ok(s)
     }
 
+    /// Other addresses of a game (a shared game's player and spectators): kept with it, and
+    /// pushed out with it.
+    pub(super) fn alias(&self, sids: &[String], arc: &Arc<Mutex<Table>>) {
+        let mut map = lock(&self.sessions);
+        for sid in sids {
+            map.insert(sid.clone(), arc.clone());
+        }
+    }
+
+    /// The version of the game `sid` (a number that changes whenever its state does), without
+    /// counting as a use of it.
+    pub fn version(&self, sid: &str) -> Result<u64, ApiError> {
+        let s = lock(&self.sessions).get(sid).cloned().ok_or(ApiError {
+            status: 404,
+            message: format!("no game `{sid}` (start one with /api/new)"),
+        })?;
+        Ok(lock(&s).version())
+    }
+
     pub(super) fn session_of(&self, body: &Value) -> Result<(String, Arc<Mutex<Table>>), ApiError> {
         let sid = req_str(body, "sid")?.to_string();
         let s = self.session(&sid)?;
@@ -155,7 +174,11 @@ impl Server {
                     .min()
                     .map(|(_, k)| k.clone());
                 match oldest.and_then(|k| map.remove(&k)) {
-                    Some(s) => evicted.push(s),
+                    Some(s) => {
+                        // A shared game's other addresses go with it.
+                        map.retain(|_, o| !Arc::ptr_eq(o, &s));
+                        evicted.push(s)
+                    }
                     None => break,
                 }
             }

@@ -26,6 +26,15 @@ pub(super) struct EngineReport {
     pub(super) pv: Vec<String>,
 }
 
+/// Whom an address of a shared game (`/api/invite`) is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// A player: moves for that side only.
+    Seat(Color),
+    /// A spectator: sees every move, makes none.
+    Watch,
+}
+
 /// One browser tab's game: the game's session and what the page adds to it (who plays each
 /// side, the engine, the analysis).
 pub(super) struct Table {
@@ -62,6 +71,12 @@ pub(super) struct Table {
     pub(super) analysis: AnalysisState,
     /// The review of the game, while asked for.
     pub(super) review: ReviewState,
+    /// Once the game is shared: each of its addresses (session ids) and whom it is for.
+    pub(super) roles: Vec<(String, Role)>,
+    /// The address that shared the game: only its page is given the others.
+    pub(super) host: Option<String>,
+    /// Counts the requests that changed the game (see [`Table::version`]).
+    pub(super) changes: u64,
     /// The move list last sent ([`history_json`]), with the start and moves it was made for:
     /// the page asks for the state several times a second, and SAN needs the legal moves.
     pub(super) history_cache: Option<(String, Vec<Move>, Vec<Value>)>,
@@ -96,10 +111,35 @@ impl Table {
             nodes: None,
             analysis: AnalysisState::default(),
             review: ReviewState::default(),
+            roles: Vec::new(),
+            host: None,
+            changes: 0,
             history_cache: None,
             last_use: Instant::now(),
             variant,
         }
+    }
+
+    /// Whom the address `sid` is for; none: the game's own tab, which may do anything.
+    pub(super) fn role(&self, sid: &str) -> Option<Role> {
+        self.roles.iter().find(|(s, _)| s == sid).map(|r| r.1)
+    }
+
+    /// A number that changes whenever what the page shows of the game does: its moves and
+    /// result, the requests that changed it, the engine's report, the analysis and the
+    /// review (`/api/wait` answers when it changes). A side whose time is up loses first.
+    pub(super) fn version(&mut self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        self.check_flag();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.changes, self.generation, self.game.moves().len()).hash(&mut h);
+        (self.stop.is_some(), self.paused, self.report.depth).hash(&mut h);
+        self.report.pv.first().hash(&mut h);
+        let a = &self.analysis;
+        (a.ply, a.lines.len(), a.lines.first().map(|l| l.depth)).hash(&mut h);
+        a.stop.is_some().hash(&mut h);
+        (self.review.evals.len(), self.review.stop.is_some()).hash(&mut h);
+        h.finish() >> 12
     }
 
     pub(super) fn thinking(&self) -> bool {
