@@ -285,12 +285,13 @@ impl Browser {
         self.eval("window.polymachy.squarePx()").as_f64().unwrap()
     }
 
-    /// Clicks a move's two squares and waits until the game has `plies` moves.
+    /// Clicks a move's two squares and waits until the game has `plies` moves (or more: an
+    /// engine's reply is pushed to the page at once, and may follow before a look).
     fn play(&mut self, from: &str, to: &str, plies: usize) {
         self.click_square(from);
         self.click_square(to);
         self.wait_for(
-            &format!("window.polymachy.state().history.length === {plies}"),
+            &format!("window.polymachy.state().history.length >= {plies}"),
             &format!("{from}-{to}"),
         );
     }
