@@ -50,6 +50,10 @@ impl Server {
                 let rules = lock(&s).game.rules().clone();
                 return Ok(variant_json(&rules));
             }
+            // Debug builds (and the tests') count the legal-move generations asked for.
+            ("GET", "/api/debug/generations") if cfg!(debug_assertions) => {
+                return Ok(serde_json::json!({"generations": crate::session::legal_generations()}));
+            }
             ("GET", _) => {
                 return Err(ApiError {
                     status: 404,
@@ -448,7 +452,7 @@ fn picked(s: &mut Table, index: &Value, text: &str) -> Result<Move, ApiError> {
     let i = index
         .as_u64()
         .ok_or_else(|| bad("`index` must be a whole number"))? as usize;
-    let legal = s.game.legal_moves();
+    let legal = s.legal();
     match legal.get(i) {
         Some(&m) if s.game.coord(m) == text => Ok(m),
         _ => Err(conflict(format!(

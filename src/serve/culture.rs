@@ -89,25 +89,15 @@ pub fn zone_words(v: &Variant, text: &str) -> String {
     out
 }
 
-/// The move list's texts in the variant's notation (its `[display]` table's `notation`):
-/// SAN as played, WXF, or Shogi's.
-pub fn notate(rules: &Ruleset, start: &Position, played: &[Played]) -> Vec<String> {
-    let style = rules.variant.display.notation.as_deref().unwrap_or("san");
-    if style == "san" {
-        return played.iter().map(|p| p.san.clone()).collect();
-    }
-    let mut pos = start.clone();
-    played
-        .iter()
-        .map(|p| {
-            let text = match style {
-                "wxf" => wxf(rules, &pos, p.mv),
-                _ => shogi(rules, &pos, p),
-            };
-            pos.make(p.mv);
-            text.unwrap_or_else(|| p.san.clone())
-        })
-        .collect()
+/// One move, played from `pos`, in the variant's notation (its `[display]` table's
+/// `notation`): SAN as played, WXF, or Shogi's.
+pub fn notate_move(rules: &Ruleset, pos: &Position, p: &Played) -> String {
+    let text = match rules.variant.display.notation.as_deref().unwrap_or("san") {
+        "wxf" => wxf(rules, pos, p.mv),
+        "shogi" => shogi(rules, pos, p),
+        _ => None,
+    };
+    text.unwrap_or_else(|| p.san.clone())
 }
 
 /// A move in WXF notation: the piece's letter, its file counted from the mover's right (or

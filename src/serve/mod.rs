@@ -63,6 +63,7 @@
 //! | `POST /api/draw` | `{sid}`: claims a draw; granted by the variant's rules or, between humans, by agreement |
 //! | `POST /api/fen` | `{sid, fen}`: a new game from a position of the same variant |
 //! | `POST /api/pgn` | `{sid, pgn}`: loads a game (variant from its `Variant` tag, or the session's) |
+//! | `GET /api/debug/generations` | in a debug build only: `{generations}`, the legal-move generations asked for by the front-ends since the server started (see [`crate::session::legal_generations`]) |
 //! | `GET /api/pgn?sid=S` | the game as PGN (text) |
 
 use std::sync::Mutex;

@@ -58,19 +58,34 @@ pub(super) fn board_json(pos: &Position) -> Vec<String> {
 }
 
 /// The moves of the game for the move list: SAN, squares, and whether each captured or checked.
-/// `text` is the move in the variant's notation (see [`super::culture::notate`]).
+/// `text` is the move in the variant's notation (see [`super::culture::notate_move`]).
 pub(super) fn history_json(game: &Session) -> Vec<Value> {
-    let g = game.rules().geometry;
-    let played = game.played();
-    let texts = super::culture::notate(game.rules(), game.start_position(), &played);
-    played
-        .into_iter()
-        .zip(texts)
-        .map(|(p, text)| {
-            json!({"san": p.san, "text": text, "from": sq_name(g, p.mv.from), "to": sq_name(g, p.mv.to),
-                   "capture": p.capture, "check": p.check})
-        })
+    let mut pos = game.start_position().clone();
+    game.moves()
+        .iter()
+        .map(|&mv| move_json(&mut pos, mv))
         .collect()
+}
+
+/// One move of the move list, played from `pos` (which it then makes).
+pub(super) fn move_json(pos: &mut Position, mv: Move) -> Value {
+    let rules = pos.rules().clone();
+    let g = rules.geometry;
+    let capture = crate::session::is_capture(pos, mv);
+    let san = crate::session::san(pos, mv);
+    let before = pos.clone();
+    pos.make(mv);
+    let played = crate::session::Played {
+        mv,
+        coord: String::new(),
+        san,
+        fen: String::new(),
+        capture,
+        check: pos.in_check(),
+    };
+    let text = super::culture::notate_move(&rules, &before, &played);
+    json!({"san": played.san, "text": text, "from": sq_name(g, mv.from), "to": sq_name(g, mv.to),
+           "capture": capture, "check": played.check})
 }
 
 /// What the page draws besides squares and pieces (the variant's `[display]` table): whether
@@ -163,8 +178,7 @@ pub(super) fn state_json(sid: &str, s: &mut Table) -> Value {
     let legal: Vec<Value> = if over {
         Vec::new()
     } else {
-        s.game
-            .legal_moves()
+        s.legal()
             .iter()
             .map(|&m| {
                 json!({

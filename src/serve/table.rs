@@ -80,6 +80,8 @@ pub(super) struct Table {
     /// The move list last sent ([`history_json`]), with the start and moves it was made for:
     /// the page asks for the state several times a second, and SAN needs the legal moves.
     pub(super) history_cache: Option<(String, Vec<Move>, Vec<Value>)>,
+    /// The legal moves last generated, with the start and moves of their position.
+    pub(super) legal_cache: Option<(String, Vec<Move>, Vec<Move>)>,
     pub(super) last_use: Instant,
     /// The variant file uploaded for this game, to reload PGN games of it.
     pub(super) variant: Arc<Variant>,
@@ -115,6 +117,7 @@ impl Table {
             host: None,
             changes: 0,
             history_cache: None,
+            legal_cache: None,
             last_use: Instant::now(),
             variant,
         }
@@ -204,14 +207,44 @@ impl Table {
         }
     }
 
-    /// The move list for the page, made anew only when the game changed.
-    pub(super) fn history(&mut self) -> Vec<Value> {
+    /// The legal moves of the current position, generated once per position (the state's
+    /// list, and the move the page picks from it, share them).
+    pub(super) fn legal(&mut self) -> Vec<Move> {
         let start = self.game.start_position().fen();
-        if let Some((f, m, h)) = &self.history_cache
+        if let Some((f, m, l)) = &self.legal_cache
             && *f == start
             && m.as_slice() == self.game.moves()
         {
-            return h.clone();
+            return l.clone();
+        }
+        let l = self.game.legal_moves();
+        self.legal_cache = Some((start, self.game.moves().to_vec(), l.clone()));
+        l
+    }
+
+    /// The move list for the page: a move played adds its entry, a move taken back takes
+    /// its entry away; made anew only for another game.
+    pub(super) fn history(&mut self) -> Vec<Value> {
+        let start = self.game.start_position().fen();
+        if let Some((f, m, h)) = &mut self.history_cache
+            && *f == start
+        {
+            let now = self.game.moves();
+            if now.starts_with(m) {
+                if now.len() > m.len() {
+                    let mut pos = self.game.position_at(m.len()).expect("an earlier position");
+                    for &mv in &now[m.len()..] {
+                        h.push(move_json(&mut pos, mv));
+                    }
+                    *m = now.to_vec();
+                }
+                return h.clone();
+            }
+            if m.starts_with(now) {
+                h.truncate(now.len());
+                *m = now.to_vec();
+                return h.clone();
+            }
         }
         let h = history_json(&self.game);
         self.history_cache = Some((start, self.game.moves().to_vec(), h.clone()));
