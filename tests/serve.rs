@@ -1568,3 +1568,61 @@ fn a_click_costs_few_legal_move_generations() {
         assert!(played <= 3 && viewed == played, "{played} {viewed}");
     }
 }
+
+// A designer's Xiangqi-like game takes the same `[display]` choices as Xiangqi: Red and
+// Black, the traditional set (its characters in the variant's pieces), WXF, zones in words;
+// a choice the page does not know, a side missing and a board of another kind are refused
+// with the keys named.
+#[test]
+fn a_designers_file_chooses_its_culture_in_its_display_table() {
+    let s = start(&[]);
+    let xq = include_str!("../variants/xiangqi.toml")
+        .replace("name = \"Xiangqi\"", "name = \"River Game\"")
+        .replace("id = \"xiangqi\"", "id = \"river-game\"");
+    let (sid, st) = new_game(
+        &s,
+        json!({"toml": xq, "white": "human", "black": "human", "depth": 1}),
+    );
+    let d = &st["variant"]["display"];
+    assert_eq!(d["side_names"], json!(["Red", "Black"]), "{d}");
+    assert_eq!(
+        (
+            d["pieces"].clone(),
+            d["notation"].clone(),
+            d["board"].clone()
+        ),
+        (json!("xiangqi"), json!("wxf"), json!("checkered"))
+    );
+    let (code, v) = call(&s, "GET", &format!("/api/variant?sid={sid}"), None);
+    assert_eq!(code, 200);
+    let king = v["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "King")
+        .unwrap();
+    assert_eq!(king["traditional"], json!(["帥", "將"]));
+    assert_eq!(
+        king["words"],
+        "Steps one square orthogonally (like a Wazir). It never leaves its palace."
+    );
+    let st = ok(&s, "POST", "/api/move", json!({"sid": sid, "move": "h3e3"}));
+    assert_eq!(st["history"][0]["text"], "C2.5");
+    assert_eq!(st["history"][0]["san"], "Che3");
+    let bad = xq
+        .replace("pieces = \"xiangqi\"", "pieces = \"klingon\"")
+        .replace(
+            "side-names = [\"Red\", \"Black\"]",
+            "side-names = [\"Red\"]",
+        )
+        .replace(
+            "notation = \"wxf\"",
+            "notation = \"wxf\"\nboard = \"striped\"",
+        );
+    let (code, v) = call(&s, "POST", "/api/new", Some(json!({"toml": bad})));
+    assert_eq!(code, 422, "{v}");
+    let msg = v["error"].as_str().unwrap();
+    for key in ["display.pieces", "display.side-names", "display.board"] {
+        assert!(msg.contains(key), "{key} in {msg}");
+    }
+}
