@@ -1893,6 +1893,11 @@ fn shogi_is_shown_with_sente_and_gote_and_its_own_pieces() {
     // Sente's hand holds the Pawn taken, beside the board at Sente's edge.
     let hand = b.eval("(() => { const h = document.getElementById('hand-white').getBoundingClientRect(); const g = document.getElementById('hand-black').getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); const outside = r => r.left >= b.right - 1 || r.right <= b.left + 1 || r.top >= b.bottom - 1 || r.bottom <= b.top + 1; return [document.querySelectorAll('#hand-white button[data-drop=\"@P\"]').length, outside(h), outside(g), h.top > g.top, document.getElementById('hands') === null]; })()");
     assert_eq!(hand, json!([1, true, true, true, true]), "{hand}");
+    // The hands stand where the extra material would: it is not shown beside them.
+    assert_eq!(
+        b.eval("[document.getElementById('material-white').hidden, document.getElementById('material-black').hidden]"),
+        json!([true, true])
+    );
     // Gote's Gold blocks the check.
     b.play("f9", "f8", 4);
     assert_eq!(move_rows(&mut b), vec!["1. P-c4 P-e6", "2. Bxg7+ G-f8"]);

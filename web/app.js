@@ -767,6 +767,8 @@ function drawPlayers() {
   }
   for (const colour of ["white", "black"]) {
     const box = $("material-" + colour);
+    // In a game with hands, each hand beside the board says what its side holds instead.
+    box.hidden = !!pos.hands;
     const more = [];
     for (const letter of Object.keys(count).sort()) {
       const d = colour === "white" ? count[letter] : -count[letter];
