@@ -334,6 +334,7 @@ impl Game {
     /// The legal moves of the current position.
     pub fn legal_moves(&mut self) -> Vec<Move> {
         let mut l = MoveList::new();
+        crate::moves::count_generation();
         self.pos.legal_moves(&mut l);
         l.as_slice().to_vec()
     }

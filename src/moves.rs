@@ -273,6 +273,21 @@ impl SquareSet {
     }
 }
 
+/// Generations of a position's legal moves asked for by the front-ends (through the game,
+/// the game sessions and the SAN writer; not those of the search or of the rules' own
+/// verdicts), counted so that a front-end can measure what one request costs.
+static LEGAL_GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts one generation of legal moves (see [`legal_generations`]).
+pub fn count_generation() {
+    LEGAL_GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The legal-move generations counted so far in this process.
+pub fn legal_generations() -> u64 {
+    LEGAL_GENERATIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

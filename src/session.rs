@@ -43,6 +43,7 @@ use crate::moves::Move;
 use crate::position::{Position, Ruleset};
 
 pub use crate::game::{GameResult, PgnError, PgnRecord, parse_pgn, pgn_movetext, variant_men};
+pub use crate::moves::legal_generations;
 pub use crate::text::san::{MoveError, pawn_kind, san};
 pub use crate::text::{coord, is_capture};
 
@@ -419,6 +420,7 @@ impl Session {
         let mut out = Vec::new();
         for &m in line {
             let mut l = crate::moves::MoveList::new();
+            crate::moves::count_generation();
             p.legal_moves(&mut l);
             if !l.as_slice().contains(&m) {
                 break;
@@ -447,26 +449,28 @@ impl Session {
     /// Plays `mv` after checking that it is legal and that the game goes on.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         self.closed()?;
-        if !self.game.legal_moves().contains(&mv) {
-            return Err(MoveError(format!(
-                "{} is not a legal move here",
-                self.coord(mv)
-            )));
-        }
-        self.apply(mv);
+        // The game checks the move: one generation of the legal moves, not two.
+        let side = self.side_to_move();
+        self.game.play(mv)?;
+        self.credit(side);
         Ok(())
     }
 
     /// Plays a legal move: the mover's clock gets its increment.
     fn apply(&mut self, mv: Move) {
         let side = self.side_to_move();
+        self.game
+            .play(mv)
+            .expect("a move is checked before it is applied");
+        self.credit(side);
+    }
+
+    /// The mover's clock gets its increment (the clocks before it kept for taking back).
+    fn credit(&mut self, side: Color) {
         if let Some(c) = self.clocks.as_mut() {
             self.clock_history.push(c.left);
             c.left[side.index()] += c.tc[side.index()].increment;
         }
-        self.game
-            .play(mv)
-            .expect("a move is checked before it is applied");
     }
 
     /// Takes back the last move (and any verdict outside the board rules); the clocks are

@@ -4,12 +4,14 @@
 //! Mouse presses and releases are dispatched at the centres of the board's squares, as a
 //! player's clicks would be; keys are dispatched as key events; the page's state is read back
 //! with `Runtime.evaluate`. The tests play Metamachy's first moves and a checkmate, step
-//! through the move list, let a 1+0 clock run out, play a premove, analyse an earlier
-//! position, play an uploaded variant file with holes and a setup choice, check the move
-//! numbers with the engine as White, check that Xiangqi's board shows its points, palace
-//! diagonals and river where its `[display]` table puts them, and save screenshots at a
-//! laptop's and a phone's size (`target/browser/*.png`) with the squares' size checked. Every
-//! board the page shows is compared with the position Polymachy computes.
+//! through the move list, let a clock run out (and refuse to take it back), end a game on the
+//! result banner and play a rematch, keep three analysis lines on screen, check the form, the
+//! focus ring and a phone's width, find the clocks at the board's edges, type moves, play a
+//! premove, analyse an earlier position, play an uploaded variant file with holes and a setup
+//! choice, check the move numbers with the engine as White, check that Xiangqi's board shows
+//! its points, palace diagonals and river where its `[display]` table puts them, and save
+//! screenshots at a laptop's and a phone's size (`target/browser/*.png`) with the squares' size
+//! checked. Every board the page shows is compared with the position Polymachy computes.
 //!
 //! Needs Chromium (`chromium` on Debian). Without it the tests fail when `CI` is set and
 //! otherwise skip with a message.
@@ -163,6 +165,16 @@ impl Browser {
         self.call("Page.navigate", json!({"url": url}));
     }
 
+    /// Gives the page open now another size (a phone's when `mobile`), and lets it lay
+    /// itself out again.
+    fn resize(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        );
+        self.eval("new Promise(r => { window.dispatchEvent(new Event('resize')); setTimeout(() => r(true), 300); })");
+    }
+
     /// Evaluates JavaScript in the page (promises awaited) and returns its value.
     fn eval(&mut self, expr: &str) -> Value {
         let r = self.call(
@@ -215,6 +227,15 @@ impl Browser {
         }
     }
 
+    /// A click on an element through its click event.
+    fn click_js(&mut self, selector: &str) {
+        let sel = serde_json::to_string(selector).unwrap();
+        let done = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({sel}); if (!e) return false; e.click(); return true; }})()"
+        ));
+        assert_eq!(done, json!(true), "no element {selector}");
+    }
+
     /// Opens every folded panel, so that their buttons can be clicked.
     fn unfold(&mut self) {
         self.eval("(() => { document.querySelectorAll('details').forEach(d => d.open = true); return true; })()");
@@ -264,12 +285,13 @@ impl Browser {
         self.eval("window.polymachy.squarePx()").as_f64().unwrap()
     }
 
-    /// Clicks a move's two squares and waits until the game has `plies` moves.
+    /// Clicks a move's two squares and waits until the game has `plies` moves (or more: an
+    /// engine's reply is pushed to the page at once, and may follow before a look).
     fn play(&mut self, from: &str, to: &str, plies: usize) {
         self.click_square(from);
         self.click_square(to);
         self.wait_for(
-            &format!("window.polymachy.state().history.length === {plies}"),
+            &format!("window.polymachy.state().history.length >= {plies}"),
             &format!("{from}-{to}"),
         );
     }
@@ -398,6 +420,11 @@ fn play_metamachy_and_load_terachess_in_chromium() {
     assert!(
         status.as_str().unwrap().contains("Illegal"),
         "refused: {status}"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('status').className"),
+        json!(""),
+        "a word, not an error in red"
     );
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(b.state()["fen"], fen_before);
@@ -567,10 +594,10 @@ fn a_piece_in_hand_is_dropped_by_two_clicks() {
         return;
     };
     assert_eq!(
-        b.eval("document.querySelectorAll('#hands button[data-drop=\"@N\"]').length"),
+        b.eval("document.querySelectorAll('.hand button[data-drop=\"@N\"]').length"),
         json!(1)
     );
-    b.click_at("#hands button[data-drop='@N']");
+    b.click_at(".hand button[data-drop='@N']");
     assert_eq!(
         b.eval("document.querySelectorAll('.sq.dest').length"),
         json!(62)
@@ -582,7 +609,7 @@ fn a_piece_in_hand_is_dropped_by_two_clicks() {
     );
     assert_eq!(move_rows(&mut b), vec!["1. N@e4"]);
     assert_eq!(
-        b.eval("document.querySelectorAll('#hands button').length"),
+        b.eval("document.querySelectorAll('.hand button').length"),
         json!(0)
     );
 }
@@ -597,7 +624,7 @@ fn a_shogi_pawn_in_hand_is_never_offered_its_own_file() {
     ) else {
         return;
     };
-    b.click_at("#hands button[data-drop='@P']");
+    b.click_at(".hand button[data-drop='@P']");
     assert_eq!(
         b.eval("document.querySelectorAll('.sq.dest').length"),
         json!(64)
@@ -613,7 +640,8 @@ fn a_shogi_pawn_in_hand_is_never_offered_its_own_file() {
         "window.polymachy.state().history.length === 1",
         "the drop played",
     );
-    assert_eq!(move_rows(&mut b), vec!["1. P@d5"]);
+    // Written as Shogi players write a drop.
+    assert_eq!(move_rows(&mut b), vec!["1. P*d5"]);
 }
 
 #[test]
@@ -752,7 +780,7 @@ fn the_move_list_steps_back_and_returns_to_the_game() {
 }
 
 #[test]
-fn a_flag_fall_at_one_minute_decides_the_game() {
+fn a_flag_fall_decides_the_game_and_is_not_taken_back() {
     let Some((_server, mut b)) = page(
         "metamachy",
         "variant=metamachy&white=human&black=engine&depth=1&clock=1%2B0",
@@ -762,15 +790,30 @@ fn a_flag_fall_at_one_minute_decides_the_game() {
     let st = b.state();
     assert_eq!(st["clocks"]["timed"], true);
     assert_eq!(st["clocks"]["base_ms"], 60_000);
-    // White does not move: the server ends the game when White's minute is gone.
-    let deadline = Instant::now() + Duration::from_secs(80);
-    loop {
-        if b.eval("!!window.polymachy.state().result") == json!(true) {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the flag did not fall");
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    // Two seconds a side, through the page's own new-game call, for a short test.
+    b.eval("newGame({clock_ms: 2000, increment_ms: 0})");
+    b.wait_for(
+        "window.polymachy.state().clocks.base_ms === 2000",
+        "the two-second game",
+    );
+    // Before each side's first move the clocks stand still.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(
+        b.state()["result"],
+        Value::Null,
+        "no flag before the first move"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('clock-white').textContent"),
+        json!("White 0:02.0")
+    );
+    b.play("f3", "f5", 1);
+    b.wait_for(
+        "window.polymachy.state().history.length === 2",
+        "the engine's first move",
+    );
+    // White does not move again: the server ends the game when White's time is gone.
+    b.wait_for("!!window.polymachy.state().result", "the flag");
     let st = b.state();
     assert_eq!(st["result"]["result"], "0-1");
     assert!(
@@ -781,6 +824,181 @@ fn a_flag_fall_at_one_minute_decides_the_game() {
     assert_eq!(st["clocks"]["white_ms"], 0);
     let clock = b.eval("document.getElementById('clock-white').textContent");
     assert_eq!(clock, json!("White 0:00.0"));
+    // No take-back: the button is off, the key changes nothing, and the server refuses.
+    assert_eq!(
+        b.eval("document.getElementById('undo').disabled"),
+        json!(true)
+    );
+    b.key("u", 85);
+    std::thread::sleep(Duration::from_millis(400));
+    let st = b.state();
+    assert_eq!(st["history"].as_array().unwrap().len(), 2);
+    assert_eq!(st["result"]["result"], "0-1");
+    let status = b.eval("fetch('/api/undo', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({sid: window.polymachy.state().sid})}).then(r => r.status)");
+    assert_eq!(status, json!(409));
+}
+
+/// How many visible text nodes of the page contain `words`.
+fn shown_times(b: &mut Browser, words: &str) -> u64 {
+    let w = serde_json::to_string(words).unwrap();
+    b.eval(&format!(
+        "(() => {{ let n = 0; const t = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); while (t.nextNode()) {{ const e = t.currentNode.parentElement; if (t.currentNode.textContent.includes({w}) && e.getClientRects().length && !e.closest('[hidden]')) n++; }} return n; }})()"
+    ))
+    .as_u64()
+    .unwrap()
+}
+
+/// The rectangle of the first element `selector` matches: [left, top, right, bottom].
+fn rect(b: &mut Browser, selector: &str) -> [f64; 4] {
+    let sel = serde_json::to_string(selector).unwrap();
+    let r = b.eval(&format!(
+        "(() => {{ const r = document.querySelector({sel}).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }})()"
+    ));
+    [0, 1, 2, 3].map(|i| r[i].as_f64().unwrap())
+}
+
+// The player resigns against the engine: the result is on the board, once, with Rematch and
+// New game. Rematch starts the same game (variant, clock, level) with the colours swapped.
+#[test]
+fn the_result_banner_offers_a_rematch_with_the_colours_swapped() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=engine&depth=1&clock=3%2B2",
+    ) else {
+        return;
+    };
+    assert_eq!(
+        b.eval("document.getElementById('banner').hidden"),
+        json!(true)
+    );
+    b.click_at("#resign");
+    b.click_at("#confirm-yes");
+    b.wait_for("!!window.polymachy.state().result", "the resignation");
+    let old = b.state()["sid"].clone();
+    assert_eq!(
+        b.eval("document.getElementById('banner').hidden"),
+        json!(false)
+    );
+    let banner = rect(&mut b, "#banner");
+    let board = rect(&mut b, "#board");
+    assert!(
+        banner[0] >= board[0]
+            && banner[2] <= board[2]
+            && banner[1] >= board[1]
+            && banner[3] <= board[3],
+        "the banner {banner:?} is on the board {board:?}"
+    );
+    assert_eq!(shown_times(&mut b, "White resigns"), 1, "the result, once");
+    assert_eq!(b.eval("window.polymachy.status()"), json!("Game over."));
+    b.click_at("#rematch");
+    b.wait_for(
+        &format!("window.polymachy.state().sid !== {old}"),
+        "the rematch",
+    );
+    let st = b.state();
+    assert_eq!(st["players"], json!({"white": "engine", "black": "human"}));
+    assert_eq!(st["variant"]["id"], "metamachy");
+    assert_eq!(st["depth"], 1);
+    assert_eq!(st["clocks"]["base_ms"], 180_000);
+    assert_eq!(st["clocks"]["increment_ms"], 2_000);
+    assert_eq!(
+        b.eval("document.getElementById('banner').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.getElementById('white').value"),
+        json!("engine")
+    );
+    // The human now plays Black, from the bottom of the board.
+    let a1 = rect(&mut b, ".sq[data-sq=\"a1\"]");
+    let a12 = rect(&mut b, ".sq[data-sq=\"a12\"]");
+    assert!(
+        a1[1] < a12[1],
+        "Black at the bottom: a1 {a1:?}, a12 {a12:?}"
+    );
+    b.wait_for(
+        "window.polymachy.state().history.length === 1",
+        "the engine's first move as White",
+    );
+}
+
+// A hot-seat checkmate at a laptop's and a phone's size: a draw claim asks first; the result
+// banner is on the board and in view, written once; closed, the result moves to the status
+// line, still once. Screenshots `result-laptop.png` and `result-phone.png`.
+#[test]
+fn the_result_banner_at_a_laptop_and_a_phone() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.open_sized(
+            &format!("{url}?variant=metamachy&white=human&black=human&depth=1&fen=k11/12/2K9/12/12/12/12/12/12/12/12/1Q10%20w%20-%20-%200%201"),
+            w,
+            h,
+            mobile,
+        );
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the game",
+        );
+        b.wait_idle();
+        // Buttons by their click events: on a phone's emulated screen a scrolled page
+        // takes dispatched mouse events a row off.
+        b.click_js("#draw");
+        assert_eq!(
+            b.eval("document.getElementById('confirm').hidden"),
+            json!(false)
+        );
+        b.click_js("#confirm-no");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(
+            b.state()["result"],
+            Value::Null,
+            "{device}: no draw without a yes"
+        );
+        b.click_square("b1");
+        b.click_square("b11");
+        b.wait_for("!!window.polymachy.state().result", "the checkmate");
+        b.eval("(() => { window.scrollTo(0, 0); return true; })()");
+        let banner = rect(&mut b, "#banner");
+        let board = rect(&mut b, "#board");
+        assert!(
+            banner[0] >= board[0]
+                && banner[2] <= board[2]
+                && banner[1] >= board[1]
+                && banner[3] <= board[3],
+            "{device}: the banner {banner:?} is on the board {board:?}"
+        );
+        assert!(
+            banner[0] >= 0.0 && banner[2] <= w as f64 && banner[3] <= h as f64,
+            "{device}: the banner {banner:?} is in view"
+        );
+        assert_eq!(
+            shown_times(&mut b, "Checkmate"),
+            1,
+            "{device}: the result, once"
+        );
+        b.screenshot(&format!("result-{device}"));
+        b.click_js("#banner-close");
+        assert_eq!(
+            b.eval("document.getElementById('banner').hidden"),
+            json!(true)
+        );
+        assert_eq!(
+            shown_times(&mut b, "Checkmate"),
+            1,
+            "{device}: in the status line"
+        );
+        assert!(
+            b.eval("window.polymachy.status()")
+                .as_str()
+                .unwrap()
+                .starts_with("1-0")
+        );
+    }
 }
 
 #[test]
@@ -904,6 +1122,61 @@ fn analysis_shows_three_lines_for_an_earlier_position() {
     b.screenshot("analysis-dark");
 }
 
+// Analysis players can trust: asked for three lines, the page shows three at every moment
+// after the first second while the depth grows; the game's engine shows no score of its own
+// meanwhile (one evaluation on screen), every score is named as White's, and the bar's number
+// is large enough and stands out from the bar under it.
+#[test]
+fn the_analysis_keeps_three_lines_on_screen_and_one_evaluation() {
+    let Some((_server, mut b)) = page(
+        "metamachy",
+        "variant=metamachy&white=human&black=engine&depth=1",
+    ) else {
+        return;
+    };
+    b.play("f3", "f5", 1);
+    b.wait_for(
+        "window.polymachy.state().history.length === 2 && window.polymachy.idle()",
+        "the engine's reply",
+    );
+    let engine = b.eval("document.getElementById('engine').textContent");
+    assert!(
+        engine.as_str().unwrap().contains("score")
+            && engine.as_str().unwrap().contains("for White"),
+        "{engine}"
+    );
+    b.click_at("#analyse");
+    let seen = b.eval(
+        "new Promise(done => { const t0 = performance.now(); const seen = []; const iv = setInterval(() => { const t = performance.now() - t0; seen.push([t, document.querySelectorAll('#analysis .aline').length, document.getElementById('engine').textContent, document.querySelector('#analysis .ahead').textContent]); if (t > 7000) { clearInterval(iv); done(seen); } }, 40); })",
+    );
+    let mut heads = std::collections::BTreeSet::new();
+    let mut after = 0;
+    for s in seen.as_array().unwrap() {
+        let t = s[0].as_f64().unwrap();
+        let head = s[3].as_str().unwrap();
+        assert!(
+            !s[2].as_str().unwrap().contains("score"),
+            "a second evaluation at {t} ms: {}",
+            s[2]
+        );
+        if t < 1000.0 {
+            continue;
+        }
+        after += 1;
+        assert_eq!(s[1], json!(3), "lines at {t} ms ({head})");
+        assert!(head.contains("scores for White"), "{head}");
+        heads.insert(head.split(" · ").nth(1).unwrap_or("").to_string());
+    }
+    assert!(after > 50, "{after} looks");
+    assert!(heads.len() >= 2, "the depth grew meanwhile: {heads:?}");
+    let bar = b.eval("(() => { const t = document.getElementById('evaltext'); const cs = getComputedStyle(t); const tr = t.getBoundingClientRect(); const fill = document.getElementById('evalfill').getBoundingClientRect(); const mid = tr.top + tr.height / 2; const under = mid >= fill.top && mid <= fill.bottom ? 'evalfill' : 'evalbar'; const bg = getComputedStyle(document.getElementById(under)).backgroundColor; const lum = (c) => { const [r, g, b] = c.match(/[0-9.]+/g).slice(0, 3).map(Number).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; }; const a = lum(cs.color), b = lum(bg); const box = document.getElementById('evalbar').getBoundingClientRect(); return [parseFloat(cs.fontSize), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), t.textContent, cs.mixBlendMode, tr.left >= box.left && tr.right <= box.right && tr.top >= box.top && tr.bottom <= box.bottom]; })()");
+    assert!(bar[0].as_f64().unwrap() >= 12.0, "the bar's number: {bar}");
+    assert!(bar[1].as_f64().unwrap() >= 4.5, "its contrast: {bar}");
+    assert!(!bar[2].as_str().unwrap().is_empty(), "{bar}");
+    assert_eq!(bar[3], json!("normal"), "{bar}");
+    assert_eq!(bar[4], json!(true), "inside the bar: {bar}");
+}
+
 #[test]
 fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
     let fen = "rnccwkqbbnr/ppppppppppp/11/11/11/11/11/11/PPPPPPPPPPP/R4K4R w KQkq - 0 1";
@@ -916,6 +1189,9 @@ fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
     ) else {
         return;
     };
+    // The moves sent to the server are recorded.
+    b.eval("(() => { window.sent = []; const f = window.fetch; window.fetch = (u, o) => { if (u === '/api/move') window.sent.push(JSON.parse(o.body)); return f(u, o); }; return true; })()");
+    let castle = b.eval("window.polymachy.state().legal.findIndex(m => m.uci === 'f1g1oo')");
     b.click_square("f1");
     b.click_square("g1");
     let words = b.eval("[...document.querySelectorAll('#promo button')].map(e => e.textContent)");
@@ -925,6 +1201,9 @@ fn a_step_and_a_castle_to_one_square_are_offered_in_words() {
         "window.polymachy.state().history.length === 1",
         "the castle",
     );
+    // Sent as the server listed it: its place in the list and its text.
+    let sent = b.eval("window.sent.map(b => [b.move, b.index])");
+    assert_eq!(sent, json!([["f1g1oo", castle]]));
     let v = Variant::load("wildebeest").unwrap();
     let rules = Ruleset::new(&v, None).unwrap();
     let mut g = Game::from_position(polymachy::position::Position::from_fen(&rules, fen).unwrap());
@@ -1099,9 +1378,13 @@ fn the_board_fills_a_laptop_and_a_phone() {
                     "{variant}: below the fold ({bottom})"
                 );
             } else {
-                // The board comes first, across the screen.
+                // The board comes first (under the top player's clock), across the screen.
+                let top = b
+                    .eval("document.getElementById('edge-top').getBoundingClientRect().bottom")
+                    .as_f64()
+                    .unwrap();
                 assert!(
-                    by < 10.0 && bx < 10.0,
+                    by < 60.0 && by <= top + 4.0 && bx < 10.0,
                     "{variant}: the board starts at {bx},{by}"
                 );
                 assert!(
@@ -1223,5 +1506,591 @@ fn xiangqi_shows_its_palaces_and_river() {
     assert_eq!(
         b.eval("[document.getElementById('board').classList.contains('points'), document.getElementById('lines').childElementCount]"),
         json!([false, 0])
+    );
+}
+
+/// The elements whose right edge is beyond the viewport's width: `tag#id.class right`.
+fn wider_than_the_screen(b: &mut Browser) -> Vec<String> {
+    let v = b.eval("(() => { const w = document.documentElement.clientWidth; return [...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 0.5; }).map(e => `${e.tagName.toLowerCase()}#${e.id}.${typeof e.className === 'string' ? e.className : ''} ${Math.round(e.getBoundingClientRect().right)}`); })()");
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+// A phone's 390 px: no element of the page (panels unfolded, analysis on) reaches beyond the
+// screen's right edge.
+#[test]
+fn nothing_is_wider_than_a_phone() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for variant in ["metamachy", "terachess2", "crazyhouse"] {
+        b.open_sized(
+            &format!("{url}?variant={variant}&white=human&black=human&depth=1&analysis_depth=1"),
+            390,
+            844,
+            true,
+        );
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the game",
+        );
+        b.wait_idle();
+        b.unfold();
+        b.click_js(".piece");
+        b.click_js("#analyse");
+        b.wait_for(
+            "document.querySelectorAll('#analysis .aline').length === 3",
+            "the analysis",
+        );
+        let wide = wider_than_the_screen(&mut b);
+        assert!(wide.is_empty(), "{variant}: wider than 390 px: {wide:?}");
+    }
+}
+
+// At a laptop's 1366 px, in chess from a position with an en-passant capture: the page has
+// its own icon; a menu with nothing to choose is hidden (no setups in chess, no seconds for a
+// level of fixed nodes); the players' menus share a row; a click focuses a square without a
+// ring, a key shows the ring inside the square; a click on an empty square is no error; the
+// en-passant square is marked otherwise than a plain step.
+#[test]
+fn the_form_the_focus_and_the_marks() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    b.open_sized(
+        &format!("{url}?variant=chess&white=human&black=human&depth=1&fen=4k3/8/8/3pP3/8/8/8/4K3%20w%20-%20d6%200%201"),
+        1366,
+        657,
+        false,
+    );
+    b.wait_for(
+        "!!(window.polymachy && window.polymachy.state())",
+        "the game",
+    );
+    b.wait_idle();
+    assert_eq!(
+        b.eval(
+            "document.querySelector('link[rel=\"icon\"]').href.startsWith('data:image/svg+xml')"
+        ),
+        json!(true)
+    );
+    let shown = |b: &mut Browser, id: &str| {
+        b.eval(&format!(
+            "document.getElementById('{id}').getClientRects().length > 0"
+        ))
+    };
+    assert_eq!(
+        shown(&mut b, "setup-label"),
+        json!(false),
+        "chess has no setups"
+    );
+    b.set_value("level", "beginner");
+    assert_eq!(
+        shown(&mut b, "limit-label"),
+        json!(false),
+        "a level of nodes"
+    );
+    b.set_value("level", "full");
+    assert_eq!(
+        shown(&mut b, "limit-label"),
+        json!(true),
+        "seconds per move"
+    );
+    let white = rect(&mut b, "#white");
+    let black = rect(&mut b, "#black");
+    assert!(
+        (white[1] - black[1]).abs() < 2.0,
+        "White {white:?} and Black {black:?} on one row"
+    );
+    // Focus: a click leaves no ring; a key shows it, inside the square.
+    let ring = "(() => { const e = document.activeElement; const cs = getComputedStyle(e); return [e.dataset.sq || null, cs.outlineStyle, parseFloat(cs.outlineWidth), parseFloat(cs.outlineOffset)]; })()";
+    b.click_square("e1");
+    let r = b.eval(ring);
+    assert_eq!(r[0], json!("e1"), "{r}");
+    assert_eq!(r[1], json!("none"), "no ring after a click: {r}");
+    b.key("ArrowRight", 39);
+    let r = b.eval(ring);
+    assert_eq!(r[0], json!("f1"), "{r}");
+    assert_eq!(r[1], json!("solid"), "a ring after a key: {r}");
+    assert!(
+        r[2].as_f64().unwrap() >= 2.0 && r[3].as_f64().unwrap() <= -r[2].as_f64().unwrap(),
+        "drawn inside the square: {r}"
+    );
+    // An empty square clicked: no error.
+    b.click_square("e1");
+    b.click_square("a6");
+    assert_eq!(
+        b.eval("document.getElementById('status').className"),
+        json!("")
+    );
+    // The pawn on e5: e6 a step, d6 en passant, marked otherwise.
+    b.click_square("e5");
+    let marks = b.eval("['d6', 'e6'].map(q => { const c = document.querySelector(`.sq[data-sq=\"${q}\"]`); return [c.className, getComputedStyle(c, '::after').backgroundImage]; })");
+    let (d6, e6) = (&marks[0], &marks[1]);
+    assert!(d6[0].as_str().unwrap().contains("dest-ep"), "{marks}");
+    assert!(
+        !d6[0].as_str().unwrap().split(' ').any(|c| c == "dest"),
+        "{marks}"
+    );
+    assert!(
+        e6[0].as_str().unwrap().split(' ').any(|c| c == "dest"),
+        "{marks}"
+    );
+    assert_ne!(d6[1], e6[1], "drawn otherwise: {marks}");
+    b.click_square("d6");
+    b.wait_for("window.polymachy.state().history.length === 1", "exd6");
+    assert_eq!(b.state()["moves"], json!(["exd6"]));
+}
+
+// Each player's clock, large, at their edge of the board (the right edge's corners on a
+// laptop, above and below the board on a phone), with the pieces they have more of; Flip
+// swaps them. Screenshots `players-laptop.png` and `players-phone.png`.
+#[test]
+fn the_players_stand_at_their_edges_of_the_board() {
+    let Some(exe) = chromium() else {
+        common::missing("chromium");
+        return;
+    };
+    let (_server, url) = serve();
+    let mut b = Browser::launch(&exe);
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.open_sized(
+            &format!("{url}?variant=chess&white=human&black=human&depth=1&clock=3%2B2&fen=4k3/8/8/8/8/8/8/3NK3%20w%20-%20-%200%201"),
+            w,
+            h,
+            mobile,
+        );
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the game",
+        );
+        b.wait_idle();
+        let board = rect(&mut b, "#board");
+        let black = rect(&mut b, "#clock-black");
+        let white = rect(&mut b, "#clock-white");
+        if device == "laptop" {
+            assert!(
+                black[0] >= board[2] && (black[1] - board[1]).abs() < 4.0,
+                "Black at the top corner: {black:?}, board {board:?}"
+            );
+            assert!(
+                white[0] >= board[2] && (white[3] - board[3]).abs() < 4.0,
+                "White at the bottom corner: {white:?}, board {board:?}"
+            );
+        } else {
+            assert!(
+                black[3] <= board[1] + 1.0,
+                "Black above: {black:?}, board {board:?}"
+            );
+            assert!(
+                white[1] >= board[3] - 1.0,
+                "White below: {white:?}, board {board:?}"
+            );
+            let wide = wider_than_the_screen(&mut b);
+            assert!(wide.is_empty(), "wider than 390 px: {wide:?}");
+        }
+        let size = b.eval("parseFloat(getComputedStyle(document.querySelector('#clock-white span:last-child')).fontSize)");
+        assert!(
+            size.as_f64().unwrap() >= 19.0,
+            "{device}: a large clock ({size} px)"
+        );
+        assert_eq!(
+            b.eval("document.getElementById('clock-white').textContent"),
+            json!("White 3:00")
+        );
+        // White has a Knight more.
+        assert_eq!(
+            b.eval("[document.getElementById('material-white').dataset.pieces, document.getElementById('material-black').dataset.pieces, document.querySelectorAll('#material-white svg').length]"),
+            json!(["N", "", 1])
+        );
+        b.screenshot(&format!("players-{device}"));
+        b.click_js("#flip");
+        let board = rect(&mut b, "#board");
+        let white = rect(&mut b, "#clock-white");
+        let at_top = if device == "laptop" {
+            (white[1] - board[1]).abs() < 4.0
+        } else {
+            white[3] <= board[1] + 1.0
+        };
+        assert!(
+            at_top,
+            "{device}: White at the top once flipped: {white:?}, board {board:?}"
+        );
+    }
+}
+
+/// Types `text` into the move box and presses Enter.
+fn type_move(b: &mut Browser, text: &str) {
+    b.eval("(() => { document.getElementById('typed-move').focus(); return true; })()");
+    b.call("Input.insertText", json!({ "text": text }));
+    for kind in ["keyDown", "keyUp"] {
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": if kind == "keyDown" { "\r" } else { "" }}),
+        );
+    }
+}
+
+// Moves typed in the box: SAN, coordinates, a drop; a move that is not legal is refused with
+// a message and changes nothing.
+#[test]
+fn typed_moves_are_played() {
+    let Some((_server, mut b)) = page("chess", "variant=chess&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    type_move(&mut b, "Nf3");
+    b.wait_for("window.polymachy.state().history.length === 1", "Nf3");
+    assert_eq!(
+        b.eval("document.getElementById('typed-move').value"),
+        json!("")
+    );
+    type_move(&mut b, "e7e5");
+    b.wait_for("window.polymachy.state().history.length === 2", "e7e5");
+    assert_eq!(b.state()["moves"], json!(["Nf3", "e5"]));
+    type_move(&mut b, "Ke9");
+    b.wait_for(
+        "document.getElementById('status').className === 'error'",
+        "the refusal",
+    );
+    assert!(
+        b.eval("window.polymachy.status()")
+            .as_str()
+            .unwrap()
+            .starts_with("Ke9")
+    );
+    assert_eq!(b.state()["moves"], json!(["Nf3", "e5"]));
+    let Some((_server, mut b)) = page(
+        "crazyhouse",
+        "variant=crazyhouse&white=human&black=human&depth=1&fen=4k3/8/8/8/8/8/8/4K3%5BN%5D%20w%20-%20-%200%201",
+    ) else {
+        return;
+    };
+    type_move(&mut b, "N@e4");
+    b.wait_for("window.polymachy.state().history.length === 1", "N@e4");
+    assert_eq!(move_rows(&mut b), vec!["1. N@e4"]);
+}
+
+/// What the page shows of the sides and pieces: the clocks' names (bottom first), the piece
+/// set's class and characters of the first rank's pieces, and how many squares' colours there are.
+fn culture_shown(b: &mut Browser) -> Value {
+    b.eval(
+        "(() => {
+        const who = id => document.querySelector(`#${id} .who`).textContent;
+        const first = [...document.querySelectorAll('.sq')].filter(c => c.dataset.sq.endsWith('1') && c.dataset.sq.length === 2 && c.querySelector('svg'));
+        const colours = new Set([...document.querySelectorAll('.sq')].map(c => getComputedStyle(c).backgroundColor));
+        return { names: [who('player-white'), who('player-black')],
+                 bottom: document.querySelector('#edge-bottom .clock').id,
+                 set: [...new Set(first.map(c => c.querySelector('svg').getAttribute('class')))].sort(),
+                 chars: first.map(c => c.querySelector('svg').dataset.char || '').join(''),
+                 colours: colours.size };
+      })()",
+    )
+}
+
+// Xiangqi in its own culture: Red (moving first, at the bottom) and Black on the clocks and
+// the status; the traditional set, a character on a disc (帥 仕 相 傌 俥 in red); its moves
+// written in WXF (C2.5, the central Cannon); the rule texts in plain words (no zone names).
+// The Western set stays a choice. Screenshots at a laptop's and a phone's size.
+#[test]
+fn xiangqi_is_shown_with_red_and_black_and_its_own_pieces() {
+    let Some((_server, mut b)) = page("xiangqi", "variant=xiangqi&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    let shown = culture_shown(&mut b);
+    assert_eq!(shown["names"], json!(["Red", "Black"]), "{shown}");
+    assert_eq!(shown["bottom"], "clock-white");
+    assert_eq!(shown["set"], json!(["glyph trad xiangqi w"]), "{shown}");
+    assert_eq!(shown["chars"], "俥傌相仕帥仕相傌俥");
+    assert_eq!(
+        b.eval("document.querySelectorAll('.sq svg.xiangqi circle.disc').length"),
+        json!(32)
+    );
+    assert!(
+        b.eval("document.getElementById('status').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("Red to move"),
+    );
+    b.play("h3", "e3", 1);
+    b.play("h8", "e8", 2);
+    assert_eq!(move_rows(&mut b), vec!["1. C2.5 C8.5"]);
+    let words = b.eval("window.polymachy.variant().pieces.map(p => p.words).join(' ') + window.polymachy.variant().rules.map(r => r.text).join(' ')");
+    let words = words.as_str().unwrap();
+    for zone in ["across-river", "own-half", "`palace`", "White"] {
+        assert!(!words.contains(zone), "{zone} in {words}");
+    }
+    assert!(words.contains("It never leaves its palace."), "{words}");
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.resize(w, h, mobile);
+        b.screenshot(&format!("xiangqi-own-{device}"));
+    }
+    b.set_value("piece-style", "images");
+    assert_eq!(
+        b.eval("document.querySelectorAll('.sq svg.trad').length"),
+        json!(0)
+    );
+    b.set_value("piece-style", "own");
+}
+
+// Shogi in its own culture: Sente (moving first, at the bottom) and Gote; an uncheckered
+// board; koma with characters, Gote's turned to point at Sente; a promotion offered over the
+// board at its square and written with `+`, the promoted piece's character in red; the piece
+// taken in Sente's hand, beside the board at Sente's edge (a drop is written `P*d5`: see the
+// test of a Shogi Pawn in hand).
+#[test]
+fn shogi_is_shown_with_sente_and_gote_and_its_own_pieces() {
+    let Some((_server, mut b)) = page("shogi", "variant=shogi&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    let shown = culture_shown(&mut b);
+    assert_eq!(shown["names"], json!(["Sente", "Gote"]), "{shown}");
+    assert_eq!(shown["bottom"], "clock-white");
+    assert_eq!(shown["set"], json!(["glyph trad shogi w"]), "{shown}");
+    assert_eq!(shown["chars"], "香桂銀金玉金銀桂香");
+    assert_eq!(shown["colours"], json!(1), "{shown}");
+    // Gote's koma are turned round; Sente's are not.
+    assert_eq!(
+        b.eval("[!!document.querySelector('.sq[data-sq=\"e9\"] svg g[transform]'), !!document.querySelector('.sq[data-sq=\"e1\"] svg g[transform]')]"),
+        json!([true, false])
+    );
+    b.play("c3", "c4", 1);
+    b.play("e7", "e6", 2);
+    // Bishop takes on g7: promote or not, asked at g7.
+    b.click_square("b2");
+    b.click_square("g7");
+    b.wait_for(
+        "!document.getElementById('promo').hidden",
+        "the promotion choice",
+    );
+    let at = b.eval("(() => { const p = document.getElementById('promo').getBoundingClientRect(); const s = document.querySelector('.sq[data-sq=\"g7\"]').getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [p.left < s.right && p.right > s.left && p.top < s.bottom && p.bottom > s.top, p.left >= b.left - 1 && p.right <= b.right + 1, [...document.querySelectorAll('#promo button')].map(x => x.lastChild.textContent)]; })()");
+    assert_eq!(
+        at,
+        json!([true, true, ["no promotion", "Dragon Horse", "Cancel"]]),
+        "{at}"
+    );
+    b.click_at("#promo button[data-uci='b2g7+']");
+    b.wait_for(
+        "window.polymachy.state().history.length === 3",
+        "the promotion",
+    );
+    assert_eq!(move_rows(&mut b), vec!["1. P-c4 P-e6", "2. Bxg7+"]);
+    assert_eq!(
+        b.eval("(() => { const s = document.querySelector('.sq[data-sq=\"g7\"] svg'); return [s.dataset.char, getComputedStyle(s.querySelector('.char')).fill]; })()"),
+        json!(["馬", "rgb(192, 20, 28)"])
+    );
+    // Sente's hand holds the Pawn taken, beside the board at Sente's edge.
+    let hand = b.eval("(() => { const h = document.getElementById('hand-white').getBoundingClientRect(); const g = document.getElementById('hand-black').getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); const outside = r => r.left >= b.right - 1 || r.right <= b.left + 1 || r.top >= b.bottom - 1 || r.bottom <= b.top + 1; return [document.querySelectorAll('#hand-white button[data-drop=\"@P\"]').length, outside(h), outside(g), h.top > g.top, document.getElementById('hands') === null]; })()");
+    assert_eq!(hand, json!([1, true, true, true, true]), "{hand}");
+    // The hands stand where the extra material would: it is not shown beside them.
+    assert_eq!(
+        b.eval("[document.getElementById('material-white').hidden, document.getElementById('material-black').hidden]"),
+        json!([true, true])
+    );
+    // Gote's Gold blocks the check.
+    b.play("f9", "f8", 4);
+    assert_eq!(move_rows(&mut b), vec!["1. P-c4 P-e6", "2. Bxg7+ G-f8"]);
+
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.resize(w, h, mobile);
+        b.screenshot(&format!("shogi-own-{device}"));
+    }
+}
+
+/// The Ruy Lopez's main line: 20 moves (plies).
+const RUY_LOPEZ: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7";
+
+/// Loads `pgn` through the page's FEN and PGN panel and waits for its `plies` moves.
+fn load_pgn(b: &mut Browser, pgn: &str, plies: usize) {
+    b.eval(&format!(
+        "(() => {{ document.getElementById('text').value = {}; return true; }})()",
+        serde_json::to_string(pgn).unwrap()
+    ));
+    b.click_at("#load-pgn");
+    b.wait_for(
+        &format!("window.polymachy.state().history.length === {plies}"),
+        "the game loaded",
+    );
+}
+
+// Game review on the page. A game of 20 moves, loaded and resigned, is reviewed: while a
+// deep review runs a progress bar and Stop show, and Stop stops it where it is; the review
+// again at depth 4 draws a graph of 20 points, and a click on the seventh shows the position
+// after 4. Ba4. A Queen hung (3. Qxf7+?? Kxf7) is then marked `??` in the move list and red
+// on the graph. Screenshots of both.
+#[test]
+fn a_finished_game_is_reviewed_with_a_graph_of_its_moves() {
+    let Some((_server, mut b)) = page(
+        "chess",
+        "variant=chess&white=human&black=human&depth=1&review_depth=4",
+    ) else {
+        return;
+    };
+    load_pgn(&mut b, RUY_LOPEZ, 20);
+    b.click_at("#resign");
+    b.click_at("#confirm-yes");
+    b.wait_for("!!window.polymachy.state().result", "the resignation");
+    b.click_at("#banner-close");
+    b.eval(
+        "api('POST', '/api/review', { sid, depth: 20 }).then(s => { setState(s); return true; })",
+    );
+    assert_eq!(
+        b.eval("[document.getElementById('review-progress').hidden, document.getElementById('review-stop').hidden, document.getElementById('review-progress').max]"),
+        json!([false, false, 20])
+    );
+    b.click_at("#review-stop");
+    b.wait_for(
+        "document.getElementById('review-progress').hidden && /stopped at/.test(document.getElementById('review-head').textContent)",
+        "the review stopped",
+    );
+    b.click_at("#review-start");
+    b.wait_for(
+        "!!window.polymachy.state().review && window.polymachy.state().review.done === 20 && !window.polymachy.state().review.running",
+        "the review",
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#review-graph circle.point').length"),
+        json!(20)
+    );
+    b.click_at("#review-graph circle.point[data-ply='7']");
+    b.wait_for(
+        "document.getElementById('viewing').textContent === 'viewing 4. Ba4'",
+        "the seventh move shown",
+    );
+    b.screenshot("review");
+    load_pgn(&mut b, "1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7", 6);
+    b.click_at("#review-start");
+    b.wait_for(
+        "!!window.polymachy.state().review && window.polymachy.state().review.done === 6 && !window.polymachy.state().review.running",
+        "the review of the Queen hung",
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves .san.blunder')].map(e => e.textContent)"),
+        json!(["Qxf7+??"])
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#review-graph circle.point.blunder')].map(c => c.dataset.ply)"),
+        json!(["5"])
+    );
+    b.screenshot("review-blunder");
+}
+
+/// Waits until the page shows `plies` moves; how long it took.
+fn arrives(b: &mut Browser, plies: usize, what: &str) -> Duration {
+    let t = Instant::now();
+    b.wait_for(
+        &format!("window.polymachy.state().history.length === {plies}"),
+        what,
+    );
+    t.elapsed()
+}
+
+// Play a friend. The first tab shares its game (Play a friend); a second browser opens the
+// friend's link and plays Black (its board turned round), a third opens the spectators' link.
+// Each move reaches the two other pages within a second, pushed by the long poll (no timer
+// polls). The spectator's click picks no piece and its move sent by hand is refused (403);
+// the friend cannot move White's pieces.
+#[test]
+fn a_friend_plays_through_a_link_and_a_spectator_watches() {
+    let Some((_server, mut a)) = page("chess", "variant=chess&white=human&black=engine&depth=1")
+    else {
+        return;
+    };
+    a.click_at("#invite");
+    a.wait_for("!!window.polymachy.state().links", "the links");
+    let link = |a: &mut Browser, id: &str| {
+        a.eval(&format!("document.getElementById('{id}').value"))
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (friend, watch) = (link(&mut a, "link-friend"), link(&mut a, "link-watch"));
+    assert!(
+        friend.contains("?join=") && watch.contains("?watch="),
+        "{friend} {watch}"
+    );
+    let exe = chromium().unwrap();
+    let mut others = Vec::new();
+    for url in [&friend, &watch] {
+        let mut b = Browser::launch(&exe);
+        b.open(url);
+        b.wait_for(
+            "!!(window.polymachy && window.polymachy.state())",
+            "the shared game",
+        );
+        others.push(b);
+    }
+    let [mut b, mut c] = <[Browser; 2]>::try_from(others).ok().unwrap();
+    assert_eq!(b.state()["you"], json!({"side": "black", "watch": false}));
+    assert_eq!(c.state()["you"], json!({"side": null, "watch": true}));
+    assert_eq!(
+        b.state()["links"],
+        Value::Null,
+        "only the host gets the links"
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#board .sq').dataset.sq"),
+        "h1"
+    );
+    a.play("e2", "e4", 1);
+    let (tb, tc) = (
+        arrives(&mut b, 1, "e4 at the friend's"),
+        arrives(&mut c, 1, "e4 at the spectator's"),
+    );
+    assert!(
+        tb < Duration::from_secs(1) && tc < Duration::from_secs(1),
+        "{tb:?} {tc:?}"
+    );
+    b.play("e7", "e5", 2);
+    let (ta, tc) = (
+        arrives(&mut a, 2, "e5 at the host's"),
+        arrives(&mut c, 2, "e5 at the spectator's"),
+    );
+    assert!(
+        ta < Duration::from_secs(1) && tc < Duration::from_secs(1),
+        "{ta:?} {tc:?}"
+    );
+    // The spectator moves nothing.
+    c.click_square("g1");
+    assert_eq!(
+        c.eval("[document.querySelectorAll('.sq.selected, .sq.dest').length, document.getElementById('status').textContent]"),
+        json!([0, "You are watching: only the players move."])
+    );
+    let refused = c.eval("api('POST', '/api/move', { sid, move: 'g1f3' }).then(() => 'played', e => `${e.status} ${e.message}`)");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .starts_with("403 you are watching"),
+        "{refused}"
+    );
+    // Nor does the friend move White's pieces, by clicks or by hand.
+    b.click_square("g1");
+    b.click_square("f3");
+    let refused = b.eval("api('POST', '/api/move', { sid, move: 'g1f3' }).then(() => 'played', e => `${e.status} ${e.message}`)");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .starts_with("403 it is not your turn"),
+        "{refused}"
+    );
+    assert_eq!(a.state()["history"].as_array().unwrap().len(), 2);
+    a.play("g1", "f3", 3);
+    assert!(arrives(&mut c, 3, "Nf3 at the spectator's") < Duration::from_secs(1));
+    assert_eq!(
+        c.eval("window.polymachy.state().moves"),
+        json!(["e4", "e5", "Nf3"])
     );
 }

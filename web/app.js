@@ -12,7 +12,6 @@ let vinfo = null; // the variant: pieces, setups, rules
 let flipped = false;
 let selected = null; // square name of the picked piece
 let focusSq = null; // keyboard focus on the board
-let pollTimer = null;
 let lastSync = 0;
 let message = "";
 let pieceByLetter = {};
@@ -29,8 +28,10 @@ let rightFrom = null;
 let analysisOn = false;
 let hintPly = null; // the ply a hint was asked for
 let analysisDepth = null; // none: the server's time limit (`?analysis_depth=N` sets one)
+let reviewDepth = null; // none: the server's depth (`?review_depth=N` sets one)
 let audio = null;
 let confirmAction = null;
+let bannerClosed = null; // the game whose result banner was closed
 
 const LEVELS = {
   beginner: { nodes: 300 },
@@ -39,8 +40,8 @@ const LEVELS = {
   strong: { nodes: 300000 },
 };
 
-async function api(method, path, body) {
-  const opts = { method, headers: {} };
+async function api(method, path, body, signal) {
+  const opts = { method, headers: {}, signal };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -62,6 +63,16 @@ function sqName(f, r) { return fileChar(f) + (r + 1); }
 function parseSq(s) { return [s.charCodeAt(0) - 97, parseInt(s.slice(1), 10) - 1]; }
 function isHole(name) { return !!st && (st.variant.holes || []).includes(name); }
 function side(letter) { return letter === letter.toUpperCase() ? "white" : "black"; }
+// A side's name in the game's own words (the variant's [display] table: Red and Black, Sente
+// and Gote), White and Black otherwise.
+// The server's words with White and Black called by the sides' names.
+function ownWords(text) {
+  return text.replace(/\b(White|Black)\b/g, (w) => sideName(w.toLowerCase()));
+}
+function sideName(colour) {
+  const names = (st && st.variant.display && st.variant.display.side_names) || ["White", "Black"];
+  return names[colour === "white" ? 0 : 1];
+}
 
 function say(text, cls) {
   message = text || "";
@@ -73,8 +84,9 @@ function say(text, cls) {
 function defaultStatus() {
   if (!st) return "";
   if (viewPly !== null) return `Viewing the position after ${plyLabel(viewPly)}; End returns to the game.`;
-  if (st.result) return st.result.reason;
-  const who = st.side === "white" ? "White" : "Black";
+  // The result is written once: on the board's banner, or here once the banner is closed.
+  if (st.result) return bannerShown() ? "Game over." : `${st.result.result}: ${ownWords(st.result.reason)}`;
+  const who = (st.you ? (st.you.watch ? "Watching · " : `You play ${sideName(st.you.side)} · `) : "") + sideName(st.side);
   const p = st.players[st.side];
   const engine = p !== "engine" ? "" : st.engine.paused ? " (the engine waits: press Engine move)" : " (the engine thinks)";
   return `${who} to move` + (st.check ? ", in check" : "") + engine + (premove ? ` · premove ${premove.from}-${premove.to}` : "");
@@ -158,7 +170,10 @@ function glyphSvg(letter) {
   const up = letter.toUpperCase();
   const white = letter === up;
   const p = pieceByLetter[up];
-  const letters = $("piece-style").value === "letters";
+  const style = $("piece-style").value;
+  const letters = style === "letters";
+  const set = st && st.variant.display ? st.variant.display.pieces : "western";
+  if (p && style === "own" && set !== "western") return traditionalSvg(p, white, set);
   if (p && p.image && !letters) {
     const holder = document.createElement("div");
     holder.innerHTML = p.image;
@@ -185,6 +200,37 @@ function glyphSvg(letter) {
   return svg;
 }
 
+// A piece of a traditional set: Xiangqi's character on a disc, red or black; Shogi's on a
+// pentagonal koma pointing at the opponent, a promoted piece's character in red.
+function traditionalSvg(p, white, set) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", `glyph trad ${set} ${white ? "w" : "b"}` + (p.promoted ? " promoted" : ""));
+  svg.setAttribute("aria-hidden", "true");
+  const ch = p.traditional ? p.traditional[white ? 0 : 1] : p.letter;
+  svg.dataset.char = ch;
+  if (set === "xiangqi") {
+    for (const [r, cls] of [[45, "disc"], [37, "ring"]]) {
+      const c = document.createElementNS(SVG, "circle");
+      c.setAttribute("cx", 50); c.setAttribute("cy", 50); c.setAttribute("r", r);
+      c.setAttribute("class", cls);
+      svg.appendChild(c);
+    }
+    svg.appendChild(textEl(50, 52, "char", ch));
+  } else {
+    const g = document.createElementNS(SVG, "g");
+    // Pointing up the board for the side at the bottom, down for the other.
+    if (white === flipped) g.setAttribute("transform", "rotate(180 50 50)");
+    const k = document.createElementNS(SVG, "polygon");
+    k.setAttribute("points", "50,5 78,17 88,95 12,95 22,17");
+    k.setAttribute("class", "koma");
+    g.appendChild(k);
+    g.appendChild(textEl(50, 58, "char", ch));
+    svg.appendChild(g);
+  }
+  return svg;
+}
+
 // ---- board ----
 
 // The viewport without its scroll bar.
@@ -193,13 +239,15 @@ function wide() { return window.innerWidth > 700 && window.innerWidth > window.i
 
 function squareSize() {
   const files = st.variant.files, ranks = st.variant.ranks;
-  const bar = $("evalbar").hidden ? 0 : 22;
+  const bar = $("evalbar").hidden ? 0 : 30;
+  // On a wide screen the players' clocks stand to the right of the board.
+  const edges = Math.max($("edge-top").offsetWidth, $("edge-bottom").offsetWidth) + 8;
   let w, h;
   if (wide()) {
-    w = viewWidth() - 16 - 4 - bar - Math.max(300, Math.min(420, viewWidth() * 0.28));
+    w = viewWidth() - 16 - 4 - bar - edges - Math.max(300, Math.min(420, viewWidth() * 0.28));
     h = window.innerHeight - 16 - 4;
   } else {
-    w = viewWidth() - 4 - 4 - (bar ? 14 : 0);
+    w = viewWidth() - 4 - 4 - (bar ? 22 : 0);
     h = Infinity;
   }
   return Math.max(14, Math.min(96, Math.floor(Math.min(w / files, h / ranks))));
@@ -211,6 +259,7 @@ function legalFrom(sq) { return st.legal.filter((m) => m.from === sq); }
 function shown() { return viewPly !== null && viewPos ? viewPos : st; }
 
 function humanSide() {
+  if (st.you) return st.you.side;
   const h = ["white", "black"].filter((c) => st.players[c] === "human");
   return h.length === 1 ? h[0] : null;
 }
@@ -219,7 +268,7 @@ function cellLabel(name, piece) {
   let label = name;
   if (piece) {
     const p = pieceByLetter[piece.toUpperCase()];
-    label += ", " + (side(piece) === "white" ? "White " : "Black ") + (p ? p.name : piece);
+    label += ", " + sideName(side(piece)) + " " + (p ? p.name : piece);
   }
   return label;
 }
@@ -236,7 +285,8 @@ function drawBoard() {
   board.replaceChildren();
   const live = viewPly === null;
   const dests = new Set();
-  if (live && selected) legalFrom(selected).forEach((m) => dests.add(m.to));
+  const passant = new Set(); // en-passant captures: to an empty square
+  if (live && selected) legalFrom(selected).forEach((m) => { dests.add(m.to); if (m.words === "take en passant") passant.add(m.to); });
   const target = focusSq && !isHole(focusSq) ? focusSq : defaultFocus();
   for (let row = 0; row < ranks; row++) {
     const r = flipped ? row : ranks - 1 - row;
@@ -262,7 +312,7 @@ function drawBoard() {
       if (live && (selected === name || premoveFrom === name)) cell.classList.add("selected");
       if (live && premove && (premove.from === name || premove.to === name)) cell.classList.add("premove");
       if (dests.has(name)) {
-        cell.classList.add(piece ? "dest-capture" : "dest");
+        cell.classList.add(piece ? "dest-capture" : passant.has(name) ? "dest-ep" : "dest");
         label += ", can go here";
       }
       if (col === 0) cell.appendChild(Object.assign(document.createElement("span"), { className: "coord rank", textContent: r + 1 }));
@@ -273,6 +323,7 @@ function drawBoard() {
     }
   }
   board.classList.toggle("points", !!boardDisplay().points);
+  board.classList.toggle("plain", boardDisplay().board === "plain");
   drawLines(size);
   drawShapes(size);
   if (hadFocus) focusBoard();
@@ -344,39 +395,37 @@ function drawLines(size) {
 
 // Pieces in hand (games with drops): one row per side; a piece of the side to move is picked
 // like a piece on the board, and the squares it may be dropped on are marked.
+// Each side's hand stands beside the board with its clock, at its own edge.
 function drawHands() {
   const pos = shown();
-  const box = $("hands");
-  if (!pos.hands) { box.hidden = true; return; }
-  box.hidden = false;
-  box.replaceChildren();
   for (const colour of ["white", "black"]) {
-    const row = document.createElement("div");
-    row.className = "hand";
-    row.appendChild(document.createTextNode(`${colour === "white" ? "White" : "Black"} in hand: `));
+    const row = $("hand-" + colour);
+    row.hidden = !pos.hands;
+    if (!pos.hands) continue;
+    row.replaceChildren();
+    row.setAttribute("aria-label", `${sideName(colour)} in hand`);
     const held = pos.hands[colour];
-    if (held.length === 0) row.appendChild(document.createTextNode("nothing"));
+    if (held.length === 0) row.appendChild(Object.assign(document.createElement("span"), { className: "none", textContent: "no pieces in hand" }));
     for (const [letter, count] of held) {
       const b = document.createElement("button");
       const shown_letter = colour === "white" ? letter : letter.toLowerCase();
       b.appendChild(glyphSvg(shown_letter));
       b.appendChild(document.createTextNode(count > 1 ? `×${count}` : ""));
       const name = (pieceByLetter[letter] || {}).name || letter;
-      b.setAttribute("aria-label", `${colour} ${name} in hand, ${count}`);
+      b.setAttribute("aria-label", `${sideName(colour)} ${name} in hand, ${count}`);
       b.dataset.drop = "@" + letter;
       b.dataset.side = colour;
       if (viewPly === null && selected === "@" + letter && st.side === colour) b.classList.add("selected");
       b.addEventListener("click", () => pickFromHand(letter, colour));
       row.appendChild(b);
     }
-    box.appendChild(row);
   }
 }
 
 function pickFromHand(letter, colour) {
   if (viewPly !== null) { view(st.history.length); return; }
   if (!humanToMove()) { say(st.result ? "The game is over." : "Wait: it is the engine's turn.", "error"); return; }
-  if (colour !== st.side) { say(`It is ${st.side}'s turn.`, "error"); return; }
+  if (colour !== st.side) { say(`It is ${sideName(st.side)}'s turn.`, "error"); return; }
   const from = "@" + letter;
   if (legalFrom(from).length === 0) { say("That piece cannot be dropped anywhere now.", "error"); return; }
   selected = selected === from ? null : from;
@@ -471,11 +520,16 @@ function plyLabel(ply) {
   const i = ply - 1;
   const n = st.start.number + Math.floor((i + startBlack) / 2);
   const black = (i + startBlack) % 2 === 1;
-  return `${n}${black ? "…" : "."} ${st.history[i].san}`;
+  return `${n}${black ? "…" : "."} ${moveText(st.history[i])}`;
 }
+
+// A move as the game's notation writes it (WXF, Shogi's), SAN otherwise.
+function moveText(m) { return m.text || m.san; }
 
 function drawMoves() {
   const ml = $("moves");
+  const marks = {};
+  if (st.review && st.review.total === st.history.length) for (const m of st.review.marks) marks[m.ply] = m;
   ml.replaceChildren();
   const startBlack = st.start.side === "black" ? 1 : 0;
   const current = viewPly === null ? st.history.length : viewPly;
@@ -493,7 +547,13 @@ function drawMoves() {
     }
     const b = document.createElement("span");
     b.className = "san" + (i + 1 === current ? " current" : "");
-    b.textContent = m.san;
+    b.textContent = moveText(m);
+    const mark = marks[i + 1];
+    if (mark) {
+      b.classList.add(mark.kind);
+      b.title = `${mark.kind}: lost ${(mark.loss / 100).toFixed(2)}`;
+      b.appendChild(Object.assign(document.createElement("span"), { className: "mark", textContent: MARK_SIGN[mark.kind] }));
+    }
     b.dataset.ply = i + 1;
     row.appendChild(b);
   });
@@ -543,8 +603,9 @@ function drawAnalysis() {
   const head = document.createElement("div");
   head.className = "ahead";
   const fresh = a && a.ply === ply;
+  // Every score is White's, as the bar shows it.
   head.textContent = !fresh ? "Analysis: starting…" : `Analysis of ${plyLabel(ply).replace("the start", "the start position")}` +
-    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + (a.running ? " · thinking" : "");
+    (a.lines.length ? ` · depth ${a.lines[0].depth}` : "") + ` · scores for ${sideName("white")}` + (a.running ? " · thinking" : "");
   box.appendChild(head);
   if (!fresh) return;
   for (const l of a.lines) {
@@ -561,11 +622,99 @@ function drawAnalysis() {
     $("evalfill").style.height = pct.toFixed(1) + "%";
     $("evalfill").style.top = flipped ? "0" : "auto";
     $("evalfill").style.bottom = flipped ? "auto" : "0";
-    $("evaltext").textContent = a.lines[0].score;
+    // The number, at the end of the side ahead, dark on White's share or light on Black's.
+    const text = $("evaltext");
+    text.textContent = a.lines[0].score;
+    const whiteAhead = cp >= 0;
+    text.className = whiteAhead ? "on-white" : "on-black";
+    const atBottom = whiteAhead !== flipped;
+    text.style.bottom = atBottom ? "0" : "auto";
+    text.style.top = atBottom ? "auto" : "0";
+    $("evalbar").title = `Evaluation for ${sideName("white")}: ${a.lines[0].score}`;
   }
 }
 
+// ---- a game shared with a friend ----
+
+async function invite() {
+  try { setState(await api("POST", "/api/invite", { sid })); } catch (e) { say(e.message, "error"); }
+}
+
+// The addresses of a shared game, for the tab that shared it: the friend's and the
+// spectators'.
+function drawShare() {
+  const l = st.links;
+  $("share").hidden = !l;
+  if (!l) return;
+  const base = location.origin + location.pathname;
+  $("link-friend").value = `${base}?join=${l.friend}`;
+  $("link-watch").value = `${base}?watch=${l.watch}`;
+}
+
+// ---- game review ----
+
+const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+async function startReview() {
+  try { setState(await api("POST", "/api/review", reviewDepth ? { sid, depth: reviewDepth } : { sid })); } catch (e) { say(e.message, "error"); }
+}
+
+async function stopReview() {
+  try { setState(await api("POST", "/api/review", { sid, off: true })); } catch (e) { say(e.message, "error"); }
+}
+
+// The evaluation after each move as a line over the moves (White's side up, as the bar),
+// a dot per move coloured by its mark, the move shown ringed; a click goes to that move.
+function drawReview() {
+  const r = st.review;
+  const box = $("review");
+  $("review-start").disabled = st.history.length === 0 || !!(r && r.running);
+  box.hidden = !r;
+  if (!r) return;
+  const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
+  for (const m of r.marks) counts[m.kind]++;
+  $("review-head").textContent = r.running ? `Reviewing: ${r.done} of ${r.total} moves (depth ${r.depth})` :
+    `Review (depth ${r.depth}${r.done < r.total ? `, stopped at ${r.done} of ${r.total}` : ""}): ` +
+    [["blunder", "blunders"], ["mistake", "mistakes"], ["inaccuracy", "inaccuracies"]].map(([one, many]) => `${counts[one]} ${counts[one] === 1 ? one : many}`).join(", ");
+  const bar = $("review-progress");
+  bar.max = r.total; bar.value = r.done; bar.hidden = !r.running;
+  $("review-stop").hidden = !r.running;
+  const svg = $("review-graph");
+  const W = 300, H = 80;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.replaceChildren();
+  const x = (i) => ((i + 0.5) / r.total) * W;
+  const y = (cp) => H / 2 - (H / 2 - 3) * Math.tanh(cp / 400);
+  const mid = svgLine(0, H / 2, W, H / 2, "axis", 1);
+  svg.appendChild(mid);
+  const kinds = {};
+  for (const m of r.marks) kinds[m.ply] = m.kind;
+  if (r.points.length) {
+    const area = document.createElementNS(SVG, "polygon");
+    area.setAttribute("points", `${x(0)},${H / 2} ` + r.points.map((cp, i) => `${x(i)},${y(cp)}`).join(" ") + ` ${x(r.points.length - 1)},${H / 2}`);
+    area.setAttribute("class", "area");
+    svg.appendChild(area);
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", r.points.map((cp, i) => `${x(i)},${y(cp)}`).join(" "));
+    line.setAttribute("class", "eval");
+    svg.appendChild(line);
+  }
+  const current = viewPly === null ? st.history.length : viewPly;
+  r.points.forEach((cp, i) => {
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("cx", x(i)); c.setAttribute("cy", y(cp));
+    c.setAttribute("r", kinds[i + 1] ? 3.2 : 1.8);
+    c.setAttribute("class", "point " + (kinds[i + 1] || "") + (i + 1 === current ? " current" : ""));
+    c.dataset.ply = i + 1;
+    c.appendChild(Object.assign(document.createElementNS(SVG, "title"), { textContent: `${plyLabel(i + 1)}: ${(cp / 100).toFixed(2)}` }));
+    svg.appendChild(c);
+  });
+}
+
 // ---- state ----
+
+// The result banner is on the board while the game shown is over, until closed.
+function bannerShown() { return !!st && !!st.result && viewPly === null && bannerClosed !== st.sid; }
 
 function render() {
   if (!st) return;
@@ -573,23 +722,69 @@ function render() {
   drawAnalysis();
   drawBoard();
   drawHands();
-  $("result").textContent = st.result ? `${st.result.result}: ${st.result.reason}` : "";
+  $("result").textContent = st.result ? `${st.result.result}: ${ownWords(st.result.reason)}` : "";
+  $("white-name").textContent = sideName("white");
+  $("black-name").textContent = sideName("black");
+  $("banner").hidden = !bannerShown();
   drawMoves();
+  drawReview();
+  drawShare();
   const e = st.engine;
   let eng = e.thinking ? "Engine thinking" : e.paused ? "Engine stopped" : "Engine idle";
-  if (e.depth > 0 && e.score !== null) {
-    eng += ` · depth ${e.depth} · score ${e.score} (for ${e.score_view === "white" ? "White" : "Black"}) · ${e.nodes} nodes`;
+  // One evaluation on screen at a time: with the analysis on, the game's engine shows none.
+  if (e.depth > 0 && e.score !== null && !analysisOn) {
+    eng += ` · depth ${e.depth} · score ${e.score} (for ${sideName(e.score_view)}) · ${e.nodes} nodes`;
     if (e.pv.length) eng += ` · PV ${e.pv.join(" ")}`;
   }
   $("engine").textContent = eng;
+  drawPlayers();
   drawClocks();
   say(message);
   $("stop").disabled = !e.thinking;
   $("halt").disabled = !e.thinking;
   $("go").disabled = e.thinking || !!st.result;
   $("resign").disabled = !!st.result;
+  $("undo").disabled = !st.can_undo;
   $("draw").disabled = !!st.result;
 }
+
+// Each player at their edge of the board (Black at the top unless flipped), with the pieces
+// they have more of than the other side, on the board and in hand, in the position shown.
+function drawPlayers() {
+  const top = flipped ? "white" : "black";
+  $("edge-top").appendChild($("player-" + top));
+  $("edge-bottom").appendChild($("player-" + (top === "white" ? "black" : "white")));
+  const pos = shown();
+  const count = {};
+  const add = (letter, n) => {
+    const up = letter.toUpperCase();
+    count[up] = (count[up] || 0) + (letter === up ? n : -n);
+  };
+  for (const p of pos.board) if (p) add(p, 1);
+  if (pos.hands) {
+    for (const [l, n] of pos.hands.white) add(l.toUpperCase(), n);
+    for (const [l, n] of pos.hands.black) add(l.toLowerCase(), n);
+  }
+  for (const colour of ["white", "black"]) {
+    const box = $("material-" + colour);
+    // In a game with hands, each hand beside the board says what its side holds instead.
+    box.hidden = !!pos.hands;
+    const more = [];
+    for (const letter of Object.keys(count).sort()) {
+      const d = colour === "white" ? count[letter] : -count[letter];
+      for (let i = 0; i < d; i++) more.push(letter);
+    }
+    const key = more.join("");
+    if (box.dataset.pieces === key) continue;
+    box.dataset.pieces = key;
+    box.replaceChildren(...more.map((l) => glyphSvg(colour === "white" ? l : l.toLowerCase())));
+    const names = more.map((l) => (pieceByLetter[l] || {}).name || l);
+    box.setAttribute("aria-label", more.length ? `${sideName(colour)} has more: ${names.join(", ")}` : "");
+  }
+}
+
+// The extra material is drawn again (new pieces' images, or letters instead).
+function forgetMaterial() { for (const c of ["white", "black"]) delete $("material-" + c).dataset.pieces; }
 
 function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -605,8 +800,12 @@ function drawClocks() {
   const sign = c.timed ? -1 : 1;
   const w = c.white_ms + (c.running === "white" ? sign * extra : 0);
   const b = c.black_ms + (c.running === "black" ? sign * extra : 0);
-  $("clock-white").textContent = `White ${fmtClock(w)}`;
-  $("clock-black").textContent = `Black ${fmtClock(b)}`;
+  for (const [id, who, ms] of [["clock-white", sideName("white"), w], ["clock-black", sideName("black"), b]]) {
+    const el = $(id);
+    if (!el.firstChild) el.append(Object.assign(document.createElement("span"), { className: "who" }), " ", document.createElement("span"));
+    el.firstChild.textContent = who;
+    el.lastChild.textContent = fmtClock(ms);
+  }
   $("clock-white").classList.toggle("running", c.running === "white");
   $("clock-black").classList.toggle("running", c.running === "black");
   $("clock-white").classList.toggle("low", c.timed && w < 10000);
@@ -617,9 +816,10 @@ function drawClocks() {
 function noteNewMoves(old, s) {
   if (!old || old.sid !== s.sid || s.history.length <= old.history.length) return;
   const m = s.history[s.history.length - 1];
-  const mover = s.history.length % 2 === (s.start.side === "white" ? 1 : 0) ? "White" : "Black";
-  const byEngine = old.players[mover.toLowerCase()] === "engine";
-  $("announce").textContent = `${byEngine ? "The engine" : mover} played ${m.san}` + (m.check ? ", check" : "") + (s.result ? `. ${s.result.reason}` : "");
+  const mover = s.history.length % 2 === (s.start.side === "white" ? 1 : 0) ? "white" : "black";
+  const byEngine = old.players[mover] === "engine";
+  // The result itself is read out by the banner.
+  $("announce").textContent = `${byEngine ? "The engine" : sideName(mover)} played ${moveText(m)}` + (m.check ? ", check" : "");
   playSound(s.result ? "end" : m.check ? "check" : m.capture ? "capture" : "move");
 }
 
@@ -634,7 +834,7 @@ function setState(s) {
     if (viewPly !== null && viewPly > s.history.length) { viewPly = null; viewPos = null; }
   }
   noteNewMoves(old, s);
-  if (s.result) { premove = null; premoveFrom = null; }
+  if (s.result) { premove = null; premoveFrom = null; } else bannerClosed = null;
   if (old && !old.result && s.result && old.sid === s.sid && s.history.length === old.history.length) playSound("end");
   render();
   if (changed && analysisOn && viewPly === null) askAnalysis();
@@ -642,38 +842,59 @@ function setState(s) {
   schedulePoll();
 }
 
+// Every change of the game comes to the page the moment it is made: a long poll
+// (`/api/wait`) answers when the game's version differs from the one shown (a move, the
+// engine's report, the analysis, the review, the other player's move in a shared game), or
+// after a while as it is; then the next one starts. A new state made here replaces it.
+let waitFor = null; // the long poll in flight: {sid, version, ctl}
 function schedulePoll() {
-  if (pollTimer) clearTimeout(pollTimer);
-  pollTimer = null;
-  const engineTurn = !st.result && st.players[st.side] === "engine" && !st.engine.paused;
-  const clockRuns = st.clocks.timed && !!st.clocks.running;
-  const analysing = st.analysis && st.analysis.running;
-  if (st.engine.thinking || engineTurn || analysing) pollTimer = setTimeout(poll, 250);
-  else if (clockRuns) pollTimer = setTimeout(poll, 500);
+  if (!st || !sid) return;
+  if (waitFor && waitFor.sid === sid && waitFor.version === st.version) return;
+  if (waitFor) waitFor.ctl.abort();
+  const me = { sid, version: st.version, ctl: new AbortController() };
+  waitFor = me;
+  (async () => {
+    try {
+      const s = await api("GET", `/api/wait?sid=${me.sid}&v=${me.version}`, undefined, me.ctl.signal);
+      if (waitFor !== me) return;
+      waitFor = null;
+      // An answer about a game that a new one has replaced meanwhile is dropped.
+      if (s.sid === sid) setState(s); else schedulePoll();
+    } catch (e) {
+      if (waitFor !== me) return;
+      waitFor = null;
+      if (e.name === "AbortError") return;
+      say(e.message, "error");
+      setTimeout(schedulePoll, 1000);
+    }
+  })();
 }
 
-async function poll() {
-  pollTimer = null;
-  const asked = sid;
-  try {
-    const s = await api("GET", `/api/state?sid=${asked}`);
-    // An answer about a game that a new one has replaced meanwhile is dropped.
-    if (s.sid === sid) setState(s);
-  } catch (e) { if (asked === sid) say(e.message, "error"); }
+// Whether the page expects the game to change by itself: the engine thinks or is to move,
+// an analysis or a review runs.
+function working() {
+  const engineTurn = !st.result && st.players[st.side] === "engine" && !st.engine.paused;
+  const analysing = (st.analysis && st.analysis.running) || (st.review && st.review.running);
+  return st.engine.thinking || engineTurn || analysing;
 }
 
 async function loadVariantInfo() {
   vinfo = await api("GET", `/api/variant?sid=${sid}`);
   pieceByLetter = {};
   vinfo.pieces.forEach((p) => { pieceByLetter[p.letter] = p; });
+  forgetMaterial();
   drawPieceList();
 }
 
 // ---- moves ----
 
-async function sendMove(uci) {
+// A move of the server's own list: sent as its place in the list and its exact text.
+async function sendMove(m) {
   try {
-    setState(await api("POST", "/api/move", { sid, move: uci }));
+    // The state may have been asked for again since the move was picked: found by its text.
+    let index = st.legal.indexOf(m);
+    if (index < 0) index = st.legal.findIndex((x) => x.uci === m.uci);
+    setState(await api("POST", "/api/move", index < 0 ? { sid, move: m.uci } : { sid, move: m.uci, index }));
   } catch (e) {
     selected = null;
     render();
@@ -685,7 +906,7 @@ async function sendMove(uci) {
 function tryMove(from, to) {
   const ms = st.legal.filter((m) => m.from === from && m.to === to);
   if (ms.length === 0) return false;
-  if (ms.length === 1 || ms.every((m) => m.uci === ms[0].uci)) { sendMove(ms[0].uci); return true; }
+  if (ms.length === 1) { sendMove(ms[0]); return true; }
   chooseMove(ms);
   return true;
 }
@@ -704,7 +925,7 @@ function chooseMove(ms) {
     const plain = ms.some((x) => x.promo) && !m.promo && m.words === "step" ? "no promotion" : m.words;
     b.appendChild(document.createTextNode(plain || (p ? p.name : "step")));
     b.dataset.uci = m.uci;
-    b.addEventListener("click", () => { box.hidden = true; sendMove(m.uci); });
+    b.addEventListener("click", () => { box.hidden = true; sendMove(m); });
     box.appendChild(b);
   }
   const cancel = document.createElement("button");
@@ -712,11 +933,22 @@ function chooseMove(ms) {
   cancel.addEventListener("click", () => { box.hidden = true; selected = null; render(); focusBoard(); });
   box.appendChild(cancel);
   box.hidden = false;
+  // At the square reached, inside the board.
+  const size = squareSize();
+  const [x, y] = centre(ms[0].to, size);
+  const wrap = $("board-wrap");
+  const left = Math.max(0, Math.min(wrap.clientWidth - box.offsetWidth, x - box.offsetWidth / 2));
+  const top = Math.max(0, Math.min(wrap.clientHeight - box.offsetHeight, y - size / 2));
+  box.style.left = left + "px";
+  box.style.top = top + "px";
+  box.dataset.square = ms[0].to;
   box.querySelector("button").focus();
 }
 
 function humanToMove() {
-  return st && !st.result && st.players[st.side] === "human" && !st.engine.thinking;
+  // In a shared game, an address moves for its own side only, and a spectator's never.
+  const mine = !st || !st.you || (!st.you.watch && st.you.side === st.side);
+  return st && mine && !st.result && st.players[st.side] === "human" && !st.engine.thinking;
 }
 
 // While the engine thinks, the human's piece and square make a premove.
@@ -743,7 +975,7 @@ function tryPremove() {
   premoveFrom = null;
   const ms = st.legal.filter((m) => m.from === pm.from && m.to === pm.to);
   if (!ms.length) { render(); say(`The premove ${pm.from}-${pm.to} is not legal now; dropped.`); return; }
-  if (ms.length === 1 || ms.every((m) => m.uci === ms[0].uci)) sendMove(ms[0].uci);
+  if (ms.length === 1) sendMove(ms[0]);
   else chooseMove(ms);
 }
 
@@ -757,8 +989,9 @@ function activate(name) {
     if (tryMove(selected, name)) return;
   }
   if (!humanToMove()) {
-    if (st.result) say("The game is over.", "error");
-    else if (!premoveClick(name, piece) && !piece) say("Wait: it is the engine's turn.", "error");
+    if (st.result) say("The game is over.");
+    else if (st.you && st.you.watch) say("You are watching: only the players move.");
+    else if (!premoveClick(name, piece) && !piece) say(st.you ? `Wait: it is ${sideName(st.side)}'s turn.` : "Wait: it is the engine's turn.");
     return;
   }
   if (selected === name) { selected = null; render(); return; }
@@ -771,10 +1004,12 @@ function activate(name) {
     const was = selected;
     selected = null;
     render();
-    if (was) say(`Illegal: ${was} to ${name} is not a legal move.`, "error");
-    else if (mine) say(`The piece on ${name} has no legal move.`, "error");
-    else if (piece) say(`${defaultStatus()}. The ${(pieceByLetter[piece.toUpperCase()] || {}).name || piece} on ${name} is shown in the pieces panel.`);
-    else say(`Nothing to move on ${name}.`, "error");
+    // A click off the piece's moves lets the piece go, with a word, not as an error; a click
+    // on an empty square is no mistake.
+    if (was) say(`Illegal: ${was} to ${name} is not a legal move.`);
+    else if (mine) say(`The piece on ${name} has no legal move.`);
+    else if (piece && !was) say(`${defaultStatus()}. The ${(pieceByLetter[piece.toUpperCase()] || {}).name || piece} on ${name} is shown in the pieces panel.`);
+    else say("");
   }
 }
 
@@ -785,6 +1020,9 @@ function cellAt(ev) {
 }
 
 let pressed = null;
+// The board's focus ring shows once keys are used, and goes with the next click.
+document.addEventListener("keydown", (ev) => { if (!ev.ctrlKey && !ev.metaKey) document.documentElement.classList.add("keys"); }, true);
+document.addEventListener("pointerdown", () => document.documentElement.classList.remove("keys"), true);
 $("board").addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".sq");
   if (!cell || !audio) { try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { /* none */ } }
@@ -1054,23 +1292,39 @@ async function newGame(extra) {
     if ($("setup").value) body.setup = $("setup").value;
     Object.assign(body, extra);
     const r = await api("POST", "/api/new", body);
-    if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
-    sid = r.sid;
-    sessionStorage.setItem("polymachy-sid", sid);
-    // The old game stays on show until the new one's pieces are known.
-    viewPly = null; viewPos = null; premove = null; premoveFrom = null; shapes = []; hintPly = null;
-    await loadVariantInfo();
+    await began(r);
     if (body.toml) { uploadName = vinfo.name; setUploadOption(uploadName); fillSetups(); }
-    flipped = $("white").value === "engine" && $("black").value === "human";
-    setState(r.state);
-    if (analysisOn) askAnalysis();
-    say("");
-    focusBoard();
     return true;
   } catch (e) {
     say(e.message, "error");
     return false;
   }
+}
+
+// A new game's answer ({sid, state}): the page turns to it.
+async function began(r) {
+  if (waitFor) { waitFor.ctl.abort(); waitFor = null; }
+  sid = r.sid;
+  sessionStorage.setItem("polymachy-sid", sid);
+  // The old game stays on show until the new one's pieces are known.
+  viewPly = null; viewPos = null; premove = null; premoveFrom = null; shapes = []; hintPly = null;
+  await loadVariantInfo();
+  const p = r.state.players;
+  flipped = p.white === "engine" && p.black === "human";
+  setState(r.state);
+  if (analysisOn) askAnalysis();
+  say("");
+  focusBoard();
+}
+
+// The same settings again, the colours swapped (the form's White and Black follow).
+async function rematch() {
+  try {
+    const r = await api("POST", "/api/rematch", { sid });
+    $("white").value = r.state.players.white;
+    $("black").value = r.state.players.black;
+    await began(r);
+  } catch (e) { say(e.message, "error"); }
 }
 
 function gameInProgress() { return st && !st.result && st.history.length > 0; }
@@ -1138,11 +1392,21 @@ $("level").addEventListener("change", () => {
 $("limit").addEventListener("change", () => { try { if (sid) post("/api/options", engineLimit()); } catch (e) { say(e.message, "error"); } });
 $("sound").addEventListener("change", () => keep("sound", $("sound").checked ? "on" : "off"));
 $("theme").addEventListener("change", () => { keep("theme", $("theme").value); applyTheme(); });
-$("piece-style").addEventListener("change", () => { keep("pieces", $("piece-style").value); if (vinfo) drawPieceList(); render(); });
+$("piece-style").addEventListener("change", () => { keep("pieces", $("piece-style").value); forgetMaterial(); if (vinfo) drawPieceList(); render(); });
 $("flip").addEventListener("click", flip);
 $("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", hint);
 $("analyse").addEventListener("click", toggleAnalysis);
+$("review-start").addEventListener("click", startReview);
+$("invite").addEventListener("click", invite);
+for (const id of ["link-friend", "link-watch"]) $(id).addEventListener("focus", () => $(id).select());
+$("review-stop").addEventListener("click", stopReview);
+$("review-graph").addEventListener("click", (ev) => {
+  const r = st && st.review;
+  if (!r || !r.total) return;
+  const box = $("review-graph").getBoundingClientRect();
+  view(Math.min(r.total, Math.max(1, Math.ceil(((ev.clientX - box.left) / box.width) * r.total))));
+});
 $("go").addEventListener("click", () => post("/api/go"));
 $("stop").addEventListener("click", () => post("/api/stop", { play: true }));
 $("halt").addEventListener("click", () => post("/api/stop", { play: false }));
@@ -1151,7 +1415,25 @@ $("resign").addEventListener("click", () => {
   const who = human ? "" : ` for ${st.side === "white" ? "White" : "Black"}`;
   ask(`Resign this game${who}?`, () => post("/api/resign", human ? { side: human } : {}));
 });
-$("draw").addEventListener("click", () => post("/api/draw"));
+// Between two people at one screen a claim is an agreement, and ends the game: asked first.
+$("draw").addEventListener("click", () => {
+  if (st && st.players.white === "human" && st.players.black === "human") ask("Agree a draw and end the game?", () => post("/api/draw"));
+  else post("/api/draw");
+});
+$("rematch").addEventListener("click", rematch);
+// A typed move, in SAN or coordinates (a drop as P@e4), read by the server.
+$("typed").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const text = $("typed-move").value.trim();
+  if (!text || !st) return;
+  if (viewPly !== null) { viewPly = null; viewPos = null; }
+  try {
+    setState(await api("POST", "/api/move", { sid, move: text }));
+    $("typed-move").value = "";
+  } catch (e) { say(`${text}: ${e.message}`, "error"); }
+});
+$("banner-new").addEventListener("click", () => newGame());
+$("banner-close").addEventListener("click", () => { bannerClosed = st.sid; render(); focusBoard(); });
 $("nav-first").addEventListener("click", () => view(0));
 $("nav-prev").addEventListener("click", () => step(-1));
 $("nav-next").addEventListener("click", () => step(1));
@@ -1180,6 +1462,7 @@ setInterval(drawClocks, 100);
 // For scripts and tests: the board as the page shows it, in FEN placement.
 window.polymachy = {
   state: () => st,
+  variant: () => vinfo,
   placement() {
     const files = st.variant.files, ranks = st.variant.ranks;
     const rows = [];
@@ -1198,7 +1481,7 @@ window.polymachy = {
     return rows.join("/");
   },
   status: () => $("status").textContent,
-  idle: () => !!st && !pollTimer && !st.engine.thinking,
+  idle: () => !!st && !working(),
   viewing: () => viewPly,
   squarePx: () => { const c = document.querySelector(".sq"); return c ? c.getBoundingClientRect().width : 0; },
   premove: () => premove,
@@ -1208,7 +1491,7 @@ window.polymachy = {
 (async function start() {
   $("sound").checked = setting("sound", "on") === "on";
   $("theme").value = setting("theme", "auto");
-  $("piece-style").value = setting("pieces", "images");
+  $("piece-style").value = setting("pieces", "own");
   $("level").value = setting("level", "full");
   lastLevel = $("level").value;
   applyTheme();
@@ -1223,7 +1506,11 @@ window.polymachy = {
     }
     for (const v of variants) sel.appendChild(Object.assign(document.createElement("option"), { value: v.id, textContent: `${v.name} (${v.files}×${v.ranks})` }));
     const q = new URLSearchParams(location.search);
+    if (q.get("review_depth")) reviewDepth = Math.max(1, parseInt(q.get("review_depth"), 10) || 1);
     if (q.get("analysis_depth")) analysisDepth = Math.max(1, parseInt(q.get("analysis_depth"), 10) || 1);
+    // A shared game's address: this tab plays the other side, or watches.
+    const joined = q.get("join") || q.get("watch");
+    if (joined) { sid = joined; sessionStorage.setItem("polymachy-sid", sid); }
     if (sid && !q.get("variant")) {
       try {
         const s = await api("GET", `/api/state?sid=${sid}`);
@@ -1238,6 +1525,7 @@ window.polymachy = {
           setState(s);
           return;
         }
+        if (s.you && s.you.side) flipped = s.you.side === "black";
         sel.value = defaultVariant && s.variant.id === defaultVariant.id ? "@default" : s.variant.id;
         if (!sel.value) sel.value = variants.length ? variants[0].id : "";
         fillSetups();

@@ -1,10 +1,20 @@
 //! Analysis lines for the page: the best few moves of a position, each with its score and
-//! principal variation, found by the engine's MultiPV search on a thread of their own.
+//! principal variation, found by the engine's MultiPV search on a thread of their own; the
+//! analysis a game keeps, the request that starts it (`/api/analyse`) and its JSON.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
+use serde_json::{Value, json};
+
+use crate::geometry::Color;
+use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Info, Limits, Searcher};
+use crate::search::{Info, Limits, Score, Searcher};
+use crate::session::Session;
+
+use super::*;
+use super::{engine::*, state::*, table::*};
 
 /// Lines shown by default.
 pub const LINES: usize = 3;
@@ -33,6 +43,192 @@ pub fn search_lines(
         }
     });
     searcher.set_multipv(1);
+}
+
+/// One analysis line, from the analysed position's side to move.
+#[derive(Clone, Debug)]
+pub(super) struct LineReport {
+    pub(super) depth: u32,
+    pub(super) score: Score,
+    pub(super) pv: Vec<Move>,
+}
+
+/// The analysis of one position of the game.
+#[derive(Default)]
+pub(super) struct AnalysisState {
+    /// The ply analysed (0: the start position).
+    pub(super) ply: Option<usize>,
+    /// The lines shown: a whole set, all of one depth.
+    pub(super) lines: Vec<LineReport>,
+    /// The lines of the depth being searched, shown once all [`AnalysisState::want`] are in.
+    pub(super) pending: Vec<LineReport>,
+    /// How many lines make a whole set: those asked for, or fewer when the position has
+    /// fewer legal moves.
+    pub(super) want: usize,
+    /// Set while the analysis runs.
+    pub(super) stop: Option<Arc<AtomicBool>>,
+    /// Bumped by every new analysis or cancel; a thread of another value reports nothing.
+    pub(super) generation: u64,
+    pub(super) thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl AnalysisState {
+    /// Stops the analysis and forgets it.
+    pub(super) fn cancel(&mut self) {
+        if let Some(s) = self.stop.take() {
+            s.store(true, Ordering::Relaxed);
+        }
+        self.generation += 1;
+        self.ply = None;
+        self.lines.clear();
+        self.pending.clear();
+    }
+}
+
+/// A score from White's side, for the evaluation bar: centipawns (mates as ±100000).
+pub(super) fn white_cp(score: Score, side: Color) -> i64 {
+    let cp = match score {
+        Score::Cp(c) => c as i64,
+        Score::Mate(m) if m > 0 => 100_000 - m as i64,
+        Score::Mate(m) => -100_000 - m as i64,
+    };
+    if side == Color::White { cp } else { -cp }
+}
+
+/// The analysis for the page: the ply analysed and its lines, scores from White's side.
+pub(super) fn analysis_json(s: &Table) -> Value {
+    let Some((ply, pos)) = s
+        .analysis
+        .ply
+        .and_then(|ply| Some((ply, s.game.position_at(ply)?)))
+    else {
+        return Value::Null;
+    };
+    let g = pos.rules().geometry;
+    let side = pos.side();
+    let at = Session::from_position(pos);
+    let lines: Vec<Value> = s
+        .analysis
+        .lines
+        .iter()
+        .map(|l| {
+            let white = if side == Color::White {
+                l.score
+            } else {
+                negate(l.score)
+            };
+            json!({
+                "depth": l.depth,
+                "score": score_text(white),
+                "cp": white_cp(l.score, side),
+                "pv": pv_san(&at, &l.pv),
+                "from": l.pv.first().map(|m| sq_name(g, m.from)),
+                "to": l.pv.first().map(|m| sq_name(g, m.to)),
+            })
+        })
+        .collect();
+    json!({"ply": ply, "running": s.analysis.stop.is_some(), "lines": lines})
+}
+
+/// Starts (or, with `"off": true`, stops) the analysis of a position of the game
+/// (`/api/analyse`: `{sid, ply?, lines?, depth?, off?}`; the ply defaults to the current one).
+pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiError> {
+    let mut s = lock(arc);
+    s.analysis.cancel();
+    if body.get("off") == Some(&Value::Bool(true)) {
+        return Ok(());
+    }
+    let plies = s.game.moves().len();
+    let number = |key: &str, max: u64, default: u64| -> Result<u64, ApiError> {
+        match body.get(key) {
+            None | Some(Value::Null) => Ok(default),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| bad(format!("`{key}` must be a whole number from 1 to {max}"))),
+        }
+    };
+    let ply = match body.get("ply") {
+        None | Some(Value::Null) => plies,
+        Some(v) => v
+            .as_u64()
+            .filter(|&p| p as usize <= plies)
+            .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?
+            as usize,
+    };
+    let lines = number("lines", 5, analysis::LINES as u64)? as usize;
+    // Without a depth, an analysis runs for [`ANALYSIS_TIME`] (or until stopped).
+    let depth = match body.get("depth") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(number("depth", analysis::MAX_DEPTH as u64, 1)? as u32),
+    };
+    let mut pos = s
+        .game
+        .position_at(ply)
+        .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?;
+    let legal = Session::from_position(pos.clone()).legal_moves().len();
+    s.analysis.want = lines.min(legal).max(1);
+    let stop = Arc::new(AtomicBool::new(false));
+    s.analysis.ply = Some(ply);
+    s.analysis.stop = Some(stop.clone());
+    let generation = s.analysis.generation;
+    let rules = s.game.rules().clone();
+    let old = s.analysis.thread.take();
+    let arc2 = arc.clone();
+    let spawned = std::thread::Builder::new()
+        .name("analysis".into())
+        .spawn(move || {
+            if let Some(t) = old {
+                let _ = t.join();
+            }
+            lower_priority();
+            let mut searcher = Searcher::new(&rules, HASH_MB / 2);
+            searcher.set_stop_flag(stop.clone());
+            let limits = Limits {
+                depth,
+                movetime: depth.is_none().then_some(ANALYSIS_TIME),
+                ..Limits::default()
+            };
+            analysis::search_lines(&mut searcher, &mut pos, &limits, lines, &stop, |k, info| {
+                let mut s = lock(&arc2);
+                if s.analysis.generation != generation {
+                    return;
+                }
+                let line = LineReport {
+                    depth: info.depth,
+                    score: info.score,
+                    pv: info.pv.clone(),
+                };
+                // A deeper iteration's lines replace the shallower ones when all are in, so
+                // that the page always shows the same number of lines, all of one depth.
+                let a = &mut s.analysis;
+                if k == 1 && !a.pending.is_empty() {
+                    // The iteration before ranked fewer lines than counted (the search had
+                    // fewer moves to rank): that many make a set.
+                    a.want = a.pending.len();
+                    a.lines = std::mem::take(&mut a.pending);
+                }
+                if k == a.pending.len() + 1 {
+                    a.pending.push(line);
+                }
+                if a.pending.len() >= a.want {
+                    a.lines = std::mem::take(&mut a.pending);
+                }
+            });
+            let mut s = lock(&arc2);
+            if s.analysis.generation == generation {
+                s.analysis.stop = None;
+                // Lines of a search that ended before any set was whole are better than none.
+                if s.analysis.lines.is_empty() {
+                    s.analysis.lines = std::mem::take(&mut s.analysis.pending);
+                }
+            }
+        });
+    match spawned {
+        Ok(h) => s.analysis.thread = Some(h),
+        Err(_) => s.analysis.cancel(),
+    }
+    Ok(())
 }
 
 #[cfg(test)]

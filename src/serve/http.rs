@@ -50,6 +50,10 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MAX_CONNECTIONS: usize = 1024;
 /// The threads that answer API requests.
 pub const WORKERS: usize = 4;
+/// The longest a long poll (`GET /api/wait`) waits for a change before it answers anyway.
+pub const WAIT: Duration = Duration::from_secs(20);
+/// How often a long poll looks at its game.
+const WAIT_STEP: Duration = Duration::from_millis(30);
 /// Of those, how many may work on costly requests (a new game, a PGN, a FEN) at once.
 const COSTLY: usize = 2;
 /// How long a connection told to close may take to finish its answer in progress.
@@ -485,6 +489,28 @@ fn too_large() -> Response<Body> {
     )
 }
 
+/// A long poll (`GET /api/wait?sid=S&v=V`): returns once the game's version differs from
+/// `V`, or after [`WAIT`]; the caller then answers with the state. The waiting is a timer on
+/// this connection's task, holding no worker.
+async fn long_poll(sh: &Shared, query: &str) -> Result<(), super::ApiError> {
+    let param = |key: &str| {
+        query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(key))
+            .unwrap_or("")
+            .to_string()
+    };
+    let (sid, since) = (param("sid="), param("v="));
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        if sh.server.version(&sid)?.to_string() != since || tokio::time::Instant::now() >= deadline
+        {
+            return Ok(());
+        }
+        tokio::time::sleep(WAIT_STEP).await;
+    }
+}
+
 async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Response<Body> {
     if let Some(refusal) = check_caller(sh, local, &req) {
         return refusal;
@@ -539,7 +565,19 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
     } else {
         Bytes::new()
     };
-    let costly = method == "POST" && matches!(path.as_str(), "/api/new" | "/api/pgn" | "/api/fen");
+    let path = if method == "GET" && path == "/api/wait" {
+        if let Err(e) = long_poll(sh, &query).await {
+            return error(e.status, e.message);
+        }
+        "/api/state".to_string()
+    } else {
+        path
+    };
+    let costly = method == "POST"
+        && matches!(
+            path.as_str(),
+            "/api/new" | "/api/rematch" | "/api/pgn" | "/api/fen"
+        );
     let _permit = if costly {
         match sh.costly.acquire().await {
             Ok(p) => Some(p),

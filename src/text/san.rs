@@ -69,6 +69,7 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
         let kind = kind_of(pc);
         let capture = fx.capture().is_some();
         let mut legal = MoveList::new();
+        crate::moves::count_generation();
         pos.legal_moves(&mut legal);
         let others: Vec<Move> = legal
             .iter()
@@ -116,6 +117,7 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
     pos.make(mv);
     if pos.in_check() {
         let mut replies = MoveList::new();
+        crate::moves::count_generation();
         pos.legal_moves(&mut replies);
         s.push(if replies.is_empty() { '#' } else { '+' });
     }
@@ -357,6 +359,7 @@ impl San {
         let rules = pos.rules().clone();
         let g = rules.geometry;
         let mut legal = MoveList::new();
+        crate::moves::count_generation();
         pos.legal_moves(&mut legal);
         let m = match self {
             San::Castle {
@@ -508,6 +511,7 @@ impl San {
             ));
         }
         let mut legal = MoveList::new();
+        crate::moves::count_generation();
         pos.legal_moves(&mut legal);
         let royal_name = rules
             .variant
@@ -681,6 +685,7 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     // name.
     let rules = pos.rules().clone();
     let mut legal = MoveList::new();
+    crate::moves::count_generation();
     pos.legal_moves(&mut legal);
     let by_name = |m: &&Move| {
         (rules.special_for(**m).is_some() || m.promo != 0) && coord(&rules, **m) == text.trim()

@@ -6,6 +6,11 @@
 //! points = true            # pieces stand on the points where lines cross, not in squares
 //! diagonals = ["palace"]   # zones whose copies get both diagonals drawn across them
 //! river = 5                # a river between ranks 5 and 6 (counted from White's side)
+//! side-names = ["Red", "Black"]  # the side that moves first (upper case), then the other
+//! board = "plain"          # "checkered" (the default) or "plain": every square one colour
+//! pieces = "xiangqi"       # the page's piece set: "western" (the default), "xiangqi", "shogi"
+//! notation = "wxf"         # how the move list writes moves: "san" (the default), "wxf", "shogi"
+//! zones = { palace = "its palace" }  # a zone's name in the pieces' rule texts
 //! ```
 //! `diagonals` names zones of `[zones]`; each side's copy of such a zone must be a rectangle of
 //! squares, and the page joins its opposite corners (on a board of points, the corner points;
@@ -16,7 +21,12 @@
 use super::Variant;
 use super::params::{Diag, Entries, Params, Span};
 
-/// What the page draws besides the squares and pieces.
+/// The piece sets and notations a `[display]` table may name.
+const PIECE_SETS: [&str; 3] = ["western", "xiangqi", "shogi"];
+/// The notations of the move list (`san`, `wxf`, `shogi`).
+const NOTATIONS: [&str; 3] = ["san", "wxf", "shogi"];
+
+/// What the page draws besides the squares and pieces, and the game's own words for it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Display {
     /// Pieces stand on the points where lines cross (Xiangqi), not in checkered squares.
@@ -26,6 +36,16 @@ pub struct Display {
     pub diagonals: Vec<[u8; 4]>,
     /// A river between this rank (from 1) and the next.
     pub river: Option<u8>,
+    /// The sides' names, the side that moves first (upper case) first; none: White and Black.
+    pub side_names: Option<[String; 2]>,
+    /// Every square one colour (Shogi's board), not checkered.
+    pub plain: bool,
+    /// The page's piece set (`western`, `xiangqi` or `shogi`); none: Western.
+    pub pieces: Option<String>,
+    /// How the move list writes moves (`san`, `wxf` or `shogi`); none: SAN.
+    pub notation: Option<String>,
+    /// Zone names in words, for the pieces' rule texts: (zone, words).
+    pub zone_words: Vec<(String, String)>,
 }
 
 /// Reads the `[display]` table of `variant` (whose zones are read).
@@ -70,6 +90,57 @@ pub(super) fn read(t: &Entries, span: Span, variant: &Variant, diags: &mut Vec<D
                     );
                     break;
                 }
+            }
+        }
+    }
+    if let Some(names) = p.strings("side-names") {
+        match <[(String, Span); 2]>::try_from(names) {
+            Ok([(a, _), (b, _)]) if !a.is_empty() && !b.is_empty() => d.side_names = Some([a, b]),
+            _ => {
+                let span = p.span.clone();
+                p.error(span, "`display.side-names` takes two names", None)
+            }
+        }
+    }
+    if let Some((board, span)) = p.string("board") {
+        match board.as_str() {
+            "checkered" => {}
+            "plain" => d.plain = true,
+            _ => p.error(span, "`display.board` is \"checkered\" or \"plain\"", None),
+        }
+    }
+    for (key, known, out) in [
+        ("pieces", &PIECE_SETS, &mut d.pieces),
+        ("notation", &NOTATIONS, &mut d.notation),
+    ] {
+        if let Some((name, span)) = p.string(key) {
+            if known.contains(&name.as_str()) {
+                *out = Some(name);
+            } else {
+                p.error(
+                    span,
+                    format!("`display.{key}`: no such choice `{name}`"),
+                    Some(format!("one of {}", known.join(", "))),
+                );
+            }
+        }
+    }
+    if let Some((t, _)) = p.table("zones") {
+        for (name, span, v) in t {
+            match &v.val {
+                super::params::Val::Str(w) if variant.zones.iter().any(|z| &z.name == name) => {
+                    d.zone_words.push((name.clone(), w.clone()))
+                }
+                super::params::Val::Str(_) => p.error(
+                    span.clone(),
+                    format!("`display.zones`: no zone is named `{name}`"),
+                    None,
+                ),
+                _ => p.error(
+                    v.span.clone(),
+                    format!("`display.zones.{name}` must be a string"),
+                    None,
+                ),
             }
         }
     }
