@@ -239,3 +239,60 @@ fn display_mistakes_are_precise_errors() {
     assert_eq!(d.diagonals, vec![[1, 0, 2, 1], [1, 3, 2, 4]]);
     assert_eq!(d.river, Some(2));
 }
+
+/// Xiangqi's file with `extra` rules added.
+fn xiangqi_with(extra: &str) -> Arc<Ruleset> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/xiangqi.toml"
+    ))
+    .unwrap();
+    let v = Variant::from_toml(&format!("{text}\n{extra}"), "xiangqi-plus.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+// The royal swap never takes a confined piece out of its zone: the General on e1 may swap
+// with the Advisors (d1, f1: inside the palace, and the Advisor lands on e1, inside too), never
+// with the Chariot on a1, which would put the General outside the palace.
+#[test]
+fn a_royal_swap_keeps_confined_pieces_in_their_zone() {
+    let rs = xiangqi_with("[rules.royal-swap]\nwhen = \"always\"\n");
+    let start = Position::start(&rs).fen();
+    assert_eq!(targets(&rs, &start, "e1"), ["d1", "e2", "f1"], "{start}");
+}
+
+// A dropped piece that is confined lands inside its side's copy of the zone: an Advisor in
+// White's hand goes to the free squares of White's palace only, a Soldier (not confined)
+// anywhere free.
+#[test]
+fn drops_keep_confined_pieces_in_their_zone() {
+    let rs = xiangqi_with("[rules.drops]\nkinds = \"AP\"\n");
+    let mut p = Position::from_fen(&rs, "3k5/9/9/9/9/9/9/9/9/4K4[AP] w - - 0 1").unwrap();
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    let g = rs.geometry;
+    let drops = |kind: usize| -> Vec<String> {
+        let mut v: Vec<String> = l
+            .iter()
+            .filter(|m| m.dropped() == Some(kind))
+            .map(|m| g.name(m.to).to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let advisor = rs.variant.kind_by_letter('A').unwrap();
+    let soldier = rs.variant.kind_by_letter('P').unwrap();
+    assert_eq!(
+        drops(advisor),
+        ["d1", "d2", "d3", "e2", "e3", "f1", "f2", "f3"]
+    );
+    assert!(drops(soldier).len() > 80, "{:?}", drops(soldier));
+    let text = rs
+        .compiled_rules()
+        .iter()
+        .find(|r| r.name() == "drops")
+        .unwrap()
+        .explain(&rs);
+    assert!(text.contains("only inside `palace`"), "{text}");
+}

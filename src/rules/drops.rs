@@ -205,6 +205,8 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
             .filter(|(kind, _)| *kind == k)
             .flat_map(|(_, r)| r.iter().copied())
             .collect();
+        // A confined piece is dropped only inside its side's copy of its zone.
+        let zone = rs.variant.pieces[k].confined.map(|z| &rs.variant.zones[z]);
         let squares = |color: Color| -> Vec<Square> {
             g.squares()
                 .filter(|&sq| {
@@ -212,7 +214,7 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
                         Color::White => g.rank(sq),
                         Color::Black => g.ranks - 1 - g.rank(sq),
                     };
-                    !banned.contains(&own)
+                    !banned.contains(&own) && zone.is_none_or(|z| z.contains(color, sq))
                 })
                 .collect()
         };
@@ -349,6 +351,15 @@ impl Rule for Drops {
                 join(&white, "or"),
                 join(&black, "or")
             ));
+        }
+        for (k, _) in &self.targets {
+            if let Some(z) = rs.variant.pieces[*k].confined {
+                limits.push(format!(
+                    "{} only inside `{}`, which it never leaves",
+                    super::a(&rs.variant.pieces[*k].name),
+                    rs.variant.zones[z].name
+                ));
+            }
         }
         for (k, &on) in self.one_per_file.iter().enumerate() {
             if on {

@@ -147,6 +147,9 @@ pub struct RoyalSwap {
     letter: char,
     /// This rule's index (`aux` of its moves).
     index: u8,
+    /// Per kind: the squares of its zone by side where it is `confined` (a swap never takes
+    /// it out).
+    confine: Vec<Option<[crate::moves::SquareSet; 2]>>,
 }
 
 impl RoyalSwap {
@@ -161,6 +164,11 @@ impl RoyalSwap {
         let partner: Vec<bool> = (0..n)
             .map(|k| spec.with.as_ref().is_none_or(|w| w.contains(&k)))
             .collect();
+        let confine: Vec<_> = v
+            .pieces
+            .iter()
+            .map(|p| p.confined.map(|z| v.zones[z].squares))
+            .collect();
         let first_bit = b.claim_rights(2)?;
         let index = b.index();
         b.add_moves();
@@ -173,7 +181,16 @@ impl RoyalSwap {
             when: spec.when,
             letter: spec.letter,
             index,
+            confine,
         })
+    }
+
+    /// Whether the piece `c` of `side` may stand on `sq` as far as its confinement goes.
+    fn stays_inside(&self, c: Code, sq: Square, side: Color) -> bool {
+        self.confine
+            .get(kind_of(c))
+            .and_then(|z| z.as_ref())
+            .is_none_or(|z| z[side.index()].contains(sq))
     }
 
     fn is_mover(&self, c: Code) -> bool {
@@ -250,6 +267,10 @@ impl Rule for RoyalSwap {
                 }
                 // The partner never promotes, so it may not land where it would have to.
                 if !pos.rules().arrival(kind_of(other), me, from).stay {
+                    continue;
+                }
+                // Neither piece leaves the zone it is confined to.
+                if !self.stays_inside(king, to, me) || !self.stays_inside(other, from, me) {
                     continue;
                 }
                 out.push(Move {
