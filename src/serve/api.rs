@@ -24,43 +24,9 @@ impl Server {
         query: &str,
         body: &[u8],
     ) -> Result<Value, ApiError> {
-        let get_sid = || -> Result<String, ApiError> {
-            query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix("sid="))
-                .map(str::to_string)
-                .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))
-        };
-        match (method, path) {
-            ("GET", "/api/variants") => return Ok(variants_json(&self.default_variant)),
-            ("GET", "/api/state") => {
-                let sid = get_sid()?;
-                let s = self.session(&sid)?;
-                let mut s = lock(&s);
-                return Ok(state_json(&sid, &mut s));
-            }
-            ("GET", "/api/position") => {
-                let sid = get_sid()?;
-                let s = self.session(&sid)?;
-                return ply_json(&lock(&s), query);
-            }
-            ("GET", "/api/variant") => {
-                let sid = get_sid()?;
-                let s = self.session(&sid)?;
-                let rules = lock(&s).game.rules().clone();
-                return Ok(variant_json(&rules));
-            }
-            // Debug builds (and the tests') count the legal-move generations asked for.
-            ("GET", "/api/debug/generations") if cfg!(debug_assertions) => {
-                return Ok(serde_json::json!({"generations": crate::session::legal_generations()}));
-            }
-            ("GET", _) => {
-                return Err(ApiError {
-                    status: 404,
-                    message: format!("no such page: {path}"),
-                });
-            }
-            ("POST", _) => {}
+        match method {
+            "GET" => return self.get(path, query),
+            "POST" => {}
             _ => {
                 return Err(ApiError {
                     status: 405,
@@ -114,6 +80,52 @@ impl Server {
         let mut s = lock(&arc);
         s.changes += 1;
         Ok(state_json(&sid, &mut s))
+    }
+
+    /// Answers a `GET` of the API.
+    fn get(&self, path: &str, query: &str) -> Result<Value, ApiError> {
+        let get_sid = || -> Result<String, ApiError> {
+            query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix("sid="))
+                .map(str::to_string)
+                .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))
+        };
+        match path {
+            "/api/variants" => Ok(variants_json(&self.default_variant)),
+            "/api/state" => {
+                let sid = get_sid()?;
+                let s = self.session(&sid)?;
+                let mut s = lock(&s);
+                Ok(state_json(&sid, &mut s))
+            }
+            // The answer to a long poll (see the `http` module): no use of the game.
+            "/api/wait" => {
+                let sid = get_sid()?;
+                let s = self.peek(&sid)?;
+                let mut s = lock(&s);
+                Ok(state_json(&sid, &mut s))
+            }
+            "/api/position" => {
+                let sid = get_sid()?;
+                let s = self.session(&sid)?;
+                ply_json(&lock(&s), query)
+            }
+            "/api/variant" => {
+                let sid = get_sid()?;
+                let s = self.session(&sid)?;
+                let rules = lock(&s).game.rules().clone();
+                Ok(variant_json(&rules))
+            }
+            // Debug builds (and the tests') count the legal-move generations asked for.
+            "/api/debug/generations" if cfg!(debug_assertions) => {
+                Ok(serde_json::json!({"generations": crate::session::legal_generations()}))
+            }
+            _ => Err(ApiError {
+                status: 404,
+                message: format!("no such page: {path}"),
+            }),
+        }
     }
 
     /// Shares the game of `sid` (`/api/invite`): both sides are played by people, the tab

@@ -565,14 +565,12 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
     } else {
         Bytes::new()
     };
-    let path = if method == "GET" && path == "/api/wait" {
-        if let Err(e) = long_poll(sh, &query).await {
-            return error(e.status, e.message);
-        }
-        "/api/state".to_string()
-    } else {
-        path
-    };
+    if method == "GET"
+        && path == "/api/wait"
+        && let Err(e) = long_poll(sh, &query).await
+    {
+        return error(e.status, e.message);
+    }
     let costly = method == "POST"
         && matches!(
             path.as_str(),

@@ -144,11 +144,18 @@ impl Server {
     /// The version of the game `sid` (a number that changes whenever its state does), without
     /// counting as a use of it.
     pub fn version(&self, sid: &str) -> Result<u64, ApiError> {
-        let s = lock(&self.sessions).get(sid).cloned().ok_or(ApiError {
+        let s = self.peek(sid)?;
+        let v = lock(&s).version();
+        Ok(v)
+    }
+
+    /// The game `sid`, without counting as a use of it (a page waiting for a change does
+    /// not keep its game awake).
+    pub(super) fn peek(&self, sid: &str) -> Result<Arc<Mutex<Table>>, ApiError> {
+        lock(&self.sessions).get(sid).cloned().ok_or(ApiError {
             status: 404,
             message: format!("no game `{sid}` (start one with /api/new)"),
-        })?;
-        Ok(lock(&s).version())
+        })
     }
 
     pub(super) fn session_of(&self, body: &Value) -> Result<(String, Arc<Mutex<Table>>), ApiError> {
