@@ -630,6 +630,25 @@ fn promotes_to_without_a_promotion_rule() {
 }
 
 #[test]
+fn a_royal_piece_promoting_to_a_piece_that_is_not_royal_is_refused() {
+    let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K3R\"\n\
+                [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+                promotes-to = \"R\"\n\
+                [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\
+                [rules.promotion]\nzone = 1\n";
+    let err = polymachy::variant::Variant::from_toml(text, "t.toml").unwrap_err();
+    assert_eq!(err.lines.len(), 1, "{err}");
+    assert!(
+        err.lines[0].starts_with("t.toml:10:15: King is royal but promotes to Rook, which is not"),
+        "{err}"
+    );
+    assert!(
+        err.lines[0].contains("hint: leave `promotes-to` out"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_rule_that_cannot_be_set_up_is_located() {
     // King e1, rook a1: a king that slides 5 squares toward the rook would leave the board.
     let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/R3K\"\n\

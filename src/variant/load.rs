@@ -1032,6 +1032,22 @@ fn read_promotions(
                     }
                 }
             }
+            // A royal piece promoting to a piece that is not royal would leave its side without
+            // the piece it must keep: every such promotion is refused, so the piece could never
+            // enter the squares where it must promote.
+            if variant.pieces[i].royal
+                && let Some(&k) = kinds.iter().find(|&&k| !variant.pieces[k].royal)
+            {
+                diags.push(Diag {
+                    span: span.clone(),
+                    message: format!(
+                        "{} is royal but promotes to {}, which is not: the side would lose its \
+                         royal piece, so the promotion could never be made",
+                        variant.pieces[i].name, variant.pieces[k].name
+                    ),
+                    hint: Some("leave `promotes-to` out, or promote only to royal pieces".into()),
+                });
+            }
             variant.pieces[i].promotes_to = kinds;
         }
     }
