@@ -433,7 +433,7 @@ fn round_trip(variant: &str, fsf_variant: &str, ini: Option<&str>, start: Option
                 read == mine
             } else {
                 // Only the square a triple step passed last can be taken on, and that is what
-                // a double step to the same square passes: read as that step (see the README).
+                // a double step to the same square passes: read as that step (see docs/variant-format.md).
                 shorter += 1;
                 theirs.iter().all(|s| ours.contains(s))
             };

@@ -1,5 +1,5 @@
 //! The core flows one way: a module may import (`crate::X`) only from its own layer or the
-//! layers below it. The table is the README's "Layout" section.
+//! layers below it. The table is in `docs/layout.md`.
 
 /// Layers, lowest first. Modules in one layer may use each other.
 const LAYERS: &[&[&str]] = &[
@@ -162,12 +162,13 @@ fn the_rule_api_check_sees_a_reach_into_the_core() {
 }
 
 /// Every registered rule is where a newcomer looks for it: `src/rules/NAME.rs` (dashes as
-/// underscores), a row of the README's rules table, and a line in `variants/chess.toml`, the
+/// underscores), a row of the rules table in `docs/variant-format.md`, and a line in
+/// `variants/chess.toml`, the
 /// file that documents every key.
 #[test]
-fn every_rule_has_its_file_its_readme_row_and_its_documentation() {
+fn every_rule_has_its_file_its_table_row_and_its_documentation() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let format = std::fs::read_to_string(root.join("docs/variant-format.md")).unwrap();
     let chess = std::fs::read_to_string(root.join("variants/chess.toml")).unwrap();
     let mut missing = Vec::new();
     for r in polymachy::rules::REGISTRY {
@@ -176,8 +177,11 @@ fn every_rule_has_its_file_its_readme_row_and_its_documentation() {
             Ok(text) if text.contains(&format!("name: \"{}\"", r.name)) => {}
             _ => missing.push(format!("{}: no {} registering it", r.name, file.display())),
         }
-        if !readme.contains(&format!("\n| `{}` |", r.name)) {
-            missing.push(format!("{}: no row in the README's rules table", r.name));
+        if !format.contains(&format!("\n| `{}` |", r.name)) {
+            missing.push(format!(
+                "{}: no row in docs/variant-format.md's rules table",
+                r.name
+            ));
         }
         if !chess.contains(&format!("[rules.{}]", r.name)) {
             missing.push(format!("{}: not documented in variants/chess.toml", r.name));

@@ -2,14 +2,14 @@
 //! both engines, and the tests read XBoard's own PGN and debug output: no forfeit, no
 //! illegal-move claim, no move altered between the engines, every game finished by the rules.
 //!
-//! The command line is the one the README gives. A depth limit (`-depth 3`) keeps the games
+//! The command line is the one `docs/protocols.md` gives. A depth limit (`-depth 3`) keeps the games
 //! quick and independent of the machine's speed. XBoard's legality test is on where it can
 //! express the rules: not in Metamachy (the king leap's conditions are beyond XBoard's
 //! `piece` descriptions) nor in Shako (XBoard castles only on the back rank, Shako's king
 //! castles on the second: XBoard refuses `f1h1`, its name for Polymachy's `f2h2`).
 //!
 //! Two tests put Fairy-Max 5.0b against Polymachy: Lions and Unicorns and
-//! Metamachy, both with the legality test off (see the README).
+//! Metamachy, both with the legality test off (see `docs/protocols.md`).
 //!
 //! Without `xboard` or `xvfb-run` (or `fairymax` where needed) the tests fail under `CI` and
 //! skip elsewhere.
@@ -236,7 +236,7 @@ fn xboard_perfect12_with_legality_test() {
 
 /// Without XBoard's legality test: with it, XBoard 4.9 refused a legal queenside castle of
 /// Black's (f8d8 with the Rook from b8; its `O2` partner is the corner piece, here a Lion) and
-/// forfeited the engine (README, "Playing in XBoard").
+/// forfeited the engine (`docs/protocols.md`, "Playing in XBoard").
 #[test]
 fn xboard_lions_and_unicorns_without_legality_test() {
     polymachy_both_sides("lions-and-unicorns", false);
@@ -300,7 +300,7 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
     check(&m, "lions-and-unicorns", 2);
 }
 
-/// Polymachy against Fairy-Max 5.0b in Metamachy under the README's settings: legality test
+/// Polymachy against Fairy-Max 5.0b in Metamachy under the settings of `docs/protocols.md`: legality test
 /// off (`-xlegal`), so that XBoard does not pass an illegal king leap and then rule against
 /// the engine that refuses it. Fairy-Max plays from `tests/engines/fmax-metamachy.ini`, whose
 /// King leaps unconditionally on its first move. With the test off, XBoard 4.9 answers an

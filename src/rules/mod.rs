@@ -16,7 +16,7 @@
 //! [`Builder`] services: rights bits, table edits, arrivals (promotion), special moves
 //! (castling), vetoes. Each rule explains itself to players ([`Rule::explain`]) from its own
 //! configuration. Adding a rule means a file here, one line in [`REGISTRY`], a row in the
-//! README's rules table, and tests.
+//! rules table in `docs/variant-format.md`, and tests.
 
 mod castling;
 mod counting;

@@ -1,4 +1,4 @@
-//! FEN, read and written: `placement side rights ep halfmove fullmove` (see the README).
+//! FEN, read and written: `placement side rights ep halfmove fullmove` (see `docs/variant-format.md`).
 //!
 //! Placement: ranks from the top and empty runs of one or two digits; side `w`/`b`; rights:
 //! letters owned by the variant's hooks (`KQkq` for castling, `K`/`k` for the king leap; `-`

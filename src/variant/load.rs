@@ -196,8 +196,8 @@ fn load_network(
 }
 
 /// The evaluation tables the built-in variants include (file name, text), from `variants/`.
-/// Each was fitted by `polymachy tune` to games of the engine (see the README's strength
-/// section for the games, the held-out check and the match that kept it).
+/// Each was fitted by `polymachy tune` to games of the engine (see `docs/strength.md`
+/// for the games, the held-out check and the match that kept it).
 pub const BUILTIN_EVAL: &[(&str, &str)] = &[
     (
         "terachess1.eval.toml",
@@ -909,8 +909,7 @@ fn budget_diag(span: Span, name: &str, message: String) -> Diag {
         span,
         message: format!("piece {name}: {message}"),
         hint: Some(
-            "the limits keep every variant quick to compile (see the README's section on variant files)"
-                .into(),
+            "the limits keep every variant quick to compile (see docs/variant-format.md)".into(),
         ),
     }
 }

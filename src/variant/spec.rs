@@ -74,7 +74,7 @@ impl Clone for Box<dyn RuleSpec> {
 
 /// The rules a variant file may name, and how to read each one's table.
 pub trait SpecCatalog {
-    /// Every rule name with a one-line description, in the order of the README table.
+    /// Every rule name with a one-line description, in the order of the rules table in `docs/variant-format.md`.
     fn rule_names(&self) -> Vec<(&'static str, &'static str)>;
 
     /// Reads the table of rule `name` (a name from [`SpecCatalog::rule_names`]); problems go
