@@ -1031,10 +1031,16 @@ fn read_promotions(
                     }
                 }
             }
-            // A royal piece promoting to a piece that is not royal would leave its side without
-            // the piece it must keep: every such promotion is refused, so the piece could never
-            // enter the squares where it must promote.
+            // The only royal piece of its side (one royal kind, one of it at the start)
+            // promoting to a piece that is not royal would leave its side without the piece it
+            // must keep: every such promotion is refused, so the piece could never enter the
+            // squares where it must promote. (With several royal pieces, the last one keeps
+            // that guard, and the others may promote.)
+            let letter = variant.pieces[i].letter;
+            let sole = variant.pieces.iter().filter(|p| p.royal).count() == 1
+                && start_text.chars().filter(|&c| c == letter).count() <= 1;
             if variant.pieces[i].royal
+                && sole
                 && let Some(&k) = kinds.iter().find(|&&k| !variant.pieces[k].royal)
             {
                 diags.push(Diag {
