@@ -809,6 +809,15 @@ fn the_host_must_be_this_server() {
     );
     assert!(r.starts_with("HTTP/1.1 403"), "{r}");
     assert!(!r.contains("fen"), "nothing of the game is shown: {r}");
+    // Two Host headers (RFC 9112: 400), whichever comes first.
+    for extra in [format!("Host: {evil}\r\n"), format!("Host: {}\r\n", s.addr)] {
+        let r = post(
+            Some(&s.addr),
+            &format!("{extra}Content-Type: application/json\r\n"),
+        );
+        assert!(r.starts_with("HTTP/1.1 400"), "{r}");
+        assert!(r.contains("more than one Host"), "{r}");
+    }
     // No Host, with or without a foreign Origin.
     let r = post(
         None,

@@ -445,6 +445,10 @@ fn check_caller(
     let Some(host) = header_text(h, header::HOST) else {
         return Some(error(400, "the request names no Host"));
     };
+    // RFC 9112: a request with more than one Host is answered 400.
+    if h.get_all(header::HOST).iter().nth(1).is_some() {
+        return Some(error(400, "the request names more than one Host"));
+    }
     if let Some(a) = req.uri().authority()
         && !a.as_str().eq_ignore_ascii_case(host)
     {
