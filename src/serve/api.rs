@@ -92,7 +92,10 @@ impl Server {
                 .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))
         };
         match path {
-            "/api/variants" => Ok(variants_json(&self.default_variant)),
+            "/api/variants" => Ok(self
+                .variants
+                .get_or_init(|| variants_json(&self.default_variant))
+                .clone()),
             "/api/state" => {
                 let sid = get_sid()?;
                 let s = self.session(&sid)?;

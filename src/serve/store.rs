@@ -28,6 +28,10 @@ pub struct Server {
     pub(super) freed: AtomicBool,
     /// The compiled rules of named variants, by name and setup.
     pub(super) compiled: Mutex<HashMap<(String, Option<String>), Compiled>>,
+    /// The answer to `GET /api/variants`, built at its first request (every built-in file
+    /// read, and the default's) and kept: the built-in games are part of the program, and a
+    /// default given as a file is described as it was then.
+    pub(super) variants: std::sync::OnceLock<serde_json::Value>,
 }
 
 /// A variant and its compiled rules.
@@ -56,6 +60,7 @@ impl Server {
             sleep_after: DEFAULT_SLEEP_AFTER,
             freed: AtomicBool::new(false),
             compiled: Mutex::new(HashMap::new()),
+            variants: std::sync::OnceLock::new(),
         })
     }
 
