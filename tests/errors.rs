@@ -706,3 +706,28 @@ fn demotes_to_names_one_other_piece_that_does_not_demote() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_misspelt_key_gets_the_nearest_known_one() {
+    let text = "name = \"T\"\nfiles = 5\nranks = 5\nstrat = \"4k/5/5/5/K4\"\n\
+                [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyl = true\n";
+    let err = polymachy::variant::Variant::from_toml(text, "t.toml").unwrap_err();
+    let all = err.lines.join("\n");
+    assert!(
+        all.contains("t.toml:4:1: unknown key `strat` in `variant`")
+            && all.contains("hint: did you mean `start`?"),
+        "{all}"
+    );
+    assert!(
+        all.contains("t.toml:9:1: unknown key `royl` in `piece[1]`")
+            && all.contains("hint: did you mean `royal`?"),
+        "{all}"
+    );
+    // Nothing near: the known keys alone.
+    let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K4\"\nwhatsoever = 1\n\
+                [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n";
+    let err = polymachy::variant::Variant::from_toml(text, "t.toml").unwrap_err();
+    let all = err.lines.join("\n");
+    assert!(all.contains("unknown key `whatsoever`"), "{all}");
+    assert!(!all.contains("did you mean"), "{all}");
+}

@@ -291,6 +291,8 @@ impl<'a, 'd> Params<'a, 'd> {
             if !self.used[i] {
                 let hint = if known.is_empty() {
                     "this table takes no keys".to_string()
+                } else if let Some(near) = nearest(k, &known) {
+                    format!("did you mean `{near}`? known keys: {}", known.join(", "))
                 } else {
                     format!("known keys: {}", known.join(", "))
                 };
@@ -299,6 +301,44 @@ impl<'a, 'd> Params<'a, 'd> {
             }
         }
     }
+}
+
+/// The known key nearest to `key` (a misspelling: at most a third of its letters changed,
+/// added, removed or two neighbours swapped), if one is.
+pub fn nearest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    let limit = (key.chars().count() / 3).max(1);
+    known
+        .iter()
+        .map(|&k| (edit_distance(key, k), k))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+/// neighbouring characters each cost 1.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, v) in d[0].iter_mut().enumerate() {
+        *v = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = (a[i - 1] != b[j - 1]) as usize;
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// "letters defined: ..." for hints.
