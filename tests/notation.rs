@@ -218,7 +218,7 @@ fn rejected_letters() {
     assert_err(
         "xW",
         1,
-        "found 'x', expected a direction (f b l r v s h), a modifier (i m c d e t p g o y n j), 'a' or an atom letter (W F D N A H C Z G K Q R B)",
+        "found 'x', expected a direction (f b l r v s h), a modifier (i m c e p g y n j), 'a' or an atom letter (W F D N A H C Z G K Q R B)",
     );
     assert_err("uW", 1, "found 'u'");
     assert_err("kW", 1, "found 'k'");

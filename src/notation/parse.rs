@@ -19,7 +19,7 @@ use super::dirs::{AtomClass, DirError, directions};
 struct XBetzaParser;
 
 const DIRECTIONS: &str = "a direction (f b l r v s h)";
-const MODIFIERS: &str = "a modifier (i m c d e t p g o y n j)";
+const MODIFIERS: &str = "a modifier (i m c e p g y n j)";
 const LEG_SEP: &str = "'a'";
 const ATOMS: &str = "an atom letter (W F D N A H C Z G K Q R B)";
 const RANGE: &str = "a range (0..99)";
