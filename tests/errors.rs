@@ -731,3 +731,22 @@ fn a_misspelt_key_gets_the_nearest_known_one() {
     assert!(all.contains("unknown key `whatsoever`"), "{all}");
     assert!(!all.contains("did you mean"), "{all}");
 }
+
+#[test]
+fn a_start_position_with_a_hand_is_named_as_such() {
+    let text = "name = \"T\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K4[P]\"\n\
+                [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+                [[piece]]\nname = \"Pawn\"\nletter = \"P\"\nbetza = \"fmW\"\n[rules.drops]\n";
+    let err = polymachy::variant::Variant::from_toml(text, "t.toml").unwrap_err();
+    assert_eq!(err.lines.len(), 1, "{err}");
+    assert!(
+        err.lines[0].starts_with(
+            "t.toml:4:21: start position: pieces in hand (`[P]`) cannot be part of the start position"
+        ),
+        "{err}"
+    );
+    assert!(
+        !err.lines[0].contains("squares"),
+        "no rank counted wrong: {err}"
+    );
+}

@@ -1244,6 +1244,27 @@ pub fn parse_placement(
     let mut out = vec![None; files as usize * ranks as usize];
     let mut holes = Vec::new();
     let mut errs: Vec<PlacementError> = Vec::new();
+    // A hand written after the board (FEN's `[…]`): the board is read without it, and the
+    // hand is named for what it is rather than counted as squares of rank 1.
+    let s = match s.find('[') {
+        Some(b) => {
+            errs.push((
+                s[..b].chars().count() + 1,
+                format!(
+                    "pieces in hand (`{}`) cannot be part of the start position",
+                    &s[b..]
+                ),
+                Some(
+                    "start with empty hands: pieces captured go to the hands during the game, \
+                     and a FEN (`perft --fen`, UCI `position fen`) may hold a hand"
+                        .into(),
+                ),
+                None,
+            ));
+            &s[..b]
+        }
+        None => s,
+    };
     // Letters no piece has, with the number of squares holding each.
     let mut unknown: Vec<(char, usize)> = Vec::new();
     let rows: Vec<&str> = s.split('/').collect();
