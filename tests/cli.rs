@@ -66,6 +66,36 @@ fn variants_toml_is_machine_readable() {
         .clone();
     assert_eq!(unicorn["betza"].as_str(), Some("BNN"));
     assert_eq!(unicorn["canonical"].as_str(), Some("BN0"));
+    // Every piece but a royal one without a value shows one, and says where it comes from:
+    // the file's, or derived from its movement (Zanzibar-S gives one for its Pawn only).
+    let pieces = |id: &str| {
+        list.iter().find(|v| v["id"].as_str() == Some(id)).unwrap()["piece"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let zanzibar = pieces("zanzibar-s");
+    assert!(
+        zanzibar
+            .iter()
+            .any(|p| p["value-from"].as_str() == Some("movement")),
+        "{zanzibar:?}"
+    );
+    for p in zanzibar {
+        let royal = p["royal"].as_bool().unwrap();
+        match p.get("value-from").and_then(|f| f.as_str()) {
+            Some("movement") => assert!(!royal && p["value"].as_integer().unwrap() > 0, "{p}"),
+            Some("file") => assert!(p["value"].as_integer().is_some(), "{p}"),
+            None => assert!(royal && p.get("value").is_none(), "{p}"),
+            other => panic!("{other:?}: {p}"),
+        }
+    }
+    let pawn = pieces("chess")
+        .into_iter()
+        .find(|p| p["letter"].as_str() == Some("P"))
+        .unwrap();
+    assert_eq!(pawn["value"].as_integer(), Some(100));
+    assert_eq!(pawn["value-from"].as_str(), Some("file"));
 }
 
 #[test]

@@ -20,9 +20,13 @@ pub struct PieceInfo {
     pub canonical: String,
     /// The movement in plain English.
     pub words: String,
-    /// Its value in centipawns, when the file gives one.
+    /// Its value in centipawns: the file's, or else the one the evaluation derives from its
+    /// movement (none for a royal piece without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
+    /// Where the value comes from: `"file"` or `"movement"` (derived).
+    #[serde(rename = "value-from", skip_serializing_if = "Option::is_none")]
+    pub value_from: Option<&'static str>,
     /// Whether it is royal (checkmate and check are about it).
     pub royal: bool,
     /// The letters it may promote to, or nothing.
@@ -72,6 +76,7 @@ struct Doc {
 pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
     let rules = Ruleset::new(v, None).map_err(|e| UserError(e.to_string()))?;
     let letters = |ks: &[usize]| ks.iter().map(|&k| v.pieces[k].letter).collect::<String>();
+    let derived = crate::search::eval::Evaluator::new(&rules);
     Ok(VariantInfo {
         id: v.id.clone(),
         name: v.title.clone(),
@@ -103,7 +108,12 @@ pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
                 betza: p.betza_text.clone(),
                 canonical: p.betza.to_string(),
                 words: v.piece_words(kind),
-                value: p.value,
+                value: p.value.or_else(|| (!p.royal).then(|| derived.values[kind])),
+                value_from: match (p.value, p.royal) {
+                    (Some(_), _) => Some("file"),
+                    (None, false) => Some("movement"),
+                    (None, true) => None,
+                },
                 royal: p.royal,
                 promotes_to: letters(&p.promotes_to),
             })
