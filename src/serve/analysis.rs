@@ -14,7 +14,7 @@ use crate::search::{Info, Limits, Score, Searcher};
 use crate::session::Session;
 
 use super::*;
-use super::{engine::*, state::*, table::*};
+use super::{engine::*, state::*, table::*, worker::Worker};
 
 /// Lines shown by default.
 pub const LINES: usize = 3;
@@ -65,20 +65,14 @@ pub(super) struct AnalysisState {
     /// How many lines make a whole set: those asked for, or fewer when the position has
     /// fewer legal moves.
     pub(super) want: usize,
-    /// Set while the analysis runs.
-    pub(super) stop: Option<Arc<AtomicBool>>,
-    /// Bumped by every new analysis or cancel; a thread of another value reports nothing.
-    pub(super) generation: u64,
-    pub(super) thread: Option<std::thread::JoinHandle<()>>,
+    /// The search behind it.
+    pub(super) worker: Worker,
 }
 
 impl AnalysisState {
     /// Stops the analysis and forgets it.
     pub(super) fn cancel(&mut self) {
-        if let Some(s) = self.stop.take() {
-            s.store(true, Ordering::Relaxed);
-        }
-        self.generation += 1;
+        self.worker.halt();
         self.ply = None;
         self.lines.clear();
         self.pending.clear();
@@ -127,7 +121,7 @@ pub(super) fn analysis_json(s: &Table) -> Value {
             })
         })
         .collect();
-    json!({"ply": ply, "running": s.analysis.stop.is_some(), "lines": lines})
+    json!({"ply": ply, "running": s.analysis.worker.stop.is_some(), "lines": lines})
 }
 
 /// Starts (or, with `"off": true`, stops) the analysis of a position of the game
@@ -170,10 +164,10 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
     s.analysis.want = lines.min(legal).max(1);
     let stop = Arc::new(AtomicBool::new(false));
     s.analysis.ply = Some(ply);
-    s.analysis.stop = Some(stop.clone());
-    let generation = s.analysis.generation;
+    s.analysis.worker.stop = Some(stop.clone());
+    let generation = s.analysis.worker.generation;
     let rules = s.game.rules().clone();
-    let old = s.analysis.thread.take();
+    let old = s.analysis.worker.thread.take();
     let arc2 = arc.clone();
     let spawned = std::thread::Builder::new()
         .name("analysis".into())
@@ -191,7 +185,7 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
             };
             analysis::search_lines(&mut searcher, &mut pos, &limits, lines, &stop, |k, info| {
                 let mut s = lock(&arc2);
-                if s.analysis.generation != generation {
+                if s.analysis.worker.generation != generation {
                     return;
                 }
                 let line = LineReport {
@@ -216,8 +210,8 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
                 }
             });
             let mut s = lock(&arc2);
-            if s.analysis.generation == generation {
-                s.analysis.stop = None;
+            if s.analysis.worker.generation == generation {
+                s.analysis.worker.stop = None;
                 // Lines of a search that ended before any set was whole are better than none.
                 if s.analysis.lines.is_empty() {
                     s.analysis.lines = std::mem::take(&mut s.analysis.pending);
@@ -225,7 +219,7 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
             }
         });
     match spawned {
-        Ok(h) => s.analysis.thread = Some(h),
+        Ok(h) => s.analysis.worker.thread = Some(h),
         Err(_) => s.analysis.cancel(),
     }
     Ok(())

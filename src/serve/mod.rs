@@ -86,6 +86,7 @@ mod state;
 mod store;
 mod table;
 mod variants;
+mod worker;
 
 pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WAIT, WORKERS, serve};
 pub use store::Server;

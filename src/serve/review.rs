@@ -18,7 +18,7 @@ use crate::search::{Limits, Searcher};
 use crate::session::Session;
 
 use super::*;
-use super::{analysis::white_cp, engine::lower_priority, table::*};
+use super::{analysis::white_cp, engine::lower_priority, table::*, worker::Worker};
 
 /// The least loss, in centipawns, of an inaccuracy.
 pub const INACCURACY: i64 = 50;
@@ -39,20 +39,14 @@ pub(super) struct ReviewState {
     /// White's evaluation of each position, the start first, as far as searched.
     pub(super) evals: Vec<i64>,
     pub(super) depth: u32,
-    /// Set while the worker runs.
-    pub(super) stop: Option<Arc<AtomicBool>>,
-    /// Bumped by every new review or cancel; a worker of another value reports nothing.
-    pub(super) generation: u64,
-    pub(super) thread: Option<std::thread::JoinHandle<()>>,
+    /// The search behind it.
+    pub(super) worker: Worker,
 }
 
 impl ReviewState {
     /// Stops the worker; with `forget`, the review goes too.
     pub(super) fn cancel(&mut self, forget: bool) {
-        if let Some(s) = self.stop.take() {
-            s.store(true, Ordering::Relaxed);
-        }
-        self.generation += 1;
+        self.worker.halt();
         if forget {
             self.moves.clear();
             self.evals.clear();
@@ -91,7 +85,7 @@ pub(super) fn review_json(s: &Table) -> Value {
     json!({
         "total": r.moves.len(),
         "done": r.evals.len().saturating_sub(1),
-        "running": r.stop.is_some(),
+        "running": r.worker.stop.is_some(),
         "depth": r.depth,
         "points": r.evals.iter().skip(1).collect::<Vec<_>>(),
         "marks": marks,
@@ -120,14 +114,14 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
     }
     s.review.cancel(true);
     let stop = Arc::new(AtomicBool::new(false));
-    s.review.stop = Some(stop.clone());
+    s.review.worker.stop = Some(stop.clone());
     s.review.moves = s.game.moves().to_vec();
     s.review.depth = depth;
-    let generation = s.review.generation;
+    let generation = s.review.worker.generation;
     let rules = s.game.rules().clone();
     let mut pos = s.game.start_position().clone();
     let moves = s.review.moves.clone();
-    let old = s.review.thread.take();
+    let old = s.review.worker.thread.take();
     let arc2 = arc.clone();
     let spawned = std::thread::Builder::new()
         .name("review".into())
@@ -159,7 +153,7 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
                     score.map_or(0, |sc| white_cp(sc, side))
                 };
                 let mut s = lock(&arc2);
-                if s.review.generation != generation {
+                if s.review.worker.generation != generation {
                     return;
                 }
                 s.review.evals.push(cp);
@@ -169,12 +163,12 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
                 }
             }
             let mut s = lock(&arc2);
-            if s.review.generation == generation {
-                s.review.stop = None;
+            if s.review.worker.generation == generation {
+                s.review.worker.stop = None;
             }
         });
     match spawned {
-        Ok(h) => s.review.thread = Some(h),
+        Ok(h) => s.review.worker.thread = Some(h),
         Err(_) => s.review.cancel(true),
     }
     Ok(())

@@ -270,12 +270,7 @@ impl Server {
             sess.players[1] = p;
         }
         settings.apply(&mut sess)?;
-        let sid = self.new_sid();
-        let arc = Arc::new(Mutex::new(sess));
-        self.admit(&sid, &arc)?;
-        maybe_start_engine(&arc, false);
-        let mut s = lock(&arc);
-        Ok(json!({"sid": sid, "state": state_json(&sid, &mut s)}))
+        self.open(sess)
     }
 
     /// A new game with the settings of the game `old` (variant, setup, start position, time
@@ -296,6 +291,12 @@ impl Server {
             (t.movetime, t.depth, t.nodes) = (o.movetime, o.depth, o.nodes);
             t
         };
+        self.open(sess)
+    }
+
+    /// Keeps the new game `sess` under a fresh id, starts its engine if it is to move, and
+    /// answers with the id and the game's state.
+    fn open(&self, sess: Table) -> Result<Value, ApiError> {
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
         self.admit(&sid, &arc)?;

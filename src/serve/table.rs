@@ -140,8 +140,8 @@ impl Table {
         self.report.pv.first().hash(&mut h);
         let a = &self.analysis;
         (a.ply, a.lines.len(), a.lines.first().map(|l| l.depth)).hash(&mut h);
-        a.stop.is_some().hash(&mut h);
-        (self.review.evals.len(), self.review.stop.is_some()).hash(&mut h);
+        a.worker.stop.is_some().hash(&mut h);
+        (self.review.evals.len(), self.review.worker.stop.is_some()).hash(&mut h);
         h.finish() >> 12
     }
 
@@ -160,8 +160,8 @@ impl Table {
         self.thread
             .take()
             .into_iter()
-            .chain(self.analysis.thread.take())
-            .chain(self.review.thread.take())
+            .chain(self.analysis.worker.thread.take())
+            .chain(self.review.worker.thread.take())
             .collect()
     }
 
