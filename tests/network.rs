@@ -21,9 +21,9 @@ fn load(name: &str) -> (Variant, Arc<Ruleset>) {
 }
 
 /// A network of random weights for `rules`, or the variant's own when it ships one.
-fn net_for(v: &Variant, rules: &Ruleset, seed: u64) -> Network {
-    match &rules.network {
-        Some(n) => (**n).clone(),
+fn net_for(v: &Variant, seed: u64) -> Network {
+    match &v.network {
+        Some((_, bytes)) => Network::for_variant(bytes, v).unwrap(),
         None => Network::random(v, 64, 4, seed),
     }
 }
@@ -107,7 +107,7 @@ fn incremental_accumulator_equals_scratch_after_every_move_and_unmove_in_every_g
     let mut failures = Vec::new();
     for (i, &(name, _)) in BUILTIN.iter().enumerate() {
         let (v, rules) = load(name);
-        let net = net_for(&v, &rules, i as u64 + 1);
+        let net = net_for(&v, i as u64 + 1);
         let mut runner = testing::seeded_runner(12, 7_000 + i as u64);
         let r = runner.run(&testing::game_strategy(rules.clone(), 120), |moves| {
             let mut pos = Position::start(&rules);
@@ -255,7 +255,7 @@ fn a_variant_file_names_its_network_and_the_search_uses_it() {
     std::fs::write(&path, &with).unwrap();
     let mv = Variant::load(path.to_str().unwrap()).unwrap();
     let mrs = Ruleset::new(&mv, None).unwrap();
-    assert!(mrs.network.is_some());
+    assert!(mv.network.is_some());
     let pos = Position::start(&mrs);
     let s = Searcher::new(&mrs, 1);
     assert!(s.uses_network());

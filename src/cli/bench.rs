@@ -155,7 +155,7 @@ fn run_network(a: &BenchArgs) -> Result<(), UserError> {
     for name in names {
         let v = Variant::load(&name)?;
         let rules = Ruleset::new(&v, None).map_err(|e| UserError(e.to_string()))?;
-        if rules.network.is_none() {
+        if v.network.is_none() {
             return Err(UserError(format!("{name} names no network")));
         }
         let size = v.network.as_ref().map_or(0, |(_, b)| b.len());

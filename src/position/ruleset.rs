@@ -41,9 +41,6 @@ pub struct Ruleset {
     pub draws: Draws,
     /// The hash keys.
     pub(crate) keys: Keys,
-    /// The network the variant names, checked against its board and pieces (`None`: the
-    /// evaluation is the one built from the pieces' data).
-    pub network: Option<Arc<crate::nnue::Network>>,
 }
 
 /// Which rule is asked what: the rules in compilation order and, for each question the core
@@ -350,14 +347,13 @@ impl Ruleset {
         }
         let z_ep = (0..size).map(|_| splitmix(&mut seed)).collect();
         let slots = tables.index.len();
-        let network = match &variant.network {
-            Some((_, bytes)) => Some(Arc::new(
-                crate::nnue::Network::for_variant(bytes, variant).map_err(|e| {
-                    CompileError::new(variant, CompileProblem::Network(e.to_string()))
-                })?,
-            )),
-            None => None,
-        };
+        // The network the variant names must fit its board and pieces; the search reads it
+        // for itself (it is no part of the rules).
+        if let Some((_, bytes)) = &variant.network {
+            crate::nnue::Network::for_variant(bytes, variant).map_err(|e| {
+                CompileError::new(variant, CompileProblem::Network(e.to_string()))
+            })?;
+        }
         let mut rs = Ruleset {
             variant: variant.clone(),
             geometry: g,
@@ -422,7 +418,6 @@ impl Ruleset {
                 promoted: Vec::new(),
                 state: std::array::from_fn(|_| splitmix(&mut seed)),
             },
-            network,
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();
         specs.sort_by_key(|s| s.order());

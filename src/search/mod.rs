@@ -275,6 +275,16 @@ pub struct Searcher {
     acc_base: usize,
     /// How many best root moves each iteration ranks with exact scores (`MultiPV`).
     multipv: usize,
+    /// The network the variant names, read once for this searcher and its helpers (in use
+    /// only while [`Searcher::set_network`] says so).
+    network: Option<Arc<Network>>,
+}
+
+/// The network the variant names, read from its bytes (checked when the rules were compiled,
+/// so that a network that does not fit the variant never gets here).
+fn variant_network(rules: &Ruleset) -> Option<Arc<Network>> {
+    let (_, bytes) = rules.variant.network.as_ref()?;
+    Network::for_variant(bytes, &rules.variant).ok().map(Arc::new)
 }
 
 /// Moves that take something or promote.
@@ -309,7 +319,7 @@ impl Searcher {
     /// A searcher for `rules` with a hash table of `hash_mb` megabytes (smaller where that
     /// memory cannot be had: see [`TranspositionTable::new`]).
     pub fn new(rules: &Arc<Ruleset>, hash_mb: usize) -> Searcher {
-        Searcher::with_table(rules, TranspositionTable::new(hash_mb))
+        Searcher::with_table(rules, TranspositionTable::new(hash_mb), variant_network(rules))
     }
 
     /// A searcher for `rules` with a hash table of `hash_mb` megabytes, or an error where that
@@ -318,10 +328,16 @@ impl Searcher {
         Ok(Searcher::with_table(
             rules,
             TranspositionTable::try_new(hash_mb)?,
+            variant_network(rules),
         ))
     }
 
-    fn with_table(rules: &Arc<Ruleset>, tt: TranspositionTable) -> Searcher {
+    /// A searcher sharing `tt`, with the variant's network read already (`network`).
+    fn with_table(
+        rules: &Arc<Ruleset>,
+        tt: TranspositionTable,
+        network: Option<Arc<Network>>,
+    ) -> Searcher {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
@@ -376,8 +392,9 @@ impl Searcher {
             accs: None,
             acc_base: 0,
             multipv: 1,
+            network: network.clone(),
         }
-        .with_network(rules.network.clone())
+        .with_network(network)
     }
 
     fn with_network(mut self, net: Option<Arc<Network>>) -> Searcher {
@@ -389,7 +406,7 @@ impl Searcher {
     /// Evaluates with the variant's network (`true`, the default when the variant names one)
     /// or with the evaluation built from the pieces' data (`false`).
     pub fn set_network(&mut self, on: bool) {
-        let net = if on { self.rules.network.clone() } else { None };
+        let net = if on { self.network.clone() } else { None };
         if self.net.is_some() != net.is_some() {
             self.accs = net.as_ref().map(|n| AccStack::new(n, MAX_PLY + 4));
             self.net = net;
@@ -565,7 +582,8 @@ impl Searcher {
             return self.search_one(pos, limits, on_iter);
         }
         while self.helpers.len() < self.threads - 1 {
-            let mut h = Searcher::new(&self.rules, 1);
+            let mut h =
+                Searcher::with_table(&self.rules, TranspositionTable::new(1), self.network.clone());
             h.tt = self.tt.clone();
             h.depth_offset = self.helpers.len().is_multiple_of(2) as i32;
             h.set_cont_history(self.cont_history);
