@@ -50,6 +50,108 @@ fn declining_moves(pos: &mut crate::position::Position) -> Vec<crate::moves::Mov
         .collect()
 }
 
+/// XBetza for XBoard of an en-passant capture written as two legs (see [`ep_legs`]): capture
+/// the piece beside, then step forward onto the empty square it passed. XBoard reads the
+/// second leg's direction relative to the first (`r` after a step to the left is forward).
+pub const EP_LOCUST: &str = "lcarmWrcalmW";
+
+/// Whether the rights-leaving step of `kind` (its double step) can be made where XBoard does
+/// not itself take the piece en passant: XBoard sets en-passant rights only for the piece in
+/// its Pawn slot, and removes the victim only when the capturing Pawn stands in the half of
+/// the board nearer the opponent (true of a double step from the start rank, not of one made
+/// from any rank, such as Perfect 12's).
+fn ep_beyond_xboard(rules: &Ruleset, kind: usize) -> bool {
+    let g = rules.geometry;
+    let leaves_ep = [Color::White, Color::Black].iter().any(|&c| {
+        g.squares().any(|sq| {
+            rules
+                .tables
+                .entries_at(kind, c, sq)
+                .iter()
+                .any(|e| e.modes().leaves_ep)
+        })
+    });
+    let anywhere = rules.variant.pieces[kind].betza.components.iter().any(|c| {
+        c.legs
+            .first()
+            .is_some_and(|l| l.mods.n >= 2 && !l.mods.initial)
+    });
+    leaves_ep && (Some(kind) != crate::session::pawn_kind(rules) || anywhere)
+}
+
+/// The XBoard text of an en-passant capture that XBoard would not make right from its plain
+/// coordinates: two legs, the first onto the victim beside the capturer, the second from there
+/// to the destination (`d6e6,e6e7`), which XBoard plays as a capture on the first leg's
+/// square. `None` for a move XBoard makes itself: a Pawn taking a Pawn from the half of the
+/// board nearer the opponent, the victim one or two squares behind the destination.
+pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
+    if mv.kind != crate::moves::MoveKind::EnPassant {
+        return None;
+    }
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let victim = pos.capture_square(mv)?;
+    let pawn = crate::session::pawn_kind(rules);
+    let kind = |sq: Square| Some(crate::moves::kind_of(pos.piece_at(sq)));
+    let (fr, tr, vr) = (g.rank(mv.from), g.rank(mv.to), g.rank(victim));
+    let far_half = match pos.side() {
+        Color::White => fr >= g.ranks / 2,
+        Color::Black => fr < g.ranks / 2,
+    };
+    let behind = g.file(victim) == g.file(mv.to) && (1..=2).contains(&tr.abs_diff(vr));
+    if kind(mv.from) == pawn && kind(victim) == pawn && far_half && behind {
+        return None;
+    }
+    // The two-leg form XBoard accepts ([`EP_LOCUST`]): the victim beside the capturer.
+    if vr != fr || g.file(victim).abs_diff(g.file(mv.from)) != 1 {
+        return None;
+    }
+    let text = crate::session::coord(rules, mv);
+    let rest = text
+        .strip_prefix(g.name(mv.from).to_string().as_str())
+        .unwrap_or(&text)
+        .trim_end_matches(crate::text::EP_SUFFIX);
+    let (v, from) = (g.name(victim), g.name(mv.from));
+    Some(format!("{from}{v},{v}{rest}"))
+}
+
+/// A move XBoard wrote in legs (`d6e6,e6e7`) as Polymachy reads it: the first leg's origin
+/// and the last leg's destination, for the en-passant capture when there is one (written
+/// with its `ep` suffix where it needs one). Other text is returned as it is.
+fn join_legs(pos: &mut crate::position::Position, text: &str) -> String {
+    let Some((first, _)) = text.split_once(',') else {
+        return text.to_string();
+    };
+    let last = text.rsplit(',').next().unwrap_or("");
+    let square_len = |t: &str| {
+        let b = t.as_bytes();
+        let mut i = 0;
+        while i < b.len() && b[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let from = &first[..square_len(first)];
+    let rest = &last[square_len(last)..];
+    let joined = format!("{from}{rest}");
+    let rules = pos.rules().clone();
+    let mut legal = crate::moves::MoveList::new();
+    pos.legal_moves(&mut legal);
+    let g = rules.geometry;
+    let target = &rest[..square_len(rest)];
+    legal
+        .iter()
+        .find(|m| {
+            m.kind == crate::moves::MoveKind::EnPassant
+                && g.name(m.from).to_string() == from
+                && g.name(m.to).to_string() == target
+        })
+        .map_or(joined, |&m| crate::session::coord(&rules, m))
+}
+
 /// The variant name XBoard uses for a built-in one.
 fn xb_name(id: &str) -> &str {
     if id == NORMAL { "normal" } else { id }
@@ -353,7 +455,11 @@ impl Cecp {
             _ => {
                 // A bare move (when usermove=1 was not accepted).
                 let ranks = s.eng.rules.geometry.ranks;
-                if s.eng.game.read(&xb_ranks(ranks, line, 1)).is_ok() {
+                let text = join_legs(
+                    &mut s.eng.game.position().snapshot(),
+                    &xb_ranks(ranks, line, 1),
+                );
+                if s.eng.game.read(&text).is_ok() {
                     s.user_move(line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -540,23 +646,35 @@ impl Cecp {
             )
         ));
         let rs = &self.eng.rules;
+        let beyond = (0..v.pieces.len()).any(|k| ep_beyond_xboard(rs, k));
         for (k, p) in v.pieces.iter().enumerate() {
             let extra: String = rs
                 .compiled_rules()
                 .iter()
                 .filter_map(|h| h.notation_hint(rs, k))
                 .collect();
+            // An en-passant capture XBoard would not make itself is sent in two legs
+            // ([`ep_legs`]): the capturer's description gets the form XBoard accepts for them.
+            let locust = if rs.ep_capturers >> k & 1 == 1 && beyond {
+                EP_LOCUST
+            } else {
+                ""
+            };
             // `&` makes the description hold for both colours (without it XBoard applies it
             // to White's piece only).
             self.out
-                .line(&format!("piece {}& {}{extra}", p.letter, p.betza));
+                .line(&format!("piece {}& {}{locust}{extra}", p.letter, p.betza));
         }
     }
 
     fn user_move(&mut self, text: &str) {
         self.halt();
         let ranks = self.eng.rules.geometry.ranks;
-        if self.eng.play_text(&xb_ranks(ranks, text, 1)).is_err() {
+        let text_here = join_legs(
+            &mut self.eng.game.position().snapshot(),
+            &xb_ranks(ranks, text, 1),
+        );
+        if self.eng.play_text(&text_here).is_err() {
             self.out.line(&format!("Illegal move: {text}"));
             return;
         }
@@ -610,6 +728,16 @@ impl Cecp {
         // The moves here that decline a promotion to a piece written `+X` (Shogi): XBoard
         // writes them with `=`, and so does the engine.
         let declines = declining_moves(&mut self.eng.game.position().snapshot());
+        // The en-passant captures here that XBoard takes in two legs.
+        let legs: Vec<(Move, String)> = {
+            let mut pos = self.eng.game.position().snapshot();
+            let mut legal = crate::moves::MoveList::new();
+            pos.legal_moves(&mut legal);
+            legal
+                .iter()
+                .filter_map(|&m| ep_legs(&pos, m).map(|t| (m, t)))
+                .collect()
+        };
         self.eng.go(
             limits,
             move |rules, info| {
@@ -641,6 +769,9 @@ impl Cecp {
                     let mut text = crate::session::coord(rules, m);
                     if declines.contains(&m) {
                         text.push('=');
+                    }
+                    if let Some((_, legs)) = legs.iter().find(|(l, _)| *l == m) {
+                        text = legs.clone();
                     }
                     o2.line(&format!(
                         "move {}",
