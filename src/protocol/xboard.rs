@@ -50,40 +50,16 @@ fn declining_moves(pos: &mut crate::position::Position) -> Vec<crate::moves::Mov
         .collect()
 }
 
-/// XBetza for XBoard of an en-passant capture written as two legs (see [`ep_legs`]): capture
-/// the piece beside, then step forward onto the empty square it passed. XBoard reads the
-/// second leg's direction relative to the first (`r` after a step to the left is forward).
-pub const EP_LOCUST: &str = "lcarmWrcalmW";
-
-/// Whether the rights-leaving step of `kind` (its double step) can be made where XBoard does
-/// not itself take the piece en passant: XBoard sets en-passant rights only for the piece in
-/// its Pawn slot, and removes the victim only when the capturing Pawn stands in the half of
-/// the board nearer the opponent (true of a double step from the start rank, not of one made
-/// from any rank, such as Perfect 12's).
-fn ep_beyond_xboard(rules: &Ruleset, kind: usize) -> bool {
-    let g = rules.geometry;
-    let leaves_ep = [Color::White, Color::Black].iter().any(|&c| {
-        g.squares().any(|sq| {
-            rules
-                .tables
-                .entries_at(kind, c, sq)
-                .iter()
-                .any(|e| e.modes().leaves_ep)
-        })
-    });
-    let anywhere = rules.variant.pieces[kind].betza.components.iter().any(|c| {
-        c.legs
-            .first()
-            .is_some_and(|l| l.mods.n >= 2 && !l.mods.initial)
-    });
-    leaves_ep && (Some(kind) != crate::session::pawn_kind(rules) || anywhere)
-}
-
 /// The XBoard text of an en-passant capture that XBoard would not make right from its plain
 /// coordinates: two legs, the first onto the victim beside the capturer, the second from there
 /// to the destination (`d6e6,e6e7`), which XBoard plays as a capture on the first leg's
-/// square. `None` for a move XBoard makes itself: a Pawn taking a Pawn from the half of the
-/// board nearer the opponent, the victim one or two squares behind the destination.
+/// square. XBoard 4.9 removes an en-passant victim itself only when the capturing Pawn stands
+/// in the half of the board nearer the opponent: true of a double step from the start rank,
+/// not of one made from any rank (Perfect 12's Pawns), where from its plain coordinates it
+/// would move the Pawn and leave the victim on the board. `None` for a move XBoard makes
+/// itself: a Pawn taking a Pawn from that half, the victim one or two squares behind the
+/// destination. XBoard accepts the two legs through the Pawn's own `e` capture when it has
+/// set the rights, which it does for the piece in its Pawn slot only.
 pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
     if mv.kind != crate::moves::MoveKind::EnPassant {
         return None;
@@ -102,7 +78,7 @@ pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
     if kind(mv.from) == pawn && kind(victim) == pawn && far_half && behind {
         return None;
     }
-    // The two-leg form XBoard accepts ([`EP_LOCUST`]): the victim beside the capturer.
+    // The two-leg form: the victim beside the capturer.
     if vr != fr || g.file(victim).abs_diff(g.file(mv.from)) != 1 {
         return None;
     }
@@ -646,24 +622,16 @@ impl Cecp {
             )
         ));
         let rs = &self.eng.rules;
-        let beyond = (0..v.pieces.len()).any(|k| ep_beyond_xboard(rs, k));
         for (k, p) in v.pieces.iter().enumerate() {
             let extra: String = rs
                 .compiled_rules()
                 .iter()
                 .filter_map(|h| h.notation_hint(rs, k))
                 .collect();
-            // An en-passant capture XBoard would not make itself is sent in two legs
-            // ([`ep_legs`]): the capturer's description gets the form XBoard accepts for them.
-            let locust = if rs.ep_capturers >> k & 1 == 1 && beyond {
-                EP_LOCUST
-            } else {
-                ""
-            };
             // `&` makes the description hold for both colours (without it XBoard applies it
             // to White's piece only).
             self.out
-                .line(&format!("piece {}& {}{locust}{extra}", p.letter, p.betza));
+                .line(&format!("piece {}& {}{extra}", p.letter, p.betza));
         }
     }
 
