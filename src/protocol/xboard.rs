@@ -91,14 +91,17 @@ pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
     Some(format!("{from}{v},{v}{rest}"))
 }
 
-/// A move XBoard wrote in legs (`d6e6,e6e7`) as Polymachy reads it: the first leg's origin
-/// and the last leg's destination, for the en-passant capture when there is one (written
-/// with its `ep` suffix where it needs one). Other text is returned as it is.
-fn join_legs(pos: &mut crate::position::Position, text: &str) -> String {
-    let Some((first, _)) = text.split_once(',') else {
+/// A move XBoard wrote in legs as Polymachy reads it. Legs that follow each other
+/// (`d6e6,e6e7`: the second starts where the first ends) are a capture on the first leg's
+/// square on the way, which in Polymachy's games is an en-passant capture ([`ep_legs`]): the
+/// first leg's origin, the last leg's destination and suffix, and `ep`. Legs that do not
+/// (XBoard's form of a castling, the King's step then the partner's) are the first leg, the
+/// King's move. Text without a comma is returned as it is.
+fn join_legs(text: &str) -> String {
+    let legs: Vec<&str> = text.split(',').collect();
+    if legs.len() < 2 {
         return text.to_string();
-    };
-    let last = text.rsplit(',').next().unwrap_or("");
+    }
     let square_len = |t: &str| {
         let b = t.as_bytes();
         let mut i = 0;
@@ -110,22 +113,23 @@ fn join_legs(pos: &mut crate::position::Position, text: &str) -> String {
         }
         i
     };
-    let from = &first[..square_len(first)];
+    let from = |leg: &str| leg[..square_len(leg)].to_string();
+    let to = |leg: &str| {
+        let rest = &leg[square_len(leg)..];
+        rest[..square_len(rest)].to_string()
+    };
+    let chained = legs.windows(2).all(|w| to(w[0]) == from(w[1]));
+    if !chained {
+        return legs[0].to_string();
+    }
+    let last = legs[legs.len() - 1];
     let rest = &last[square_len(last)..];
-    let joined = format!("{from}{rest}");
-    let rules = pos.rules().clone();
-    let mut legal = crate::moves::MoveList::new();
-    pos.legal_moves(&mut legal);
-    let g = rules.geometry;
-    let target = &rest[..square_len(rest)];
-    legal
-        .iter()
-        .find(|m| {
-            m.kind == crate::moves::MoveKind::EnPassant
-                && g.name(m.from).to_string() == from
-                && g.name(m.to).to_string() == target
-        })
-        .map_or(joined, |&m| crate::session::coord(&rules, m))
+    let suffix = if rest.ends_with(crate::text::EP_SUFFIX) {
+        ""
+    } else {
+        crate::text::EP_SUFFIX
+    };
+    format!("{}{rest}{suffix}", from(legs[0]))
 }
 
 /// The variant name XBoard uses for a built-in one.
@@ -267,8 +271,16 @@ pub fn setboard_position(
 /// Moves as XBoard writes them. On a board of exactly ten ranks XBoard numbers the ranks from
 /// 0 (the Xiangqi convention: Shako's `f3f4` is `f2f3` for XBoard); elsewhere from 1, as
 /// Polymachy does. `shift` is -1 from Polymachy's numbering to XBoard's and +1 back; every
-/// square name (a letter followed by digits) in `text` is renumbered.
+/// square name (a letter followed by digits) in `text` is renumbered. Read back (`shift` +1),
+/// a move in legs (`d6e6,e6e7`) becomes one move first ([`join_legs`]: `d6e7ep`).
 pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
+    let joined;
+    let text = if shift > 0 {
+        joined = join_legs(text);
+        joined.as_str()
+    } else {
+        text
+    };
     if ranks != 10 {
         return text.to_string();
     }
@@ -431,11 +443,7 @@ impl Cecp {
             _ => {
                 // A bare move (when usermove=1 was not accepted).
                 let ranks = s.eng.rules.geometry.ranks;
-                let text = join_legs(
-                    &mut s.eng.game.position().snapshot(),
-                    &xb_ranks(ranks, line, 1),
-                );
-                if s.eng.game.read(&text).is_ok() {
+                if s.eng.game.read(&xb_ranks(ranks, line, 1)).is_ok() {
                     s.user_move(line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -638,11 +646,7 @@ impl Cecp {
     fn user_move(&mut self, text: &str) {
         self.halt();
         let ranks = self.eng.rules.geometry.ranks;
-        let text_here = join_legs(
-            &mut self.eng.game.position().snapshot(),
-            &xb_ranks(ranks, text, 1),
-        );
-        if self.eng.play_text(&text_here).is_err() {
+        if self.eng.play_text(&xb_ranks(ranks, text, 1)).is_err() {
             self.out.line(&format!("Illegal move: {text}"));
             return;
         }
