@@ -693,3 +693,64 @@ fn uci_go_takes_a_node_count_up_to_the_largest_64_bit_number() {
         "{out}"
     );
 }
+
+/// The `piece` lines of the engine-defined games that XBoard judges with its legality test
+/// on, pinned as XBoard 4.9 reads them: its `O<n>` castles with the first piece toward the
+/// edge, which must stand as many squares from the corner as the `O` has `j` prefixes (the
+/// Rooks stand next to the corner piece in these three games).
+#[test]
+fn xboard_piece_lines_of_the_games_xboard_judges() {
+    for (variant, want) in [
+        (
+            "perfect12",
+            "P& fmWfceFfmnnD|I& K|N& N|B& B|R& R|M& C|E& FA|C& mRcpR|L& KNAD|G& FyafsF|Q& Q|K& KjO3",
+        ),
+        (
+            "lions-and-unicorns",
+            "P& fmWfceFifmnD|N& N|L& FDH|B& B|R& R|C& RN|U& BN0|Q& Q|K& KjO2",
+        ),
+        (
+            "shako",
+            "P& fmWfceFifmnD|N& N|E& FA|B& B|C& mRcpR|R& R|Q& Q|K& KjO2",
+        ),
+    ] {
+        let (out, _, _) = session(
+            &["xboard"],
+            &format!("xboard\nprotover 2\nvariant {variant}\nquit\n"),
+        );
+        let pieces: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("piece "))
+            .collect();
+        assert_eq!(pieces.join("|"), want, "{variant}");
+    }
+}
+
+/// XBoard removes an en-passant victim itself only when the capturing Pawn stands in the half
+/// of the board nearer the opponent; from its own half (Perfect 12's Pawns double-step from
+/// any rank) the capture goes out in two legs, the first onto the victim (`d6e6,e6e7`), and is
+/// read back in that form. In each position the capture is White's only legal move.
+#[test]
+fn xboard_en_passant_in_a_pawns_own_half_travels_in_two_legs() {
+    let own_half = "1r9k/12/12/12/12/3b8/3Pp7/12/12/12/11r/K11 w - e7 0 1";
+    let far_half = "1r9k/12/12/12/3b8/3Pp7/12/12/12/12/11r/K11 w - e8 0 1";
+    let play = |fen: &str| {
+        let (out, _, _) = session(
+            &["xboard"],
+            &format!("xboard\nprotover 2\nvariant perfect12\nsetboard {fen}\nsd 2\ngo\n"),
+        );
+        out.lines()
+            .find_map(|l| l.strip_prefix("move "))
+            .map(str::to_string)
+    };
+    assert_eq!(play(own_half).as_deref(), Some("d6e6,e6e7"));
+    assert_eq!(play(far_half).as_deref(), Some("d7e8"));
+    let (out, _, _) = session(
+        &["xboard"],
+        &format!(
+            "xboard\nprotover 2\nvariant perfect12\nsetboard {own_half}\nforce\nusermove d6e6,e6e7\nping 1\n"
+        ),
+    );
+    assert!(!out.contains("Illegal move"), "{out}");
+    assert!(out.contains("pong 1"), "{out}");
+}

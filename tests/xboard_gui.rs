@@ -3,10 +3,14 @@
 //! illegal-move claim, no move altered between the engines, every game finished by the rules.
 //!
 //! The command line is the one `docs/protocols.md` gives. A depth limit (`-depth 3`) keeps the games
-//! quick and independent of the machine's speed. XBoard's legality test is on where it can
-//! express the rules: not in Metamachy (the king leap's conditions are beyond XBoard's
-//! `piece` descriptions) nor in Shako (XBoard castles only on the back rank, Shako's king
-//! castles on the second: XBoard refuses `f1h1`, its name for Polymachy's `f2h2`).
+//! quick and independent of the machine's speed. XBoard's legality test is on in every game
+//! it can judge: Perfect 12, Lions and Unicorns, Shako, and its own chess, Capablanca, Grand,
+//! Xiangqi, Makruk, Crazyhouse and Shogi; not in Metamachy (the king leap's conditions and the
+//! Prince's promotion are beyond XBoard's `piece` descriptions).
+//!
+//! Scripted games (`tests/engines/scripted-cecp.sh` on both sides) make sure the moves a game
+//! between engines may never meet are met: every piece kind, castling on both wings, en
+//! passant (in Perfect 12 by a Pawn in its own half, written in two legs).
 //!
 //! Two tests put Fairy-Max 5.0b against Polymachy: Lions and Unicorns and
 //! Metamachy, both with the legality test off (see `docs/protocols.md`).
@@ -80,8 +84,8 @@ fn xboard_match(
     })
 }
 
-/// The checks every match must pass; returns the number of moves compared.
-fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
+/// No forfeit, no illegal-move claim, no error told to the user, in XBoard's debug output.
+fn no_claims(m: &XbMatch) {
     let ctx = || format!("XBoard said:\n{}\nPGN:\n{}", tail(&m.stdout), m.pgn);
     assert!(m.stdout.contains("final score"), "{}", ctx());
     for bad in [
@@ -103,6 +107,12 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
         );
     }
     assert!(!m.debug.contains("tellusererror"), "{}", ctx());
+}
+
+/// The checks every match must pass; returns the number of moves compared.
+fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
+    let ctx = || format!("XBoard said:\n{}\nPGN:\n{}", tail(&m.stdout), m.pgn);
+    no_claims(m);
     // Each game in the PGN, finished by the rules.
     let blocks: Vec<&str> = m.pgn.split("[Event ").skip(1).collect();
     assert_eq!(blocks.len(), games, "{}", ctx());
@@ -224,6 +234,110 @@ fn polymachy_both_sides(variant: &str, legality: bool) {
     check(&m, variant, 2);
 }
 
+/// A fixed game of `variant`, `moves` as XBoard writes them, played through XBoard with its
+/// legality test on by `tests/engines/scripted-cecp.sh` on both sides (the first describes the
+/// variant with Polymachy's own `setup` and `piece` lines). Asserted: XBoard refused none of
+/// them, passed each on unchanged, and the game ran to its end (the side to move then
+/// resigns); the moves are made by every kind of piece the variant has (`letters`, as
+/// XBoard's PGN writes them: a pawn's moves start with its file).
+fn scripted_game(variant: &str, moves: &str, letters: &str) {
+    let dir = common::TempDir::new(&format!("scripted-{variant}"));
+    let file = dir.join("moves.txt");
+    std::fs::write(&file, moves).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/scripted-cecp.sh");
+    let cmd = format!("sh {} {BIN} {}", script.display(), file.display());
+    let Some(m) = xboard_match(variant, &cmd, &cmd, true, 1, &[]) else {
+        return;
+    };
+    let ctx = || format!("XBoard said:\n{}\nPGN:\n{}", tail(&m.stdout), m.pgn);
+    no_claims(&m);
+    let plies = moves.split_whitespace().count();
+    assert_eq!(compare_moves(&m), plies, "{}", ctx());
+    assert!(m.pgn.contains("resigns}"), "{}", ctx());
+    // The pieces that moved, from the PGN's move text (XBoard's SAN).
+    let text: String = m
+        .pgn
+        .lines()
+        .skip_while(|l| !l.starts_with("1. "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut moved: Vec<char> = text
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') && !t.starts_with('{') && !t.ends_with('}'))
+        .filter_map(|t| t.chars().next())
+        .filter(|c| c.is_ascii_alphabetic())
+        .map(|c| if c.is_ascii_lowercase() { 'P' } else { c })
+        .collect();
+    moved.sort_unstable();
+    moved.dedup();
+    let mut want: Vec<char> = letters.chars().collect();
+    want.sort_unstable();
+    assert_eq!(moved, want, "{}", ctx());
+}
+
+/// Perfect 12, scripted: every piece kind moves; White castles queenside (`f2c2`, the King
+/// three squares toward the Rook next to the corner Elephant, `KjO3`) and Black kingside;
+/// a Pawn double-steps from its third rank (`b8b6`) and is taken en passant by a Pawn in its
+/// own half, written in two legs (`a6b6,b6b7`); Black's Camel then lands on the square the
+/// victim left (`c9b6`: refused if XBoard had left the victim there); the Gryphon bends
+/// (`g1e2`), the Cannon captures over a screen (`l1l10`).
+#[test]
+fn xboard_perfect12_scripted_with_legality_test() {
+    scripted_game(
+        "perfect12",
+        "c2d4 j11i9 e3e4 h10h9 d2f4 i11h10 e2e3 g10g8 f2c2 g11g9 g1e2 h11g10 f1f2 f11i11 \
+         b1c4 b12c9 l2j4 l11j9 a1b1 a12b12 g3g5 e10e9 g2g4 e11e10 j2i4 c11d9 k2j2 h11g11 \
+         a3a5 b10b8 a5a6 b8b6 a6b6,b6b7 a10a9 l1l10 f10f9 h3h4 c9b6",
+        "PIKNBRMECLGQ",
+    );
+}
+
+/// Lions and Unicorns, scripted: White castles kingside (`f1h1`, Rook `i1g1`, next to the
+/// corner Lion: `KjO2`), Black queenside; an en-passant capture (`b5c6`); every piece kind
+/// moves, the Unicorn with a knight's leap.
+#[test]
+fn xboard_lions_and_unicorns_scripted_with_legality_test() {
+    scripted_game(
+        "lions-and-unicorns",
+        "h2h3 d7d5 g1h2 e7e6 h1g3 d8e7 f1h1 e8d7 a2c3 c8d6 a1a3 f8d8 b2b4 i7i6 b4b5 c7c5 \
+         b5c6 a8a6 g1f1 h8g6 e2e3 e8f8",
+        "PNLBRCUQK",
+    );
+}
+
+/// Shako, scripted, in XBoard's rank numbering (from 0 on a ten-rank board): the Kings castle
+/// on their second rank (`f1h1`, Polymachy's `f2h2`; Rooks next to the corner Elephants);
+/// an en-passant capture (`e5f6`); every piece kind moves.
+#[test]
+fn xboard_shako_scripted_with_legality_test() {
+    scripted_game(
+        "shako",
+        "h1i3 c8b6 h2h3 d7d5 g1h2 e7e6 f1h1 d8e7 a0b0 e8d7 a1c3 f8d8 e2e4 j9i9 e4e5 f7f5 \
+         e5f6 e8f8 e1f1 a8c6",
+        "PNEBCRQK",
+    );
+}
+
+/// The games XBoard plays by its own rules (it ignores the engine's `piece` lines there), one
+/// game each with its legality test on.
+#[test]
+fn xboard_own_variants_with_legality_test() {
+    let me = format!("{BIN} xboard");
+    for variant in [
+        "normal",
+        "capablanca",
+        "grand",
+        "xiangqi",
+        "makruk",
+        "crazyhouse",
+    ] {
+        let Some(m) = xboard_match(variant, &me, &me, true, 1, &[]) else {
+            return;
+        };
+        check(&m, variant, 1);
+    }
+}
+
 #[test]
 fn xboard_metamachy_without_legality_test() {
     polymachy_both_sides("metamachy", false);
@@ -234,17 +348,14 @@ fn xboard_perfect12_with_legality_test() {
     polymachy_both_sides("perfect12", true);
 }
 
-/// Without XBoard's legality test: with it, XBoard 4.9 refused a legal queenside castle of
-/// Black's (f8d8 with the Rook from b8; its `O2` partner is the corner piece, here a Lion) and
-/// forfeited the engine (`docs/protocols.md`, "Playing in XBoard").
 #[test]
-fn xboard_lions_and_unicorns_without_legality_test() {
-    polymachy_both_sides("lions-and-unicorns", false);
+fn xboard_lions_and_unicorns_with_legality_test() {
+    polymachy_both_sides("lions-and-unicorns", true);
 }
 
 #[test]
-fn xboard_shako_without_legality_test() {
-    polymachy_both_sides("shako", false);
+fn xboard_shako_with_legality_test() {
+    polymachy_both_sides("shako", true);
 }
 
 /// Shogi: XBoard's own Shogi under the engine's `setup` and `piece` commands, drops and
@@ -275,8 +386,7 @@ fn fairy_max(section: &str) -> Option<(common::TempDir, String)> {
     Some((tmp, format!("{} 22 {}", wrapper.display(), ini.display())))
 }
 
-/// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test off (XBoard's `O2`
-/// castling, see above). Fairy-Max gets
+/// Polymachy against Fairy-Max 5.0b in Lions and Unicorns, legality test off. Fairy-Max gets
 /// the variant from `tests/engines/fmax-lions-and-unicorns.ini` and the position (Knights in
 /// front of the Lions) through XBoard's `edit` mode, as it has no `setboard`; its `random` is
 /// left out of the start string so that the games repeat.

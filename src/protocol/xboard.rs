@@ -50,6 +50,88 @@ fn declining_moves(pos: &mut crate::position::Position) -> Vec<crate::moves::Mov
         .collect()
 }
 
+/// The XBoard text of an en-passant capture that XBoard would not make right from its plain
+/// coordinates: two legs, the first onto the victim beside the capturer, the second from there
+/// to the destination (`d6e6,e6e7`), which XBoard plays as a capture on the first leg's
+/// square. XBoard 4.9 removes an en-passant victim itself only when the capturing Pawn stands
+/// in the half of the board nearer the opponent: true of a double step from the start rank,
+/// not of one made from any rank (Perfect 12's Pawns), where from its plain coordinates it
+/// would move the Pawn and leave the victim on the board. `None` for a move XBoard makes
+/// itself: a Pawn taking a Pawn from that half, the victim one or two squares behind the
+/// destination. XBoard accepts the two legs through the Pawn's own `e` capture when it has
+/// set the rights, which it does for the piece in its Pawn slot only.
+pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
+    if mv.kind != crate::moves::MoveKind::EnPassant {
+        return None;
+    }
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let victim = pos.capture_square(mv)?;
+    let pawn = crate::session::pawn_kind(rules);
+    let kind = |sq: Square| Some(crate::moves::kind_of(pos.piece_at(sq)));
+    let (fr, tr, vr) = (g.rank(mv.from), g.rank(mv.to), g.rank(victim));
+    let far_half = match pos.side() {
+        Color::White => fr >= g.ranks / 2,
+        Color::Black => fr < g.ranks / 2,
+    };
+    let behind = g.file(victim) == g.file(mv.to) && (1..=2).contains(&tr.abs_diff(vr));
+    if kind(mv.from) == pawn && kind(victim) == pawn && far_half && behind {
+        return None;
+    }
+    // The two-leg form: the victim beside the capturer.
+    if vr != fr || g.file(victim).abs_diff(g.file(mv.from)) != 1 {
+        return None;
+    }
+    let text = crate::session::coord(rules, mv);
+    let rest = text
+        .strip_prefix(g.name(mv.from).to_string().as_str())
+        .unwrap_or(&text)
+        .trim_end_matches(crate::text::EP_SUFFIX);
+    let (v, from) = (g.name(victim), g.name(mv.from));
+    Some(format!("{from}{v},{v}{rest}"))
+}
+
+/// A move XBoard wrote in legs as Polymachy reads it. Legs that follow each other
+/// (`d6e6,e6e7`: the second starts where the first ends) are a capture on the first leg's
+/// square on the way, which in Polymachy's games is an en-passant capture ([`ep_legs`]): the
+/// first leg's origin, the last leg's destination and suffix, and `ep`. Legs that do not
+/// (XBoard's form of a castling, the King's step then the partner's) are the first leg, the
+/// King's move. Text without a comma is returned as it is.
+fn join_legs(text: &str) -> String {
+    let legs: Vec<&str> = text.split(',').collect();
+    if legs.len() < 2 {
+        return text.to_string();
+    }
+    let square_len = |t: &str| {
+        let b = t.as_bytes();
+        let mut i = 0;
+        while i < b.len() && b[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let from = |leg: &str| leg[..square_len(leg)].to_string();
+    let to = |leg: &str| {
+        let rest = &leg[square_len(leg)..];
+        rest[..square_len(rest)].to_string()
+    };
+    let chained = legs.windows(2).all(|w| to(w[0]) == from(w[1]));
+    if !chained {
+        return legs[0].to_string();
+    }
+    let last = legs[legs.len() - 1];
+    let rest = &last[square_len(last)..];
+    let suffix = if rest.ends_with(crate::text::EP_SUFFIX) {
+        ""
+    } else {
+        crate::text::EP_SUFFIX
+    };
+    format!("{}{rest}{suffix}", from(legs[0]))
+}
+
 /// The variant name XBoard uses for a built-in one.
 fn xb_name(id: &str) -> &str {
     if id == NORMAL { "normal" } else { id }
@@ -189,8 +271,16 @@ pub fn setboard_position(
 /// Moves as XBoard writes them. On a board of exactly ten ranks XBoard numbers the ranks from
 /// 0 (the Xiangqi convention: Shako's `f3f4` is `f2f3` for XBoard); elsewhere from 1, as
 /// Polymachy does. `shift` is -1 from Polymachy's numbering to XBoard's and +1 back; every
-/// square name (a letter followed by digits) in `text` is renumbered.
+/// square name (a letter followed by digits) in `text` is renumbered. Read back (`shift` +1),
+/// a move in legs (`d6e6,e6e7`) becomes one move first ([`join_legs`]: `d6e7ep`).
 pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
+    let joined;
+    let text = if shift > 0 {
+        joined = join_legs(text);
+        joined.as_str()
+    } else {
+        text
+    };
     if ranks != 10 {
         return text.to_string();
     }
@@ -610,6 +700,16 @@ impl Cecp {
         // The moves here that decline a promotion to a piece written `+X` (Shogi): XBoard
         // writes them with `=`, and so does the engine.
         let declines = declining_moves(&mut self.eng.game.position().snapshot());
+        // The en-passant captures here that XBoard takes in two legs.
+        let legs: Vec<(Move, String)> = {
+            let mut pos = self.eng.game.position().snapshot();
+            let mut legal = crate::moves::MoveList::new();
+            pos.legal_moves(&mut legal);
+            legal
+                .iter()
+                .filter_map(|&m| ep_legs(&pos, m).map(|t| (m, t)))
+                .collect()
+        };
         self.eng.go(
             limits,
             move |rules, info| {
@@ -641,6 +741,9 @@ impl Cecp {
                     let mut text = crate::session::coord(rules, m);
                     if declines.contains(&m) {
                         text.push('=');
+                    }
+                    if let Some((_, legs)) = legs.iter().find(|(l, _)| *l == m) {
+                        text = legs.clone();
                     }
                     o2.line(&format!(
                         "move {}",

@@ -421,9 +421,24 @@ impl Rule for Castling {
         }
     }
 
+    /// XBoard's `O<n>`: the King castles with the first piece it meets toward the edge, which
+    /// must stand as many squares from the corner as the `O` has `j` prefixes (`jO3`: the
+    /// piece next to the corner). The partner's distance from the corner is read from the
+    /// wings, all alike in the shipped games (the greatest is taken otherwise).
     fn notation_hint(&self, rs: &Ruleset, kind: usize) -> Option<String> {
+        let g = rs.geometry;
+        let skip = self
+            .wings
+            .iter()
+            .map(|w| {
+                let f = g.file(w.rook_from);
+                if w.king_side { g.files - 1 - f } else { f }
+            })
+            .max()
+            .unwrap_or(0);
+        let j = "j".repeat(usize::from(skip));
         rs.is_royal_kind(kind)
-            .then(|| self.distances.iter().map(|d| format!("O{d}")).collect())
+            .then(|| self.distances.iter().map(|d| format!("{j}O{d}")).collect())
     }
 
     fn explain(&self, rs: &Ruleset) -> String {
