@@ -283,6 +283,10 @@ pub struct Game {
     start: Position,
     pos: Position,
     moves: Vec<Move>,
+    /// The legal moves of `pos` once listed, kept until a move is played or taken back: the
+    /// position's list is generated once, however many times it is asked for (the move
+    /// played is checked against it).
+    legal: Option<Vec<Move>>,
     /// Tags written to PGN (names of the players, event...), in addition to the ones derived
     /// from the game.
     pub tags: Vec<(String, String)>,
@@ -302,6 +306,7 @@ impl Game {
             start: pos.snapshot(),
             pos,
             moves: Vec::new(),
+            legal: None,
             tags: Vec::new(),
         }
     }
@@ -331,17 +336,25 @@ impl Game {
         self.moves.last().copied()
     }
 
-    /// The legal moves of the current position.
+    /// The legal moves of the current position (listed once per position).
     pub fn legal_moves(&mut self) -> Vec<Move> {
-        let mut l = MoveList::new();
-        crate::moves::count_generation();
-        self.pos.legal_moves(&mut l);
-        l.as_slice().to_vec()
+        self.listed().to_vec()
+    }
+
+    /// The legal moves of the current position, listed at the first call after a change.
+    fn listed(&mut self) -> &[Move] {
+        let pos = &mut self.pos;
+        self.legal.get_or_insert_with(|| {
+            let mut l = MoveList::new();
+            crate::moves::count_generation();
+            pos.legal_moves(&mut l);
+            l.as_slice().to_vec()
+        })
     }
 
     /// Plays a move after checking that it is legal.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
-        if !self.legal_moves().contains(&mv) {
+        if !self.listed().contains(&mv) {
             return Err(MoveError(format!(
                 "{} is not a legal move here",
                 coord(&self.rules, mv)
@@ -349,6 +362,7 @@ impl Game {
         }
         self.pos.make(mv);
         self.moves.push(mv);
+        self.legal = None;
         Ok(())
     }
 
@@ -357,6 +371,7 @@ impl Game {
         let mv = parse_move(&mut self.pos, text)?;
         self.pos.make(mv);
         self.moves.push(mv);
+        self.legal = None;
         Ok(mv)
     }
 
@@ -369,6 +384,7 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.pos.unmake();
+        self.legal = None;
         Some(mv)
     }
 

@@ -2094,3 +2094,148 @@ fn a_friend_plays_through_a_link_and_a_spectator_watches() {
         json!(["e4", "e5", "Nf3"])
     );
 }
+
+/// Records every Web Animation the page starts on a piece (the square it runs on), so that a
+/// slide of 180 ms is seen however late the test looks.
+fn watch_animations(b: &mut Browser) {
+    b.eval(
+        "(() => { window.__anims = []; const orig = Element.prototype.animate;
+          Element.prototype.animate = function (...args) {
+            const a = orig.apply(this, args);
+            const sq = this.closest && this.closest('.sq');
+            window.__anims.push({ sq: sq ? sq.dataset.sq : null, state: a.playState,
+                                  piece: !!(this.classList && this.classList.contains('glyph')) });
+            return a;
+          }; return true; })()",
+    );
+}
+
+// Moves slide: the player's move and the engine's reply each start an animation of the piece
+// on the square reached (Web Animations, from its square), one step on in the move list too;
+// a jump through the move list (to the start and back to the game) starts none, and with
+// the system's reduced motion no move slides.
+#[test]
+fn moves_slide_but_jumps_and_reduced_motion_do_not() {
+    let Some((_server, mut b)) = page("chess", "variant=chess&white=human&black=engine&depth=1")
+    else {
+        return;
+    };
+    // The system asks for motion (a headless browser may say otherwise by default).
+    b.call(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [{"name": "prefers-reduced-motion", "value": "no-preference"}]}),
+    );
+    watch_animations(&mut b);
+    b.play("e2", "e4", 2);
+    b.wait_idle();
+    let st = b.state();
+    let reply = &st["history"][1];
+    let slides = b.eval("window.polymachy.slides().map(s => `${s.ply} ${s.from}-${s.to}`)");
+    let want = format!(
+        "2 {}-{}",
+        reply["from"].as_str().unwrap(),
+        reply["to"].as_str().unwrap()
+    );
+    // The player's move slides in its own answer, or with the engine's reply when both came
+    // in one.
+    let slides = slides.as_array().unwrap();
+    assert!(
+        slides
+            .iter()
+            .any(|s| s.as_str().unwrap().ends_with(" e2-e4"))
+            && slides.contains(&json!(want)),
+        "{slides:?} {want}"
+    );
+    let anims = b.eval("window.__anims.filter(a => a.piece).map(a => a.sq)");
+    assert!(
+        anims.as_array().unwrap().contains(&json!("e4"))
+            && anims.as_array().unwrap().contains(&reply["to"]),
+        "an animation on the engine's piece: {anims}"
+    );
+    // A jump: to the start and back to the game, no slide; one step on from the start slides.
+    let count = |b: &mut Browser| b.eval("window.polymachy.slides().length").as_u64().unwrap();
+    let before = count(&mut b);
+    b.key("Home", 36);
+    b.wait_for("window.polymachy.viewing() === 0", "the start");
+    b.key("End", 35);
+    b.wait_for("window.polymachy.viewing() === null", "the game");
+    assert_eq!(count(&mut b), before, "a jump does not slide");
+    b.key("Home", 36);
+    b.wait_for("window.polymachy.viewing() === 0", "the start");
+    b.click_js("#nav-next");
+    b.wait_for("window.polymachy.viewing() === 1", "one move on");
+    assert_eq!(count(&mut b), before + 1, "a step on slides");
+    b.key("End", 35);
+    b.wait_for("window.polymachy.viewing() === null", "the game");
+    // Reduced motion: nothing slides.
+    b.call(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}),
+    );
+    let before = count(&mut b);
+    b.play("d2", "d4", 4);
+    b.wait_idle();
+    assert_eq!(count(&mut b), before, "reduced motion: no slide");
+}
+
+/// Reloads the page and waits for its game.
+fn reload(b: &mut Browser) {
+    b.eval("window.__old = true");
+    b.call("Page.reload", json!({}));
+    b.wait_for(
+        "!window.__old && !!(window.polymachy && window.polymachy.state() && window.polymachy.variant())",
+        "the page again",
+    );
+    b.wait_idle();
+    b.unfold();
+}
+
+// The board's colour and the piece set are settings kept by the browser: blue squares stay
+// blue and Western pieces stay Western after the page is loaded again. The piece menu names
+// the game's own set (Xiangqi's characters), and the pieces panel draws the board's set
+// (Xiangqi's discs, not Western images), before and after the change.
+#[test]
+fn the_board_colour_and_the_piece_set_are_kept_and_the_panel_draws_the_board_s_set() {
+    let Some((_server, mut b)) = page("xiangqi", "variant=xiangqi&white=human&black=human&depth=1")
+    else {
+        return;
+    };
+    let sets = |b: &mut Browser| {
+        b.eval(
+            "(() => { const classes = sel => [...new Set([...document.querySelectorAll(sel)].map(s => s.getAttribute('class').replace(/ [wb]$/, '').replace(/ [wb] /, ' ')))].sort();
+               return { board: classes('#board .sq svg.glyph'), panel: classes('#pieces .piece svg.glyph'),
+                        own: document.querySelector('#piece-style option[value=own]').textContent,
+                        colour: document.getElementById('board-colour').value,
+                        square: getComputedStyle(document.querySelector('#board .sq.dark')).backgroundColor }; })()",
+        )
+    };
+    let first = sets(&mut b);
+    assert_eq!(first["board"], json!(["glyph trad xiangqi"]), "{first}");
+    assert_eq!(first["panel"], first["board"], "{first}");
+    assert!(
+        first["own"]
+            .as_str()
+            .unwrap()
+            .contains("Xiangqi characters"),
+        "{first}"
+    );
+    assert_eq!(first["colour"], "brown");
+    b.click_js("#pieces .piece");
+    assert_eq!(
+        b.eval("document.querySelector('#piece-info h3 svg').getAttribute('class').includes('trad xiangqi')"),
+        json!(true)
+    );
+    b.set_value("board-colour", "blue");
+    b.set_value("piece-style", "images");
+    reload(&mut b);
+    let kept = sets(&mut b);
+    assert_eq!(kept["colour"], "blue", "{kept}");
+    // A board of points takes the light colour: blue's is #dee3e6.
+    assert_eq!(kept["square"], "rgb(222, 227, 230)", "{kept}");
+    assert_eq!(kept["board"], json!(["glyph image"]), "{kept}");
+    assert_eq!(kept["panel"], kept["board"], "{kept}");
+    b.set_value("piece-style", "own");
+    let own = sets(&mut b);
+    assert_eq!(own["board"], json!(["glyph trad xiangqi"]), "{own}");
+    assert_eq!(own["panel"], own["board"], "{own}");
+}

@@ -25,7 +25,10 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
 
 /// The server's limits, as documented (`polymachy::serve`).
 const MAX_SESSIONS: usize = polymachy::serve::MAX_SESSIONS;
-const WORKERS: usize = polymachy::serve::WORKERS;
+/// Every API thread of every lane, and the one that gives memory back.
+const API_THREADS: usize =
+    polymachy::serve::WORKERS + polymachy::serve::PLAY_WORKERS + polymachy::serve::OPEN_WORKERS + 1;
+const PER_CLIENT: usize = polymachy::serve::PER_CLIENT;
 
 use common::{Server, serve_command, start_server};
 
@@ -87,10 +90,47 @@ fn allow_descriptors(n: u64) -> u64 {
     l.rlim_cur
 }
 
+/// A connection to `addr` from the loopback address `127.0.0.<client>`: each such address is
+/// another client to the server (its own cap of games).
+fn connect_from(client: u8, addr: &str) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    let to: std::net::SocketAddrV4 = addr.parse().unwrap();
+    // SAFETY: a new socket, bound and connected through plain structs, then owned by the
+    // stream (closed with it, or here on failure).
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let sin = |ip: [u8; 4], port: u16| libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: port.to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from_ne_bytes(ip),
+            },
+            sin_zero: [0; 8],
+        };
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        let from = sin([127, 0, 0, client], 0);
+        let there = sin(to.ip().octets(), to.port());
+        if libc::bind(fd, &from as *const _ as *const libc::sockaddr, len) != 0
+            || libc::connect(fd, &there as *const _ as *const libc::sockaddr, len) != 0
+        {
+            let e = std::io::Error::last_os_error();
+            libc::close(fd);
+            panic!("connect from 127.0.0.{client}: {e}");
+        }
+        TcpStream::from_raw_fd(fd)
+    }
+}
+
 /// One request written as given; (status, body), status 0 when the server closed without an
 /// answer.
 fn exchange(addr: &str, request: &[u8]) -> (u16, String) {
-    let mut c = TcpStream::connect(addr).unwrap();
+    exchange_from(1, addr, request)
+}
+
+/// [`exchange`] from the client `127.0.0.<client>`.
+fn exchange_from(client: u8, addr: &str, request: &[u8]) -> (u16, String) {
+    let mut c = connect_from(client, addr);
     c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let _ = c.write_all(request);
     let mut resp = Vec::new();
@@ -109,13 +149,36 @@ fn exchange(addr: &str, request: &[u8]) -> (u16, String) {
 }
 
 fn request(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    let (st, text) = exchange(addr, req.as_bytes());
+    request_from(1, addr, method, path, body)
+}
+
+/// [`request`] from the client `127.0.0.<client>`.
+fn request_from(
+    client: u8,
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let (st, text) = exchange_from(client, addr, &request_text(addr, method, path, body, true));
     (st, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// A request's bytes; `close` asks the server to close the connection after it.
+fn request_text(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    close: bool,
+) -> Vec<u8> {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let connection = if close { "Connection: close\r\n" } else { "" };
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{connection}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
 }
 
 fn huge_body_request(addr: &str) -> Vec<u8> {
@@ -223,29 +286,32 @@ fn an_evicted_game_s_engine_thread_ends() {
     let (base, _) = settle(&s, Duration::from_secs(5), |(t, _)| t == 1);
     let engines = json!({"white": "engine", "black": "engine", "movetime_ms": 50});
     let mut peak = 0;
-    for _ in 0..MAX_SESSIONS {
-        let (st, v) = request(&s.addr, "POST", "/api/new", Some(&engines));
+    // Four clients, each under its own cap.
+    let client = |i: usize| 2 + (i % 4) as u8;
+    for i in 0..MAX_SESSIONS {
+        let (st, v) = request_from(client(i), &s.addr, "POST", "/api/new", Some(&engines));
         assert_eq!(st, 200, "{v}");
         peak = peak.max(usage(&s).0);
     }
     // Past the cap, games in play are not pushed out: a new one waits its turn.
-    for _ in 0..8 {
-        let (st, v) = request(&s.addr, "POST", "/api/new", Some(&engines));
+    for i in 0..8 {
+        let (st, v) = request_from(client(i), &s.addr, "POST", "/api/new", Some(&engines));
         assert_eq!(st, 503, "{v}");
         peak = peak.max(usage(&s).0);
     }
     let busy = settle(&s, Duration::from_secs(2), |_| false).0;
     // One engine thread a game at most, and the previous move's thread while it ends.
     assert!(
-        busy <= base + WORKERS + 2 * MAX_SESSIONS,
+        busy <= base + API_THREADS + 2 * MAX_SESSIONS,
         "{busy} threads with {MAX_SESSIONS} games"
     );
     assert!(busy >= base + MAX_SESSIONS / 2, "the engines play: {busy}");
     // Once they are no longer in play (nobody asked about them), games between humans push
     // every engine game out.
     std::thread::sleep(polymachy::serve::IN_PLAY);
-    for _ in 0..MAX_SESSIONS {
-        let (st, v) = request(
+    for i in 0..MAX_SESSIONS {
+        let (st, v) = request_from(
+            client(i),
             &s.addr,
             "POST",
             "/api/new",
@@ -335,8 +401,12 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
     // A full server: as many games as are kept, engine against engine, played until they
     // sleep. The same number are kept at the end.
     let engines = json!({"white": "engine", "black": "engine", "movetime_ms": 50});
-    for _ in 1..MAX_SESSIONS {
-        assert_eq!(request(&addr, "POST", "/api/new", Some(&engines)).0, 200);
+    for i in 1..MAX_SESSIONS {
+        let client = 2 + (i % 4) as u8;
+        assert_eq!(
+            request_from(client, &addr, "POST", "/api/new", Some(&engines)).0,
+            200
+        );
     }
     // Where it starts: every game asleep and no longer in play, the workers gone.
     std::thread::sleep(polymachy::serve::IN_PLAY);
@@ -442,11 +512,13 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
     }
     // Engine-against-engine games, all at once.
     let created = Arc::new(AtomicUsize::new(0));
-    for _ in 0..GAMES {
+    for i in 0..GAMES {
         let (addr, created) = (addr.clone(), created.clone());
         attackers.push(std::thread::spawn(move || {
             let body = json!({"white": "engine", "black": "engine", "movetime_ms": 50});
-            match request(&addr, "POST", "/api/new", Some(&body)).0 {
+            // Eight clients: their caps together are more than the games kept.
+            let client = 2 + (i % 8) as u8;
+            match request_from(client, &addr, "POST", "/api/new", Some(&body)).0 {
                 200 => {
                     created.fetch_add(1, Ordering::Relaxed);
                 }
@@ -502,7 +574,7 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
         "{made} engine games beside the player's"
     );
     assert!(
-        peak_threads.load(Ordering::Relaxed) <= 1 + WORKERS + 2 * MAX_SESSIONS,
+        peak_threads.load(Ordering::Relaxed) <= 1 + API_THREADS + 2 * MAX_SESSIONS,
         "threads peaked at {}",
         peak_threads.load(Ordering::Relaxed)
     );
@@ -511,4 +583,347 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
         "threads {threads0} → {threads1}, memory {rss0} → {rss1} KiB"
     );
     assert!(attack_time < Duration::from_secs(60), "{attack_time:?}");
+}
+
+/// Samples the server's thread count every 5 ms until `stop`; the highest seen.
+fn thread_peak(s: &Server, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usize> {
+    let path = format!("/proc/{}/status", s.child.id());
+    std::thread::spawn(move || {
+        let mut peak = 0;
+        while !stop.load(Ordering::Relaxed) {
+            if let Ok(text) = std::fs::read_to_string(&path)
+                && let Some(t) = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Threads:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+            {
+                peak = peak.max(t);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        peak
+    })
+}
+
+// 2,000 analyses asked of one game, from eight clients at once, each stopping the one before:
+// the game's one analysis worker takes each new position, so the threads stay within the
+// API's threads, the game's engine and its one analysis worker; and the last analysis
+// asked for is the one shown.
+#[test]
+fn two_thousand_analyses_keep_one_analysis_thread_a_game() {
+    let _alone = alone();
+    let s = start(&[], None);
+    let (st, game) = request(
+        &s.addr,
+        "POST",
+        "/api/new",
+        Some(&json!({"white": "human", "black": "human"})),
+    );
+    assert_eq!(st, 200, "{game}");
+    let sid = game["sid"].as_str().unwrap().to_string();
+    let (base, _) = settle(&s, Duration::from_secs(5), |(t, _)| t == 1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let peak = thread_peak(&s, stop.clone());
+    let started = Instant::now();
+    let askers: Vec<_> = (0..8)
+        .map(|k| {
+            let (addr, sid) = (s.addr.clone(), sid.clone());
+            std::thread::spawn(move || {
+                // One connection each, kept alive: the requests come as fast as they are answered.
+                let mut c = connect_from(2 + k as u8, &addr);
+                c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                let mut statuses = Vec::new();
+                for i in 0..250 {
+                    let body = json!({"sid": sid, "depth": 12 + (i % 5), "lines": 3});
+                    c.write_all(&request_text(
+                        &addr,
+                        "POST",
+                        "/api/analyse",
+                        Some(&body),
+                        false,
+                    ))
+                    .unwrap();
+                    statuses.push(read_answer(&mut c).0);
+                }
+                statuses
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = askers.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let took = started.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    let peak = peak.join().unwrap();
+    assert_eq!(statuses.len(), 2000);
+    assert!(statuses.iter().all(|&st| st == 200), "{statuses:?}");
+    println!(
+        "2,000 analyses in {took:?}: threads {base} at rest, at most {peak} (bound {})",
+        base + API_THREADS + 2
+    );
+    // The API's threads, the game's engine (which may be ending) and its analysis worker.
+    assert!(
+        peak <= base + API_THREADS + 2,
+        "{peak} threads (at rest {base})"
+    );
+    // The last analysis runs on, and then its worker ends: the threads fall back.
+    let (st, v) = request(
+        &s.addr,
+        "POST",
+        "/api/analyse",
+        Some(&json!({"sid": sid, "off": true})),
+    );
+    assert_eq!(st, 200, "{v}");
+    let (after, _) = settle(&s, Duration::from_secs(15), |(t, _)| t <= base);
+    assert!(after <= base, "threads {after}, at rest {base}");
+}
+
+/// Reads one answer on a kept-alive connection: (status, body).
+fn read_answer(c: &mut TcpStream) -> (u16, String) {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !buf.ends_with(b"\r\n\r\n") {
+        match c.read(&mut byte) {
+            Ok(1) => buf.push(byte[0]),
+            _ => return (0, String::new()),
+        }
+    }
+    let head = String::from_utf8_lossy(&buf).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let len = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse::<usize>().ok())?
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; len];
+    if c.read_exact(&mut body).is_err() {
+        return (0, String::new());
+    }
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+// A player's moves while others flood the server: 200 connections ask for the variant list
+// again and again, and 300 send state requests (20 each, for a game of their own) and never
+// read the answers. The moves (a game between two people, so only the server's answer is
+// timed) keep a lane of their own: every answer within 300 ms at the 99th percentile.
+#[test]
+fn a_players_moves_are_answered_quickly_while_others_flood() {
+    let _alone = alone();
+    const FLOOD: usize = 200;
+    const UNREAD: usize = 300;
+    allow_descriptors((FLOOD + UNREAD + 200) as u64);
+    let s = start(&[], None);
+    let addr = s.addr.clone();
+    assert_eq!(request(&addr, "GET", "/api/variants", None).0, 200);
+    let (_, theirs) = request_from(
+        9,
+        &addr,
+        "POST",
+        "/api/new",
+        Some(&json!({"white": "human", "black": "human"})),
+    );
+    let their_sid = theirs["sid"].as_str().unwrap().to_string();
+    let stop = Arc::new(AtomicBool::new(false));
+    let flooded = Arc::new(AtomicUsize::new(0));
+    let mut floods = Vec::new();
+    // 200 connections on 8 threads, each asking for the variants as fast as answered.
+    for t in 0..8 {
+        let (addr, stop, flooded) = (addr.clone(), stop.clone(), flooded.clone());
+        floods.push(std::thread::spawn(move || {
+            let mut conns: Vec<TcpStream> = (0..FLOOD / 8)
+                .map(|_| {
+                    let c = connect_from(10 + t as u8, &addr);
+                    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                    c
+                })
+                .collect();
+            let req = request_text(&addr, "GET", "/api/variants", None, false);
+            while !stop.load(Ordering::Relaxed) {
+                for c in &mut conns {
+                    let _ = c.write_all(&req);
+                }
+                for c in &mut conns {
+                    if read_answer(c).0 == 200 {
+                        flooded.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }));
+    }
+    // 300 connections whose state requests are never read.
+    let unread: Vec<TcpStream> = (0..UNREAD)
+        .map(|i| {
+            let mut c = connect_from(20 + (i % 8) as u8, &addr);
+            let req = request_text(
+                &addr,
+                "GET",
+                &format!("/api/state?sid={their_sid}"),
+                None,
+                false,
+            );
+            for _ in 0..20 {
+                let _ = c.write_all(&req);
+            }
+            c
+        })
+        .collect();
+    // The player: a game between two people, every move timed.
+    let (st, game) = request(
+        &addr,
+        "POST",
+        "/api/new",
+        Some(&json!({"white": "human", "black": "human"})),
+    );
+    assert_eq!(st, 200, "{game}");
+    let sid = game["sid"].as_str().unwrap().to_string();
+    let mut state = game["state"].clone();
+    let mut times = Vec::new();
+    let mut c = connect_from(1, &addr);
+    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    for n in 0..60usize {
+        if !state["result"].is_null() {
+            let (st, g) = request(
+                &addr,
+                "POST",
+                "/api/new",
+                Some(&json!({"white": "human", "black": "human"})),
+            );
+            assert_eq!(st, 200, "{g}");
+            state = g["state"].clone();
+        }
+        let legal = state["legal"].as_array().unwrap();
+        let (i, mv) = ((n * 7 + 3) % legal.len(), &legal[(n * 7 + 3) % legal.len()]);
+        let body = json!({"sid": state["sid"], "move": mv["uci"], "index": i});
+        let t = Instant::now();
+        c.write_all(&request_text(
+            &addr,
+            "POST",
+            "/api/move",
+            Some(&body),
+            false,
+        ))
+        .unwrap();
+        let (st, text) = read_answer(&mut c);
+        times.push(t.elapsed());
+        assert_eq!(st, 200, "{text}");
+        state = serde_json::from_str(&text).unwrap();
+    }
+    let _ = sid;
+    stop.store(true, Ordering::Relaxed);
+    for f in floods {
+        f.join().unwrap();
+    }
+    drop(unread);
+    times.sort();
+    let p99 = times[times.len() * 99 / 100 - 1];
+    let median = times[times.len() / 2];
+    println!(
+        "moves under a flood of {FLOOD} variant-list connections ({} answers) and {UNREAD} unread: median {median:?}, p99 {p99:?}, slowest {:?}",
+        flooded.load(Ordering::Relaxed),
+        times.last().unwrap()
+    );
+    assert!(
+        flooded.load(Ordering::Relaxed) > FLOOD,
+        "the flood was answered"
+    );
+    assert!(p99 < Duration::from_millis(300), "p99 {p99:?}: {times:?}");
+}
+
+// `GET /api/state?since=V` answers with what changed since the state of version V this
+// address was sent: after a move, the board, the legal moves and the new move list entry,
+// and not the variant or the players; merged into the old state it is the whole state. An
+// unknown version gets the whole state.
+#[test]
+fn the_state_since_a_version_is_only_what_changed() {
+    let _alone = alone();
+    let s = start(&[], None);
+    let (st, game) = request(
+        &s.addr,
+        "POST",
+        "/api/new",
+        Some(&json!({"white": "human", "black": "human"})),
+    );
+    assert_eq!(st, 200, "{game}");
+    let sid = game["sid"].as_str().unwrap().to_string();
+    let (_, before) = request(&s.addr, "GET", &format!("/api/state?sid={sid}"), None);
+    let v0 = before["version"].as_str().unwrap().to_string();
+    let (st, _) = request(
+        &s.addr,
+        "POST",
+        "/api/move",
+        Some(&json!({"sid": sid, "move": "e2e4"})),
+    );
+    assert_eq!(st, 200);
+    let (st, delta) = request(
+        &s.addr,
+        "GET",
+        &format!("/api/state?sid={sid}&since={v0}"),
+        None,
+    );
+    assert_eq!(st, 200, "{delta}");
+    let (_, whole) = request(&s.addr, "GET", &format!("/api/state?sid={sid}"), None);
+    assert_eq!(delta["delta"], true, "{delta}");
+    assert_eq!(delta["since"], v0.as_str());
+    let changed = delta["changed"].as_object().unwrap();
+    for k in ["board", "fen", "legal", "side", "last", "version"] {
+        assert!(changed.contains_key(k), "{k} in {delta}");
+    }
+    for k in ["variant", "players", "sid", "history", "moves"] {
+        assert!(!changed.contains_key(k), "{k} in {delta}");
+    }
+    assert_eq!(delta["appended"]["moves"], json!(["e4"]));
+    assert_eq!(delta["appended"]["history"].as_array().unwrap().len(), 1);
+    // Merged, it is the whole state.
+    let mut merged = before.clone();
+    for (k, v) in changed {
+        merged[k] = v.clone();
+    }
+    for (k, v) in delta["appended"].as_object().unwrap() {
+        let mut list = merged[k].as_array().unwrap().clone();
+        list.extend(v.as_array().unwrap().iter().cloned());
+        merged[k] = Value::Array(list);
+    }
+    assert_eq!(merged, whole);
+    let (full, small) = (whole.to_string().len(), delta.to_string().len());
+    println!("state: {full} bytes whole, {small} bytes as what changed after one move");
+    assert!(small < full, "{small} {full}");
+    // An unknown version: the whole state.
+    let (_, again) = request(
+        &s.addr,
+        "GET",
+        &format!("/api/state?sid={sid}&since=123"),
+        None,
+    );
+    assert!(
+        again.get("delta").is_none() && again["variant"].is_object(),
+        "{again}"
+    );
+}
+
+// One client keeps at most its share of the games: past its cap, with all its games in
+// play, its new game is refused (503), while another client's is kept.
+#[test]
+fn one_client_cannot_hold_every_game() {
+    let _alone = alone();
+    let s = start(&[], None);
+    let humans = json!({"white": "human", "black": "human"});
+    for _ in 0..PER_CLIENT {
+        let (st, v) = request_from(2, &s.addr, "POST", "/api/new", Some(&humans));
+        assert_eq!(st, 200, "{v}");
+    }
+    let (st, v) = request_from(2, &s.addr, "POST", "/api/new", Some(&humans));
+    assert_eq!(st, 503, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("for one client"),
+        "{v}"
+    );
+    for _ in 0..MAX_SESSIONS - PER_CLIENT {
+        let (st, v) = request_from(3, &s.addr, "POST", "/api/new", Some(&humans));
+        assert_eq!(st, 200, "{v}");
+    }
 }

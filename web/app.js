@@ -100,6 +100,7 @@ function setting(name, fallback) {
 function keep(name, value) { try { localStorage.setItem("polymachy-" + name, value); } catch (e) { /* private mode */ } }
 
 function applyTheme() { document.documentElement.dataset.theme = $("theme").value; }
+function applyBoardColour() { document.documentElement.dataset.board = $("board-colour").value; }
 
 // ---- sound (WebAudio, no files) ----
 
@@ -165,6 +166,21 @@ function textEl(x, y, cls, text) {
   return t;
 }
 
+// The game's own piece set ("western", "xiangqi", "shogi"): the one of the pieces known (the
+// variant's information), so that the board, the hands and the pieces panel draw one set.
+function gameSet() {
+  if (vinfo && vinfo.set) return vinfo.set;
+  return st && st.variant.display ? st.variant.display.pieces : "western";
+}
+
+const SET_NAMES = { western: "Western", xiangqi: "Xiangqi characters", shogi: "Shogi characters" };
+
+// The settings' piece menu names what "the game's own" set is for the game on show.
+function labelPieceChoice() {
+  const own = $("piece-style").querySelector('option[value="own"]');
+  if (own) own.textContent = `the game's own (${SET_NAMES[gameSet()] || gameSet()})`;
+}
+
 // A piece as an SVG element: the variant's image when it has one, else a glyph or a letter.
 function glyphSvg(letter) {
   const up = letter.toUpperCase();
@@ -172,7 +188,7 @@ function glyphSvg(letter) {
   const p = pieceByLetter[up];
   const style = $("piece-style").value;
   const letters = style === "letters";
-  const set = st && st.variant.display ? st.variant.display.pieces : "western";
+  const set = gameSet();
   if (p && style === "own" && set !== "western") return traditionalSvg(p, white, set);
   if (p && p.image && !letters) {
     const holder = document.createElement("div");
@@ -273,6 +289,77 @@ function cellLabel(name, piece) {
   return label;
 }
 
+// ---- moves that slide ----
+
+// A move shown one ply after the position drawn before (a move played here, the engine's
+// reply, the other player's move, one step on in the move list) slides its piece from its
+// square to the square reached, and so does any other piece the move relocates (a castling's
+// Rook); where an answer brings two plies at once (a move and the engine's quick reply), both
+// moves' pieces slide together. A jump through the move list, a drop or a new game does not
+// slide, nor anything while the system asks for reduced motion.
+const SLIDE_MS = 180;
+let drawnPos = null; // the position last drawn: {sid, ply, board, live}
+let slides = []; // slides under way: {from, to, start}
+const slideLog = []; // every slide started, for tests: {sid, ply, from, to}
+
+function reducedMotion() {
+  return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+// The pieces a move moved: its own piece (from `last`), and pieces gone from one square that
+// arrived on another with the same letter.
+function movedPieces(before, after, last) {
+  if (!last || last.from[0] === "@") return [];
+  const files = st.variant.files;
+  const index = (name) => { const [f, r] = parseSq(name); return r * files + f; };
+  const nameOf = (i) => sqName(i % files, Math.floor(i / files));
+  const own = [index(last.from), index(last.to)];
+  const gone = [], came = [];
+  for (let i = 0; i < after.length; i++) {
+    if (own.includes(i) || before[i] === after[i]) continue;
+    if (before[i] && !after[i]) gone.push(i);
+    else if (after[i]) came.push(i);
+  }
+  const out = [{ from: last.from, to: last.to }];
+  for (const i of came) {
+    const j = gone.findIndex((g) => before[g] === after[i]);
+    if (j >= 0) { out.push({ from: nameOf(gone[j]), to: nameOf(i) }); gone.splice(j, 1); }
+  }
+  return out;
+}
+
+// Notes the position drawn now, and the slides it starts.
+function noteDrawn(pos, ply) {
+  const before = drawnPos;
+  const live = viewPly === null;
+  drawnPos = { sid: st.sid, ply, board: pos.board, live };
+  // The same position drawn again (a new report of the engine...): slides under way go on.
+  if (!before || (before.sid === st.sid && before.ply === ply)) return;
+  // The game two plies on (a move here and the engine's reply in one answer): both slide.
+  const near = ply === before.ply + 1 || (live && before.live && ply === before.ply + 2);
+  if (before.sid !== st.sid || !near || reducedMotion()) { slides = []; return; }
+  const start = performance.now();
+  slides = movedPieces(before.board, pos.board, pos.last).map((m) => ({ ...m, start }));
+  for (const m of slides) slideLog.push({ sid: st.sid, ply, from: m.from, to: m.to });
+}
+
+// Runs the slides still under way on the pieces just drawn (a board drawn again mid-slide
+// goes on from where it was).
+function runSlides(size) {
+  const now = performance.now();
+  slides = slides.filter((m) => now - m.start < SLIDE_MS);
+  for (const m of slides) {
+    const g = document.querySelector(`.sq[data-sq="${m.to}"] .glyph`);
+    if (!g || !g.animate) continue;
+    const [x1, y1] = centre(m.from, size), [x2, y2] = centre(m.to, size);
+    g.style.zIndex = 4;
+    const a = g.animate([{ transform: `translate(${x1 - x2}px, ${y1 - y2}px)` }, { transform: "translate(0, 0)" }],
+      { duration: SLIDE_MS, delay: -(now - m.start), easing: "ease-out" });
+    a.onfinish = () => { g.style.zIndex = ""; };
+    g.dataset.slide = m.from;
+  }
+}
+
 // One pass draws every square with its piece, marks and coordinates.
 function drawBoard() {
   const files = st.variant.files, ranks = st.variant.ranks;
@@ -280,6 +367,7 @@ function drawBoard() {
   const hadFocus = board.contains(document.activeElement);
   const size = squareSize();
   const pos = shown();
+  noteDrawn(pos, viewPly === null ? st.history.length : viewPly);
   board.style.setProperty("--sq", size + "px");
   board.style.gridTemplateColumns = `repeat(${files}, var(--sq))`;
   board.replaceChildren();
@@ -326,6 +414,7 @@ function drawBoard() {
   board.classList.toggle("plain", boardDisplay().board === "plain");
   drawLines(size);
   drawShapes(size);
+  runSlides(size);
   if (hadFocus) focusBoard();
 }
 
@@ -842,6 +931,17 @@ function setState(s) {
   schedulePoll();
 }
 
+// The state made of the one shown and an answer of what changed since it (`delta`): the
+// fields changed replace theirs, the move list's new entries follow the old; null where the
+// answer is about another state than the one shown.
+function merged(d) {
+  if (!st || st.version !== d.since) return null;
+  const out = Object.assign({}, st, d.changed);
+  for (const k in d.appended) out[k] = (st[k] || []).concat(d.appended[k]);
+  out.version = d.version;
+  return out;
+}
+
 // Every change of the game comes to the page the moment it is made: a long poll
 // (`/api/wait`) answers when the game's version differs from the one shown (a move, the
 // engine's report, the analysis, the review, the other player's move in a shared game), or
@@ -855,7 +955,10 @@ function schedulePoll() {
   waitFor = me;
   (async () => {
     try {
-      const s = await api("GET", `/api/wait?sid=${me.sid}&v=${me.version}`, undefined, me.ctl.signal);
+      // Only what changed since the state shown comes (`since`), merged into it here.
+      let s = await api("GET", `/api/wait?sid=${me.sid}&v=${me.version}&since=${me.version}`, undefined, me.ctl.signal);
+      if (waitFor !== me) return;
+      if (s.delta) s = merged(s) || await api("GET", `/api/state?sid=${me.sid}`, undefined, me.ctl.signal);
       if (waitFor !== me) return;
       waitFor = null;
       // An answer about a game that a new one has replaced meanwhile is dropped.
@@ -883,6 +986,7 @@ async function loadVariantInfo() {
   pieceByLetter = {};
   vinfo.pieces.forEach((p) => { pieceByLetter[p.letter] = p; });
   forgetMaterial();
+  labelPieceChoice();
   drawPieceList();
 }
 
@@ -1392,6 +1496,7 @@ $("level").addEventListener("change", () => {
 $("limit").addEventListener("change", () => { try { if (sid) post("/api/options", engineLimit()); } catch (e) { say(e.message, "error"); } });
 $("sound").addEventListener("change", () => keep("sound", $("sound").checked ? "on" : "off"));
 $("theme").addEventListener("change", () => { keep("theme", $("theme").value); applyTheme(); });
+$("board-colour").addEventListener("change", () => { keep("board", $("board-colour").value); applyBoardColour(); });
 $("piece-style").addEventListener("change", () => { keep("pieces", $("piece-style").value); forgetMaterial(); if (vinfo) drawPieceList(); render(); });
 $("flip").addEventListener("click", flip);
 $("undo").addEventListener("click", undo);
@@ -1485,16 +1590,20 @@ window.polymachy = {
   viewing: () => viewPly,
   squarePx: () => { const c = document.querySelector(".sq"); return c ? c.getBoundingClientRect().width : 0; },
   premove: () => premove,
+  slides: () => slideLog,
 };
 
 // The first game: the tab's own, one from the address, or the server's default.
 (async function start() {
   $("sound").checked = setting("sound", "on") === "on";
   $("theme").value = setting("theme", "auto");
+  $("board-colour").value = setting("board", "brown");
+  if (!$("board-colour").value) $("board-colour").value = "brown";
   $("piece-style").value = setting("pieces", "own");
   $("level").value = setting("level", "full");
   lastLevel = $("level").value;
   applyTheme();
+  applyBoardColour();
   levelChanged();
   try {
     const list = await api("GET", "/api/variants");

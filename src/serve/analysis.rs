@@ -3,13 +3,14 @@
 //! analysis a game keeps, the request that starts it (`/api/analyse`) and its JSON.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::geometry::Color;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, Ruleset};
 use crate::search::{Info, Limits, Score, Searcher};
 use crate::session::Session;
 
@@ -20,6 +21,9 @@ use super::{engine::*, state::*, table::*, worker::Worker};
 pub const LINES: usize = 3;
 /// The deepest analysis when no depth is asked for.
 pub const MAX_DEPTH: u32 = 64;
+/// How long a game's analysis worker waits for new work before it ends (and frees its
+/// engine).
+pub const WORKER_IDLE: Duration = Duration::from_secs(5);
 
 /// Searches `pos` for its best `n` lines, calling `on_line(line, info)` (line 1-based, best
 /// first) for every line of every finished iteration. Stops at `limits.depth` (else
@@ -67,12 +71,29 @@ pub(super) struct AnalysisState {
     pub(super) want: usize,
     /// The search behind it.
     pub(super) worker: Worker,
+    /// The position handed to the worker, until it takes it.
+    pub(super) job: Option<Job>,
+    /// Wakes the worker when a job is handed to it or the game goes.
+    pub(super) wake: Arc<Condvar>,
+    /// Whether the game's worker thread is running (it takes every new job: one a game).
+    pub(super) alive: bool,
+}
+
+/// A position handed to the game's analysis worker.
+pub(super) struct Job {
+    rules: Arc<Ruleset>,
+    pos: Position,
+    limits: Limits,
+    lines: usize,
+    stop: Arc<AtomicBool>,
+    generation: u64,
 }
 
 impl AnalysisState {
     /// Stops the analysis and forgets it.
     pub(super) fn cancel(&mut self) {
         self.worker.halt();
+        self.job = None;
         self.ply = None;
         self.lines.clear();
         self.pending.clear();
@@ -156,7 +177,7 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
         None | Some(Value::Null) => None,
         Some(_) => Some(number("depth", analysis::MAX_DEPTH as u64, 1)? as u32),
     };
-    let mut pos = s
+    let pos = s
         .game
         .position_at(ply)
         .ok_or_else(|| bad(format!("`ply` must be a whole number from 0 to {plies}")))?;
@@ -166,25 +187,93 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
     s.analysis.ply = Some(ply);
     s.analysis.worker.stop = Some(stop.clone());
     let generation = s.analysis.worker.generation;
-    let rules = s.game.rules().clone();
-    let old = s.analysis.worker.thread.take();
+    let limits = Limits {
+        depth,
+        movetime: depth.is_none().then_some(ANALYSIS_TIME),
+        ..Limits::default()
+    };
+    s.analysis.job = Some(Job {
+        rules: s.game.rules().clone(),
+        pos,
+        limits,
+        lines,
+        stop,
+        generation,
+    });
+    // The game's worker, if it runs, takes the job as soon as the search it is on stops (its
+    // flag was raised above): one analysis thread a game, however many requests.
+    if s.analysis.alive {
+        s.analysis.wake.notify_all();
+        return Ok(());
+    }
+    // A worker that ended has no more to say; its handle goes.
+    drop(s.analysis.worker.thread.take());
+    let wake = s.analysis.wake.clone();
     let arc2 = arc.clone();
     let spawned = std::thread::Builder::new()
         .name("analysis".into())
-        .spawn(move || {
-            if let Some(t) = old {
-                let _ = t.join();
+        .spawn(move || work(&arc2, &wake));
+    match spawned {
+        Ok(h) => {
+            s.analysis.alive = true;
+            s.analysis.worker.thread = Some(h);
+        }
+        Err(_) => s.analysis.cancel(),
+    }
+    Ok(())
+}
+
+/// A game's analysis worker: takes the job handed to it, searches it (stopped by its flag),
+/// and waits for the next one; ends once the game goes or after [`WORKER_IDLE`] without work.
+fn work(arc: &Arc<Mutex<Table>>, wake: &Condvar) {
+    lower_priority();
+    let mut engine: Option<(Arc<Ruleset>, Searcher)> = None;
+    loop {
+        let mut job = {
+            let mut s = lock(arc);
+            loop {
+                if s.closed {
+                    s.analysis.alive = false;
+                    return;
+                }
+                if let Some(j) = s.analysis.job.take() {
+                    break j;
+                }
+                let (g, waited) = wake
+                    .wait_timeout(s, WORKER_IDLE)
+                    .unwrap_or_else(|e| e.into_inner());
+                s = g;
+                if waited.timed_out() && s.analysis.job.is_none() {
+                    s.analysis.alive = false;
+                    return;
+                }
             }
-            lower_priority();
-            let mut searcher = Searcher::new(&rules, HASH_MB / 2);
-            searcher.set_stop_flag(stop.clone());
-            let limits = Limits {
-                depth,
-                movetime: depth.is_none().then_some(ANALYSIS_TIME),
-                ..Limits::default()
-            };
-            analysis::search_lines(&mut searcher, &mut pos, &limits, lines, &stop, |k, info| {
-                let mut s = lock(&arc2);
+        };
+        if job.stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        // The engine is kept from job to job of the same rules.
+        if !engine
+            .as_ref()
+            .is_some_and(|(r, _)| Arc::ptr_eq(r, &job.rules))
+        {
+            // The old engine's memory goes before the new one's is taken.
+            drop(engine.take());
+            engine = Some((job.rules.clone(), Searcher::new(&job.rules, HASH_MB / 2)));
+        }
+        let Some((_, searcher)) = engine.as_mut() else {
+            continue;
+        };
+        searcher.set_stop_flag(job.stop.clone());
+        let generation = job.generation;
+        search_lines(
+            searcher,
+            &mut job.pos,
+            &job.limits,
+            job.lines,
+            &job.stop,
+            |k, info| {
+                let mut s = lock(arc);
                 if s.analysis.worker.generation != generation {
                     return;
                 }
@@ -208,21 +297,17 @@ pub(super) fn analyse(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiEr
                 if a.pending.len() >= a.want {
                     a.lines = std::mem::take(&mut a.pending);
                 }
-            });
-            let mut s = lock(&arc2);
-            if s.analysis.worker.generation == generation {
-                s.analysis.worker.stop = None;
-                // Lines of a search that ended before any set was whole are better than none.
-                if s.analysis.lines.is_empty() {
-                    s.analysis.lines = std::mem::take(&mut s.analysis.pending);
-                }
+            },
+        );
+        let mut s = lock(arc);
+        if s.analysis.worker.generation == generation {
+            s.analysis.worker.stop = None;
+            // Lines of a search that ended before any set was whole are better than none.
+            if s.analysis.lines.is_empty() {
+                s.analysis.lines = std::mem::take(&mut s.analysis.pending);
             }
-        });
-    match spawned {
-        Ok(h) => s.analysis.worker.thread = Some(h),
-        Err(_) => s.analysis.cancel(),
+        }
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -24,6 +24,19 @@ impl Server {
         query: &str,
         body: &[u8],
     ) -> Result<Value, ApiError> {
+        self.api_from(None, method, path, query, body)
+    }
+
+    /// Answers one API request of `client` (the address it came from; a new game counts
+    /// against its cap, [`PER_CLIENT`]).
+    pub fn api_from(
+        &self,
+        client: Option<std::net::IpAddr>,
+        method: &str,
+        path: &str,
+        query: &str,
+        body: &[u8],
+    ) -> Result<Value, ApiError> {
         match method {
             "GET" => return self.get(path, query),
             "POST" => {}
@@ -41,11 +54,11 @@ impl Server {
             return Err(bad("the body must be a JSON object"));
         }
         if path == "/api/new" {
-            return self.new_game(&body);
+            return self.new_game(&body, client);
         }
         if path == "/api/rematch" {
             let (_, arc) = self.session_of(&body)?;
-            return self.rematch(&arc);
+            return self.rematch(&arc, client);
         }
         let (sid, arc) = self.session_of(&body)?;
         if path == "/api/invite" {
@@ -91,23 +104,28 @@ impl Server {
                 .map(str::to_string)
                 .ok_or_else(|| bad("missing `sid` in the query (…?sid=S)"))
         };
+        let since = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("since="))
+            .map(str::to_string);
         match path {
             "/api/variants" => Ok(self
                 .variants
                 .get_or_init(|| variants_json(&self.default_variant))
                 .clone()),
+            // With `since=V`, only what changed since the state of version V.
             "/api/state" => {
                 let sid = get_sid()?;
                 let s = self.session(&sid)?;
                 let mut s = lock(&s);
-                Ok(state_json(&sid, &mut s))
+                Ok(state_since(&sid, &mut s, since.as_deref()))
             }
             // The answer to a long poll (see the `http` module): no use of the game.
             "/api/wait" => {
                 let sid = get_sid()?;
                 let s = self.peek(&sid)?;
                 let mut s = lock(&s);
-                Ok(state_json(&sid, &mut s))
+                Ok(state_since(&sid, &mut s, since.as_deref()))
             }
             "/api/position" => {
                 let sid = get_sid()?;
@@ -387,10 +405,16 @@ pub(super) fn post_action(
                 return Err(conflict("it is the engine's turn"));
             }
             let mv = match body.get("index") {
-                None | Some(Value::Null) => s.game.read(text).map_err(|e| ApiError {
-                    status: 422,
-                    message: e.to_string(),
-                })?,
+                // A move in coordinates is found in the position's list; SAN is read.
+                None | Some(Value::Null) => {
+                    match s.legal().into_iter().find(|&m| s.game.coord(m) == text) {
+                        Some(m) => m,
+                        None => s.game.read(text).map_err(|e| ApiError {
+                            status: 422,
+                            message: e.to_string(),
+                        })?,
+                    }
+                }
                 Some(v) => picked(s, v, text)?,
             };
             // The mover's time is charged; the move stands unless its flag fell meanwhile.

@@ -1,10 +1,13 @@
 //! The HTTP side of `serve`: hyper's HTTP/1.1 server on a single-threaded tokio runtime.
 //!
 //! One thread waits on every socket at once, so an idle connection costs a few kilobytes and
-//! no thread. The requests that do real work (the API) run on a small pool of [`WORKERS`]
-//! threads, at most two of them on the costly ones (a new game, a PGN, a FEN), so a flood of
-//! new games never holds up the moves of a game in play. The engine searches on threads of
-//! its own, at most one per game kept.
+//! no thread. The requests that do real work (the API) run in three lanes of threads: a
+//! game's actions (a move, undo, the engine's buttons, its state and long poll) on
+//! [`PLAY_WORKERS`] of their own, one request of a client at a time there; new games of
+//! built-in variants and rematches on [`OPEN_WORKERS`]; everything else on [`WORKERS`], at
+//! most two of them on the costly ones (a variant file, a PGN, a FEN). So a flood of new
+//! games or of other requests never holds up the moves of a game in play. The engine
+//! searches on threads of its own, at most one per game kept, and so does a game's analysis.
 //!
 //! **Limits.** A request head must arrive within [`HEADER_TIMEOUT`] (an idle keep-alive
 //! connection is closed after as long) and a body within [`BODY_TIMEOUT`]. A body whose
@@ -48,8 +51,13 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The most connections kept open at once.
 pub const MAX_CONNECTIONS: usize = 1024;
-/// The threads that answer API requests.
+/// The threads that answer API requests other than a game's actions.
 pub const WORKERS: usize = 4;
+/// The threads of the play lane: a game's actions (a move, undo, the engine's buttons, its
+/// state and long poll) and nothing else, so that they never queue behind other requests.
+pub const PLAY_WORKERS: usize = 2;
+/// The thread of the lane of new games (of a built-in variant) and rematches.
+pub const OPEN_WORKERS: usize = 1;
 /// The longest a long poll (`GET /api/wait`) waits for a change before it answers anyway.
 pub const WAIT: Duration = Duration::from_secs(20);
 /// How often a long poll looks at its game.
@@ -79,6 +87,16 @@ struct Shared {
     /// connection came in on.
     names: Vec<String>,
     costly: Semaphore,
+    /// The lanes: a game's actions, new games, and everything else (costly requests among
+    /// them); each request takes a permit of its lane before it takes a thread.
+    play: Semaphore,
+    open: Semaphore,
+    other: Semaphore,
+    /// Each client's turn in the play lane: one request of a client (an address) at a time
+    /// there, so that a client with many requests queued never stands before another's.
+    turns: Mutex<std::collections::HashMap<IpAddr, Arc<Semaphore>>>,
+    /// `GET /api/variants`, once made: answered from here, with no thread.
+    variants: Arc<std::sync::OnceLock<Bytes>>,
     /// Open connections by age: each one's signal to close, and whether it is answering.
     conns: Mutex<BTreeMap<u64, Conn>>,
     cap: usize,
@@ -97,7 +115,8 @@ pub fn serve(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
-        .max_blocking_threads(WORKERS)
+        // Every lane's threads, and one for giving memory back.
+        .max_blocking_threads(WORKERS + PLAY_WORKERS + OPEN_WORKERS + 1)
         .thread_keep_alive(WORKER_IDLE)
         .thread_name("serve")
         .build()
@@ -124,6 +143,11 @@ pub fn serve(
         port: addr.port(),
         names,
         costly: Semaphore::new(COSTLY),
+        play: Semaphore::new(PLAY_WORKERS),
+        open: Semaphore::new(OPEN_WORKERS),
+        other: Semaphore::new(WORKERS),
+        variants: Arc::new(std::sync::OnceLock::new()),
+        turns: Mutex::new(std::collections::HashMap::new()),
         conns: Mutex::new(BTreeMap::new()),
         // Room is left for the descriptors the server needs besides connections.
         cap: MAX_CONNECTIONS
@@ -275,8 +299,8 @@ fn close_oldest(shared: &Shared, keep: usize) {
 async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
     let mut next_id = 0u64;
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok((stream, peer)) => (stream, peer.ip().to_canonical()),
             Err(e) => {
                 // Out of descriptors: make room, wait a little and go on. Any other failure
                 // (a client that gave up before it was accepted) concerns one connection.
@@ -305,6 +329,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
             shared.clone(),
             stream,
             local,
+            peer,
             next_id,
             close,
             busy,
@@ -316,6 +341,7 @@ async fn connection(
     shared: Arc<Shared>,
     stream: tokio::net::TcpStream,
     local: Option<IpAddr>,
+    peer: IpAddr,
     id: u64,
     close: Arc<Notify>,
     busy: Arc<AtomicBool>,
@@ -326,7 +352,7 @@ async fn connection(
         let busy = busy.clone();
         busy.store(true, Ordering::Relaxed);
         async move {
-            let r = answer(&sh, local, req).await;
+            let r = answer(&sh, local, peer, req).await;
             busy.store(false, Ordering::Relaxed);
             Ok::<_, Infallible>(r)
         }
@@ -425,9 +451,14 @@ impl Shared {
 }
 
 /// Answers one request; a `HEAD` as its `GET`, without the body.
-async fn answer(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Response<Body> {
+async fn answer(
+    sh: &Shared,
+    local: Option<IpAddr>,
+    peer: IpAddr,
+    req: Request<Incoming>,
+) -> Response<Body> {
     let head = req.method() == Method::HEAD;
-    let mut r = route(sh, local, req).await;
+    let mut r = route(sh, local, peer, req).await;
     if head {
         // The headers (the length included) stay those of the GET.
         *r.body_mut() = Full::new(Bytes::new());
@@ -515,7 +546,35 @@ async fn long_poll(sh: &Shared, query: &str) -> Result<(), super::ApiError> {
     }
 }
 
-async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Response<Body> {
+/// The lane of a request (see [`PLAY_WORKERS`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Play,
+    Open,
+    Other,
+}
+
+fn lane(method: &str, path: &str, body: &[u8]) -> Lane {
+    match (method, path) {
+        ("GET", "/api/state" | "/api/wait")
+        | (
+            "POST",
+            "/api/move" | "/api/undo" | "/api/go" | "/api/stop" | "/api/resign" | "/api/draw"
+            | "/api/options" | "/api/invite",
+        ) => Lane::Play,
+        // A new game of a variant file compiles it: a costly request.
+        ("POST", "/api/new") if !body.windows(6).any(|w| w == b"\"toml\"") => Lane::Open,
+        ("POST", "/api/rematch") => Lane::Open,
+        _ => Lane::Other,
+    }
+}
+
+async fn route(
+    sh: &Shared,
+    local: Option<IpAddr>,
+    peer: IpAddr,
+    req: Request<Incoming>,
+) -> Response<Body> {
     if let Some(refusal) = check_caller(sh, local, &req) {
         return refusal;
     }
@@ -549,6 +608,11 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
                     Bytes::from_static(STYLE_CSS.as_bytes()),
                 );
             }
+            "/api/variants" => {
+                if let Some(b) = sh.variants.get() {
+                    return reply(200, JSON, b.clone());
+                }
+            }
             _ => {}
         }
     }
@@ -575,12 +639,11 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
     {
         return error(e.status, e.message);
     }
-    let costly = method == "POST"
-        && matches!(
-            path.as_str(),
-            "/api/new" | "/api/rematch" | "/api/pgn" | "/api/fen"
-        );
-    let _permit = if costly {
+    let lane = lane(method, &path, &body);
+    let costly = lane == Lane::Other
+        && method == "POST"
+        && matches!(path.as_str(), "/api/new" | "/api/pgn" | "/api/fen");
+    let _costly = if costly {
         match sh.costly.acquire().await {
             Ok(p) => Some(p),
             Err(_) => return error(503, "the server is stopping"),
@@ -588,7 +651,36 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
     } else {
         None
     };
+    // In the play lane, a client waits for its own turn first.
+    let _turn = if lane == Lane::Play {
+        let turn = {
+            let mut turns = lock(&sh.turns);
+            if turns.len() > MAX_CONNECTIONS {
+                // Clients with no request under way are forgotten.
+                turns.retain(|_, t| Arc::strong_count(t) > 1);
+            }
+            turns
+                .entry(peer)
+                .or_insert_with(|| Arc::new(Semaphore::new(1)))
+                .clone()
+        };
+        match turn.acquire_owned().await {
+            Ok(p) => Some(p),
+            Err(_) => return error(503, "the server is stopping"),
+        }
+    } else {
+        None
+    };
+    let lane_permits = match lane {
+        Lane::Play => &sh.play,
+        Lane::Open => &sh.open,
+        Lane::Other => &sh.other,
+    };
+    let Ok(_permit) = lane_permits.acquire().await else {
+        return error(503, "the server is stopping");
+    };
     let server = sh.server.clone();
+    let variants = sh.variants.clone();
     let work = tokio::task::spawn_blocking(move || {
         if method == "GET" && path == "/api/pgn" {
             return match server.pgn(&query) {
@@ -600,8 +692,14 @@ async fn route(sh: &Shared, local: Option<IpAddr>, req: Request<Incoming>) -> Re
                 Err(e) => error(e.status, e.message),
             };
         }
-        match server.api(method, &path, &query, &body) {
-            Ok(v) => reply(200, JSON, Bytes::from(v.to_string())),
+        match server.api_from(Some(peer), method, &path, &query, &body) {
+            Ok(v) => {
+                let b = Bytes::from(v.to_string());
+                if method == "GET" && path == "/api/variants" {
+                    let _ = variants.set(b.clone());
+                }
+                reply(200, JSON, b)
+            }
             Err(e) => error(e.status, e.message),
         }
     });

@@ -12,7 +12,9 @@
 //! server adds who plays each side, the engine and the analysis. At most
 //! [`MAX_SESSIONS`] games are kept: the least recently used goes first (its engine stops and
 //! its thread is waited for), but never one used in the last [`IN_PLAY`]; where every game is
-//! in play, a new game is refused (503) until one is not. A game unused for a while sleeps: its engine stops and frees its
+//! in play, a new game is refused (503) until one is not. One client (an address) keeps at
+//! most [`PER_CLIENT`] games: its new game pushes out its own least recently used one, or is
+//! refused (503) where all of its games are in play. A game unused for a while sleeps: its engine stops and frees its
 //! memory, and the next request for the game wakes it. An uploaded variant file may include
 //! only the built-in evaluation tables and networks; the server's own files are never read
 //! for a page.
@@ -46,12 +48,12 @@
 //! | `GET /` `/app.js` `/style.css` | the page |
 //! | `GET /api/variants` | the built-in variants (id, name, size, setups) and the server's default |
 //! | `POST /api/new` | `{variant?, toml?, setup?, fen?, white?, black?, movetime_ms?, depth?, nodes?, clock_ms?, increment_ms?}` → `{sid, state}` |
-//! | `GET /api/state?sid=S` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis |
-//! | `GET /api/wait?sid=S&v=V` | the game's state as soon as its `version` differs from `V` (a move, the engine's report, the analysis, the review…), or after [`WAIT`] as it is: the page waits so for every change, so every viewer sees a move the moment it is made |
+//! | `GET /api/state?sid=S&since=V` | the game's state: board, legal moves (with words for moves that share squares), history, clocks, analysis; with `since`, only what changed since the state of `version` V that this address was sent: `{delta: true, since, version, changed: {field: value}, appended: {history, moves}}` (the move list's new entries), or the whole state where V is not among the last 4 kept (none once the game sleeps) |
+//! | `GET /api/wait?sid=S&v=V&since=V` | the game's state (with `since`, what changed) as soon as its `version` differs from `V` (a move, the engine's report, the analysis, the review…), or after [`WAIT`] as it is: the page waits so for every change, so every viewer sees a move the moment it is made |
 //! | `POST /api/invite` | `{sid}`: shares the game between two people: both sides human, this address keeps its side (the one a person played, else White), and the state's `links` give two new addresses (session ids): `friend` plays the other side, `watch` is for spectators; the state's `you` says whom an address is for. A player's address moves only its own side on its turn, resigns only its side, and reviews or analyses only once the game is over; a spectator's asks nothing (403) |
 //! | `GET /api/position?sid=S&ply=N` | the board after the first N moves (for viewing an earlier position) |
-//! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state (a whole set of lines of one depth: a deeper set replaces it when all its lines are in) |
-//! | `POST /api/review` | `{sid, depth?, off?}`: reviews the game, every position searched to `depth` (default 6) by a worker of its own, one per game (a new review stops the one before); the state's `review` gives White's evaluation after each move (`points`), how many are `done` of the `total`, and the moves marked inaccuracy, mistake or blunder by what they lost (see the `review` module); `off` stops it |
+//! | `POST /api/analyse` | `{sid, ply?, lines?, depth?, off?}`: analysis lines of a position of the game, shown in the state (a whole set of lines of one depth: a deeper set replaces it when all its lines are in); searched by the game's one analysis worker, which takes each new position as the search before it stops |
+//! | `POST /api/review` | `{sid, depth?, off?}`: reviews the game, every position searched to `depth` (default 6) by a worker of its own, one per game (a new review stops the one before and waits for it to end; a third asked meanwhile is refused with 409); the state's `review` gives White's evaluation after each move (`points`), how many are `done` of the `total`, and the moves marked inaccuracy, mistake or blunder by what they lost (see the `review` module); `off` stops it |
 //! | `GET /api/variant?sid=S` | the variant: its setups, its rules as `{name, text}`, and its pieces, each with name, letter, XBetza, glyph, `image` (SVG), `words` (the movement in words), promotions and movement diagram |
 //! | `POST /api/move` | `{sid, move, index?}`: a move in coordinates (`e1e3`, `e11e12q`) or SAN; with `index`, the move at that place of the state's `legal` list, whose `uci` must be `move` (409 otherwise) |
 //! | `POST /api/undo` | `{sid}`: takes back one move (against the engine: back to the human's turn), clocks included; refused after a loss on time |
@@ -88,7 +90,9 @@ mod table;
 mod variants;
 mod worker;
 
-pub use http::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, WAIT, WORKERS, serve};
+pub use http::{
+    BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, OPEN_WORKERS, PLAY_WORKERS, WAIT, WORKERS, serve,
+};
 pub use store::Server;
 pub use variants::diagram;
 
@@ -96,6 +100,9 @@ pub use variants::diagram;
 pub const MAX_BODY: usize = 256 * 1024;
 /// The most games kept at once.
 pub const MAX_SESSIONS: usize = 32;
+/// The most games kept for one client (one address): a client at its cap makes room with its
+/// own least recently used game (never one in play), so one client never holds every slot.
+pub const PER_CLIENT: usize = 16;
 /// A game used this recently is in play: a new game never pushes it out.
 pub const IN_PLAY: Duration = Duration::from_secs(10);
 /// How long a game may go unused before it sleeps (see [`Server::sweep`]).

@@ -1,6 +1,7 @@
 //! Game review: every position of the game searched to a fixed depth by a worker of its own
-//! (one per game; a new review, a new game or a cancel stops it), the evaluation after each
-//! move, and the moves that lost the most marked.
+//! (one per game; a new review, a new game or a cancel stops it, and the new review's thread
+//! waits for the one stopped to end; a third asked meanwhile is refused with 409), the
+//! evaluation after each move, and the moves that lost the most marked.
 //!
 //! A move's loss is the fall of the evaluation from the mover's side between the position
 //! before it and the one after it, each capped at ±[`CAP`] centipawns (so a mate found late is
@@ -41,6 +42,8 @@ pub(super) struct ReviewState {
     pub(super) depth: u32,
     /// The search behind it.
     pub(super) worker: Worker,
+    /// Whether the latest review thread has seen the one before it end (and so works).
+    pub(super) joined: Arc<AtomicBool>,
 }
 
 impl ReviewState {
@@ -113,6 +116,19 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
         return Err(bad("no moves to review"));
     }
     s.review.cancel(true);
+    // A new review's thread waits for the one stopped to end; but where that one is itself
+    // still waiting so, the request is refused: two review threads a game at most.
+    if s.review
+        .worker
+        .thread
+        .as_ref()
+        .is_some_and(|t| !t.is_finished())
+        && !s.review.joined.load(Ordering::Relaxed)
+    {
+        return Err(conflict(
+            "the review before is still stopping: ask again in a moment",
+        ));
+    }
     let stop = Arc::new(AtomicBool::new(false));
     s.review.worker.stop = Some(stop.clone());
     s.review.moves = s.game.moves().to_vec();
@@ -122,6 +138,8 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
     let mut pos = s.game.start_position().clone();
     let moves = s.review.moves.clone();
     let old = s.review.worker.thread.take();
+    let joined = Arc::new(AtomicBool::new(old.is_none()));
+    s.review.joined = joined.clone();
     let arc2 = arc.clone();
     let spawned = std::thread::Builder::new()
         .name("review".into())
@@ -129,6 +147,7 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
             if let Some(t) = old {
                 let _ = t.join();
             }
+            joined.store(true, Ordering::Relaxed);
             lower_priority();
             let mut searcher = Searcher::new(&rules, HASH_MB / 2);
             searcher.set_stop_flag(stop.clone());

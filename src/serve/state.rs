@@ -69,10 +69,21 @@ pub(super) fn history_json(game: &Session) -> Vec<Value> {
 
 /// One move of the move list, played from `pos` (which it then makes).
 pub(super) fn move_json(pos: &mut Position, mv: Move) -> Value {
+    move_json_listed(pos, mv, None, None)
+}
+
+/// [`move_json`], given the legal moves of `pos` and of the position after `mv` where they
+/// are listed already (see [`crate::text::san::san_listed`]).
+pub(super) fn move_json_listed(
+    pos: &mut Position,
+    mv: Move,
+    legal: Option<&[Move]>,
+    replies: Option<&[Move]>,
+) -> Value {
     let rules = pos.rules().clone();
     let g = rules.geometry;
     let capture = crate::session::is_capture(pos, mv);
-    let san = crate::session::san(pos, mv);
+    let san = crate::text::san::san_listed(pos, mv, legal, replies);
     let before = pos.clone();
     pos.make(mv);
     let played = crate::session::Played {
@@ -166,8 +177,72 @@ pub(super) fn move_words(rules: &Ruleset, m: Move) -> String {
     }
 }
 
-/// The game's state for the page.
+/// The states last sent, kept for answers of what changed since one of them.
+pub(super) const SENT_KEPT: usize = 4;
+
+/// The game's state for the page, kept as sent (see [`state_since`]).
 pub(super) fn state_json(sid: &str, s: &mut Table) -> Value {
+    let v = state_value(sid, s);
+    note_sent(sid, s, &v);
+    v
+}
+
+/// Keeps `v`, the state just sent to `sid`, among the last [`SENT_KEPT`].
+fn note_sent(sid: &str, s: &mut Table, v: &Value) {
+    let version = v["version"].as_str().unwrap_or_default().to_string();
+    s.sent.retain(|(i, ver, _)| !(i == sid && *ver == version));
+    if s.sent.len() >= SENT_KEPT {
+        s.sent.pop_front();
+    }
+    s.sent.push_back((sid.to_string(), version, v.clone()));
+}
+
+/// The fields of the state whose lists only grow between two states (the move list): sent as
+/// the entries added where the old list begins the new one.
+const GROWING: [&str; 2] = ["history", "moves"];
+
+/// The game's state for `sid` as only what changed since the state of version `since` that
+/// this address was sent: `{delta: true, since, version, changed: {field: value},
+/// appended: {history: [...], moves: [...]}}`; the whole state where `since` is absent or no
+/// longer kept.
+pub(super) fn state_since(sid: &str, s: &mut Table, since: Option<&str>) -> Value {
+    let now = state_value(sid, s);
+    let old = since.and_then(|v| {
+        s.sent
+            .iter()
+            .find(|(i, ver, _)| i == sid && ver == v)
+            .map(|e| e.2.clone())
+    });
+    let out = match (old, now.as_object()) {
+        (Some(Value::Object(old)), Some(fields)) => {
+            let mut changed = serde_json::Map::new();
+            let mut appended = serde_json::Map::new();
+            for (k, v) in fields {
+                match (old.get(k), v) {
+                    (Some(o), _) if o == v => {}
+                    (Some(Value::Array(o)), Value::Array(n))
+                        if GROWING.contains(&k.as_str())
+                            && n.len() >= o.len()
+                            && n[..o.len()] == o[..] =>
+                    {
+                        appended.insert(k.clone(), Value::Array(n[o.len()..].to_vec()));
+                    }
+                    _ => {
+                        changed.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            json!({"delta": true, "since": since, "version": now["version"],
+                   "changed": changed, "appended": appended})
+        }
+        _ => now.clone(),
+    };
+    note_sent(sid, s, &now);
+    out
+}
+
+/// The game's state for the page, as it is now.
+fn state_value(sid: &str, s: &mut Table) -> Value {
     s.check_flag();
     let version = s.version();
     let rules = s.game.rules().clone();

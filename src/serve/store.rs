@@ -83,6 +83,8 @@ impl Server {
             }
             s.analysis.cancel();
             s.review.cancel(false);
+            // The states kept for answers of what changed go too (the whole state is sent).
+            s.sent.clear();
             if s.thinking() || s.searcher.is_some() || s.searching {
                 s.asleep = true;
                 s.cancel_search();
@@ -175,9 +177,46 @@ impl Server {
     pub(super) fn admit(&self, sid: &str, arc: &Arc<Mutex<Table>>) -> Result<(), ApiError> {
         let mut evicted = Vec::new();
         let full;
+        let mut client_full = false;
         {
             let mut map = lock(&self.sessions);
-            while map.len() >= MAX_SESSIONS {
+            // A client at its cap makes room with its own games first.
+            let owner = lock(arc).owner;
+            if let Some(client) = owner {
+                loop {
+                    let mut mine: Vec<(Instant, String)> = Vec::new();
+                    let mut seen: Vec<*const Mutex<Table>> = Vec::new();
+                    for (k, s) in map.iter() {
+                        if seen.contains(&Arc::as_ptr(s)) {
+                            continue;
+                        }
+                        seen.push(Arc::as_ptr(s));
+                        let t = lock(s);
+                        if t.owner == Some(client) {
+                            mine.push((t.last_use, k.clone()));
+                        }
+                    }
+                    if mine.len() < PER_CLIENT {
+                        break;
+                    }
+                    let oldest = mine
+                        .into_iter()
+                        .filter(|(used, _)| used.elapsed() >= IN_PLAY)
+                        .min()
+                        .map(|(_, k)| k);
+                    match oldest.and_then(|k| map.remove(&k)) {
+                        Some(s) => {
+                            map.retain(|_, o| !Arc::ptr_eq(o, &s));
+                            evicted.push(s);
+                        }
+                        None => {
+                            client_full = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            while !client_full && map.len() >= MAX_SESSIONS {
                 // A game in play is never pushed out by new ones: only those unused a while.
                 let oldest = map
                     .iter()
@@ -195,7 +234,7 @@ impl Server {
                 }
             }
             full = map.len() >= MAX_SESSIONS;
-            if !full {
+            if !full && !client_full {
                 map.insert(sid.to_string(), arc.clone());
             }
         }
@@ -208,6 +247,14 @@ impl Server {
             }
             self.note_freed();
         }
+        if client_full {
+            return Err(ApiError {
+                status: 503,
+                message: format!(
+                    "this address keeps {PER_CLIENT} games in play, the most for one client; try again in a few seconds"
+                ),
+            });
+        }
         if full {
             return Err(ApiError {
                 status: 503,
@@ -219,7 +266,11 @@ impl Server {
         Ok(())
     }
 
-    pub(super) fn new_game(&self, body: &Value) -> Result<Value, ApiError> {
+    pub(super) fn new_game(
+        &self,
+        body: &Value,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Value, ApiError> {
         let name = opt_str(body, "variant")?;
         let toml = opt_str(body, "toml")?;
         let setup = match opt_str(body, "setup")? {
@@ -270,12 +321,17 @@ impl Server {
             sess.players[1] = p;
         }
         settings.apply(&mut sess)?;
+        sess.owner = client;
         self.open(sess)
     }
 
     /// A new game with the settings of the game `old` (variant, setup, start position, time
     /// control and engine level), the players' colours swapped.
-    pub(super) fn rematch(&self, old: &Arc<Mutex<Table>>) -> Result<Value, ApiError> {
+    pub(super) fn rematch(
+        &self,
+        old: &Arc<Mutex<Table>>,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Value, ApiError> {
         let sess = {
             let o = lock(old);
             let rules = o.game.rules();
@@ -289,6 +345,7 @@ impl Server {
             let mut t = Table::new(game, o.variant.clone(), o.control);
             t.players = [o.players[1], o.players[0]];
             (t.movetime, t.depth, t.nodes) = (o.movetime, o.depth, o.nodes);
+            t.owner = client;
             t
         };
         self.open(sess)

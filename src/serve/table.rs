@@ -26,6 +26,20 @@ pub(super) struct EngineReport {
     pub(super) pv: Vec<String>,
 }
 
+/// A position of a game: its rules (by address), its start and the moves played from it.
+pub(super) type PositionKey = (usize, String, Vec<Move>);
+
+/// The legal moves listed for the position `key`, if any.
+fn listed<'a>(
+    lists: &'a [(PositionKey, Vec<Move>)],
+    key: (usize, &str, &[Move]),
+) -> Option<&'a [Move]> {
+    lists
+        .iter()
+        .find(|((r, f, m), _)| *r == key.0 && f == key.1 && m.as_slice() == key.2)
+        .map(|(_, l)| l.as_slice())
+}
+
 /// Whom an address of a shared game (`/api/invite`) is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Role {
@@ -80,11 +94,18 @@ pub(super) struct Table {
     /// The move list last sent ([`history_json`]), with the start and moves it was made for:
     /// the page asks for the state several times a second, and SAN needs the legal moves.
     pub(super) history_cache: Option<(String, Vec<Move>, Vec<Value>)>,
-    /// The legal moves last generated, with the start and moves of their position.
-    pub(super) legal_cache: Option<(String, Vec<Move>, Vec<Move>)>,
+    /// The legal moves of the last two positions listed (the one before the last move and
+    /// the current one), each with its key: every layer (the state's list, the move the page
+    /// picks from it, the move list's SAN) reads them, so a position's moves are generated
+    /// once.
+    pub(super) legal_lists: Vec<(PositionKey, Vec<Move>)>,
     pub(super) last_use: Instant,
     /// The variant file uploaded for this game, to reload PGN games of it.
     pub(super) variant: Arc<Variant>,
+    /// The last states sent, by address and version (see [`state_since`]).
+    pub(super) sent: std::collections::VecDeque<(String, String, Value)>,
+    /// The client (address) that opened the game, counted against its cap.
+    pub(super) owner: Option<std::net::IpAddr>,
 }
 
 impl Table {
@@ -117,9 +138,11 @@ impl Table {
             host: None,
             changes: 0,
             history_cache: None,
-            legal_cache: None,
+            legal_lists: Vec::new(),
             last_use: Instant::now(),
             variant,
+            owner: None,
+            sent: std::collections::VecDeque::new(),
         }
     }
 
@@ -155,6 +178,8 @@ impl Table {
         self.closed = true;
         self.cancel_search();
         self.analysis.cancel();
+        // The analysis worker, waiting for work, ends now.
+        self.analysis.wake.notify_all();
         self.review.cancel(true);
         self.searcher = None;
         self.thread
@@ -207,18 +232,26 @@ impl Table {
         }
     }
 
+    /// The rules of the game, by address (a key of its positions).
+    fn rules_key(&self) -> usize {
+        Arc::as_ptr(self.game.rules()) as usize
+    }
+
     /// The legal moves of the current position, generated once per position (the state's
-    /// list, and the move the page picks from it, share them).
+    /// list, the move the page picks from it, the game's check of the move played and the
+    /// move list's SAN share them).
     pub(super) fn legal(&mut self) -> Vec<Move> {
         let start = self.game.start_position().fen();
-        if let Some((f, m, l)) = &self.legal_cache
-            && *f == start
-            && m.as_slice() == self.game.moves()
-        {
-            return l.clone();
+        let rules = self.rules_key();
+        if let Some(l) = listed(&self.legal_lists, (rules, &start, self.game.moves())) {
+            return l.to_vec();
         }
         let l = self.game.legal_moves();
-        self.legal_cache = Some((start, self.game.moves().to_vec(), l.clone()));
+        if self.legal_lists.len() >= 2 {
+            self.legal_lists.remove(0);
+        }
+        self.legal_lists
+            .push(((rules, start, self.game.moves().to_vec()), l.clone()));
         l
     }
 
@@ -233,8 +266,12 @@ impl Table {
             if now.starts_with(m) {
                 if now.len() > m.len() {
                     let mut pos = self.game.position_at(m.len()).expect("an earlier position");
-                    for &mv in &now[m.len()..] {
-                        h.push(move_json(&mut pos, mv));
+                    let rules = Arc::as_ptr(self.game.rules()) as usize;
+                    for at in m.len()..now.len() {
+                        // The SAN reads the moves listed before and after the move, if any.
+                        let legal = listed(&self.legal_lists, (rules, f, &now[..at]));
+                        let replies = listed(&self.legal_lists, (rules, f, &now[..=at]));
+                        h.push(move_json_listed(&mut pos, now[at], legal, replies));
                     }
                     *m = now.to_vec();
                 }

@@ -127,6 +127,8 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
         "ranks": g.ranks,
         "setup": rules.setup,
         "setups": setups,
+        // The piece set the game shows as its own (the same as the state's `display.pieces`).
+        "set": set,
         "rules": rules.compiled_rules().iter().map(|h| json!({"name": h.name(), "text": culture::zone_words(&rules.variant, &h.explain(rules))})).collect::<Vec<_>>(),
         "pieces": pieces,
     })

@@ -51,6 +51,18 @@ fn rank_text(g: Geometry, sq: Square) -> String {
 
 /// The move in the SAN-like form, with `+` or `#`. `mv` must be legal in `pos`.
 pub fn san(pos: &mut Position, mv: Move) -> String {
+    san_listed(pos, mv, None, None)
+}
+
+/// [`san`], given the legal moves of `pos` (`legal`) and of the position after `mv`
+/// (`replies`) where a front-end has them listed already: those given are not generated
+/// again.
+pub fn san_listed(
+    pos: &mut Position,
+    mv: Move,
+    legal: Option<&[Move]>,
+    replies: Option<&[Move]>,
+) -> String {
     let rules = pos.rules().clone();
     let g = rules.geometry;
     let mut s = String::new();
@@ -68,9 +80,15 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
         let pc = pos.piece_at(mv.from);
         let kind = kind_of(pc);
         let capture = fx.capture().is_some();
-        let mut legal = MoveList::new();
-        crate::moves::count_generation();
-        pos.legal_moves(&mut legal);
+        let mut listed = MoveList::new();
+        let legal = match legal {
+            Some(l) => l,
+            None => {
+                crate::moves::count_generation();
+                pos.legal_moves(&mut listed);
+                listed.as_slice()
+            }
+        };
         let others: Vec<Move> = legal
             .iter()
             .copied()
@@ -116,10 +134,16 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
     }
     pos.make(mv);
     if pos.in_check() {
-        let mut replies = MoveList::new();
-        crate::moves::count_generation();
-        pos.legal_moves(&mut replies);
-        s.push(if replies.is_empty() { '#' } else { '+' });
+        let mated = match replies {
+            Some(r) => r.is_empty(),
+            None => {
+                let mut replies = MoveList::new();
+                crate::moves::count_generation();
+                pos.legal_moves(&mut replies);
+                replies.is_empty()
+            }
+        };
+        s.push(if mated { '#' } else { '+' });
     }
     pos.unmake();
     s
