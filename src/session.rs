@@ -72,6 +72,8 @@ pub enum Reason {
     MoveLimit,
     /// The counting rules (Makruk): the count ran out.
     Counting,
+    /// A rule's own ending, in that rule's words ("Bare King").
+    Rule(&'static str),
     /// The loser resigned.
     Resignation,
     /// The loser's clock ran out.
@@ -117,6 +119,7 @@ impl Reason {
             Termination::Repetition => Reason::Repetition,
             Termination::MoveLimit => Reason::MoveLimit,
             Termination::Counting => Reason::Counting,
+            Termination::Rule(what) => Reason::Rule(what),
         }
     }
 }
@@ -177,6 +180,7 @@ impl fmt::Display for Verdict {
             Reason::Repetition => write!(f, "{}", board(Termination::Repetition)),
             Reason::MoveLimit => write!(f, "{}", board(Termination::MoveLimit)),
             Reason::Counting => write!(f, "{}", board(Termination::Counting)),
+            Reason::Rule(what) => write!(f, "{}", board(Termination::Rule(what))),
             Reason::Resignation => write!(f, "{loser} resigns: {winner} wins."),
             Reason::TimeForfeit => write!(f, "{loser}'s time is up: {winner} wins."),
             Reason::Agreement => write!(f, "Draw agreed."),

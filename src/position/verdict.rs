@@ -10,6 +10,8 @@
 //!   promotion or an irreversible move; and the endings of rules that end games (the counting
 //!   of Makruk). Checkmate and stalemate take precedence over all of these but repetition (a
 //!   repeated position always had a legal move).
+//! - Before all of these come the endings of rules that end a game at once
+//!   ([`Position::final_ending`], a bare King): they stand with or without a legal move.
 //!
 //! The search asks [`Position::rule_ending`] at every node (cheap: no move is generated) and,
 //! only when it gives an ending, [`Position::confirm_ending`], which generates the moves; the
@@ -74,6 +76,8 @@ pub enum Termination {
     MoveLimit,
     /// The counting rules (Makruk): the count of moves ran out.
     Counting,
+    /// A rule's own ending, in that rule's words ("Bare King"): the core knows no more of it.
+    Rule(&'static str),
 }
 
 /// A finished game's result and the reason.
@@ -112,6 +116,8 @@ impl fmt::Display for Outcome {
             (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
             (Termination::Counting, GameResult::Draw) => write!(f, "Draw by the counting rules."),
             (Termination::Counting, _) => write!(f, "The count ran out: {who}."),
+            (Termination::Rule(what), GameResult::Draw) => write!(f, "{what}: draw."),
+            (Termination::Rule(what), _) => write!(f, "{what}: {who}."),
         }
     }
 }
@@ -242,22 +248,32 @@ impl Position {
     }
 
     /// An ending of [`Position::rule_ending`] checked against the moves: without a legal
-    /// move the game ends by checkmate or stalemate instead (a repetition always had one).
+    /// move the game ends by checkmate or stalemate instead (a repetition always had one), but
+    /// for a rule's ending at once ([`Position::final_ending`]), which stands.
     pub fn confirm_ending(&mut self, o: Outcome, scratch: &mut MoveList) -> Outcome {
-        if o.reason == Termination::Repetition || self.has_legal_move(scratch) {
+        if o.reason == Termination::Repetition
+            || self.final_ending().is_some()
+            || self.has_legal_move(scratch)
+        {
             return o;
         }
         self.no_move_outcome(self.in_check())
     }
 
-    /// The endings by rule that stand here if the side to move has a legal move: repetition,
-    /// the move-count rule, the endings of rules ([`super::hooks::Rule::ending`]). `tree`: the
-    /// plies since the search's root, within which one earlier occurrence already counts as
-    /// a repetition (the side that repeated could repeat again); 0 for a game. Generates no
-    /// move: the search asks it at every node.
+    /// The endings by rule that stand here: a rule's ending at once
+    /// ([`Position::final_ending`]) whatever the moves, else, if the side to move has a legal
+    /// move, repetition, the move-count rule, the endings of rules
+    /// ([`super::hooks::Rule::ending`]). `tree`: the plies since the search's root, within
+    /// which one earlier occurrence already counts as a repetition (the side that repeated
+    /// could repeat again); 0 for a game. Generates no move: the search asks it at every node.
     #[inline]
     pub fn rule_ending(&self, tree: usize) -> Option<Outcome> {
         let rs = &*self.rules;
+        if !rs.dispatch.final_enders.is_empty()
+            && let Some(o) = self.final_ending()
+        {
+            return Some(o);
+        }
         let d = &rs.draws;
         if d.repetition > 0 && self.repeated(d.repetition, tree) {
             return Some(Outcome::draw(Termination::Repetition));
@@ -269,6 +285,18 @@ impl Position {
             return self.endings_of_rules();
         }
         None
+    }
+
+    /// The first ending that a rule which ends games at once
+    /// ([`super::hooks::Builder::ends_games_at_once`]) gives here: it stands whether or not
+    /// the side to move has a legal move, and perft counts no move from here.
+    #[inline]
+    pub fn final_ending(&self) -> Option<Outcome> {
+        let rs = &*self.rules;
+        rs.dispatch
+            .final_enders
+            .iter()
+            .find_map(|&i| rs.dispatch.hooks[i as usize].ending(self))
     }
 
     /// The first ending a rule gives here.
