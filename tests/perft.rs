@@ -127,6 +127,7 @@ perft_file!(crazyhouse, crazyhouse_deep, "crazyhouse");
 perft_file!(shogi, shogi_deep, "shogi");
 perft_file!(shatranj, shatranj_deep, "shatranj");
 perft_file!(courier, courier_deep, "courier");
+perft_file!(minishogi, minishogi_deep, "minishogi");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {

@@ -34,6 +34,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shogi", include_str!("../../variants/shogi.toml")),
     ("shatranj", include_str!("../../variants/shatranj.toml")),
     ("courier", include_str!("../../variants/courier.toml")),
+    ("minishogi", include_str!("../../variants/minishogi.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
