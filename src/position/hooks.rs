@@ -81,6 +81,9 @@ pub struct Draws {
     pub move_limit: u32,
     /// A repetition in which one side gave check in every position loses for that side.
     pub perpetual_check_loses: bool,
+    /// The side that loses by a repetition that is not a perpetual check (`None`: it draws;
+    /// Minishogi: White, who moves first).
+    pub repetition_loser: Option<Color>,
 }
 
 impl Default for Draws {
@@ -90,6 +93,7 @@ impl Default for Draws {
             repetition: 3,
             move_limit: 50,
             perpetual_check_loses: false,
+            repetition_loser: None,
         }
     }
 }

@@ -70,8 +70,12 @@ pub enum Termination {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// A position occurred as often as the variant's repetition rule allows.
+    /// A position occurred as often as the variant's repetition rule allows: a draw, or a
+    /// loss for the side that gave check in every position of it (perpetual check).
     Repetition,
+    /// A position occurred as often as the variant's repetition rule allows, which the variant
+    /// scores as a loss for one side (`draws.repetition_loser`; Minishogi).
+    RepetitionLoss,
     /// The move-count rule: too many moves without a capture or an irreversible move.
     MoveLimit,
     /// The counting rules (Makruk): the count of moves ran out.
@@ -113,6 +117,7 @@ impl fmt::Display for Outcome {
             (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
             (Termination::Repetition, GameResult::Draw) => write!(f, "Draw by repetition."),
             (Termination::Repetition, _) => write!(f, "Perpetual check: {who}."),
+            (Termination::RepetitionLoss, _) => write!(f, "Repetition: {who}."),
             (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
             (Termination::Counting, GameResult::Draw) => write!(f, "Draw by the counting rules."),
             (Termination::Counting, _) => write!(f, "The count ran out: {who}."),
@@ -157,9 +162,11 @@ impl Position {
             None if !self.has_legal_move(&mut list) => self.no_move_outcome(self.in_check()),
             None => return None,
         };
-        if o.reason == Termination::Repetition && self.rules.draws.perpetual_check_loses {
+        if o.reason == Termination::Repetition {
             let mut past = Vec::new();
-            self.past_checks(&mut past);
+            if self.rules.draws.perpetual_check_loses {
+                self.past_checks(&mut past);
+            }
             return Some(
                 self.judge_repetition(o, 0, |k| past.get(k - 1).copied().unwrap_or(false)),
             );
@@ -170,7 +177,8 @@ impl Position {
     /// A repetition ending `o` that [`Position::rule_ending`] found with `tree`, judged: where
     /// the variant says perpetual check loses and one side alone gave check in every position
     /// of the cycle (from the earliest occurrence that counted to now), that side loses;
-    /// otherwise `o` stands. `checked(k)` says whether the side to move `k` plies ago was in
+    /// otherwise, where the variant scores a repetition as a loss for one side
+    /// (`draws.repetition_loser`), that side loses; otherwise `o` stands. `checked(k)` says whether the side to move `k` plies ago was in
     /// check (the game answers from [`Position::past_checks`], the search from its own stack
     /// and that). Allocates nothing.
     #[inline]
@@ -181,11 +189,21 @@ impl Position {
         checked: impl Fn(usize) -> bool,
     ) -> Outcome {
         let d = &self.rules.draws;
-        if o.reason != Termination::Repetition || !d.perpetual_check_loses {
+        if o.reason != Termination::Repetition {
             return o;
         }
+        let plain = match d.repetition_loser {
+            Some(loser) => Outcome {
+                result: GameResult::win_for(loser.flip()),
+                reason: Termination::RepetitionLoss,
+            },
+            None => o,
+        };
+        if !d.perpetual_check_loses {
+            return plain;
+        }
         let Some(back) = self.repetition_start(d.repetition, tree) else {
-            return o;
+            return plain;
         };
         // Per side: whether it was in check in every position of the cycle where it moved.
         let mut always = [true; 2];
@@ -197,7 +215,9 @@ impl Position {
         let checker = match always {
             [true, false] => Color::Black,
             [false, true] => Color::White,
-            _ => return o,
+            // Both sides checked throughout: a draw, as in Fairy-Stockfish.
+            [true, true] => return o,
+            [false, false] => return plain,
         };
         Outcome {
             result: GameResult::win_for(checker.flip()),
@@ -251,8 +271,10 @@ impl Position {
     /// move the game ends by checkmate or stalemate instead (a repetition always had one), but
     /// for a rule's ending at once ([`Position::final_ending`]), which stands.
     pub fn confirm_ending(&mut self, o: Outcome, scratch: &mut MoveList) -> Outcome {
-        if o.reason == Termination::Repetition
-            || self.final_ending().is_some()
+        if matches!(
+            o.reason,
+            Termination::Repetition | Termination::RepetitionLoss
+        ) || self.final_ending().is_some()
             || self.has_legal_move(scratch)
         {
             return o;
