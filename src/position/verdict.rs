@@ -9,7 +9,9 @@
 //!   `draws.repetition` times; `draws.move_limit` moves by each side without a capture, a
 //!   promotion or an irreversible move; and the endings of rules that end games (the counting
 //!   of Makruk). Checkmate and stalemate take precedence over all of these but repetition (a
-//!   repeated position always had a legal move).
+//!   repeated position always had a legal move). A repetition may lose for a side: the one
+//!   that gave check throughout (`draws.perpetual_check_loses`), else the one the variant
+//!   names (`draws.repetition_loser`, Minishogi).
 //! - Before all of these come the endings of rules that end a game at once
 //!   ([`Position::final_ending`], a bare King): they stand with or without a legal move.
 //!
@@ -178,9 +180,9 @@ impl Position {
     /// the variant says perpetual check loses and one side alone gave check in every position
     /// of the cycle (from the earliest occurrence that counted to now), that side loses;
     /// otherwise, where the variant scores a repetition as a loss for one side
-    /// (`draws.repetition_loser`), that side loses; otherwise `o` stands. `checked(k)` says whether the side to move `k` plies ago was in
-    /// check (the game answers from [`Position::past_checks`], the search from its own stack
-    /// and that). Allocates nothing.
+    /// (`draws.repetition_loser`), that side loses; otherwise `o` stands. `checked(k)` says
+    /// whether the side to move `k` plies ago was in check (the game answers from
+    /// [`Position::past_checks`], the search from its own stack and that). Allocates nothing.
     #[inline]
     pub fn judge_repetition(
         &self,
