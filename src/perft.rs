@@ -20,7 +20,9 @@ impl Perft {
         Perft { lists: Vec::new() }
     }
 
-    /// The number of legal move sequences of length `depth` from `pos`.
+    /// The number of legal move sequences of length `depth` from `pos`. A position that a
+    /// rule ends at once ([`Position::final_ending`], a bare King) has no moves, as in
+    /// Fairy-Stockfish's perft.
     pub fn count(&mut self, pos: &mut Position, depth: u32) -> u64 {
         self.run(pos, depth, 0)
     }
@@ -28,6 +30,9 @@ impl Perft {
     fn run(&mut self, pos: &mut Position, depth: u32, ply: usize) -> u64 {
         if depth == 0 {
             return 1;
+        }
+        if pos.final_ending().is_some() {
+            return 0;
         }
         while self.lists.len() <= ply {
             self.lists.push(MoveList::new());
@@ -53,6 +58,9 @@ impl Perft {
 /// Perft of every legal move at the root: (move, count) pairs.
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(crate::moves::Move, u64)> {
     let mut list = MoveList::new();
+    if pos.final_ending().is_some() {
+        return Vec::new();
+    }
     pos.legal_moves(&mut list);
     let mut p = Perft::new();
     list.iter()

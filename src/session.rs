@@ -68,10 +68,14 @@ pub enum Reason {
     Stalemate,
     /// A position occurred as often as the variant's repetition rule allows.
     Repetition,
+    /// The same, scored by the variant as a loss for one side (Minishogi).
+    RepetitionLoss,
     /// The variant's move-count rule.
     MoveLimit,
     /// The counting rules (Makruk): the count ran out.
     Counting,
+    /// A rule's own ending, in that rule's words ("Bare King").
+    Rule(&'static str),
     /// The loser resigned.
     Resignation,
     /// The loser's clock ran out.
@@ -115,8 +119,10 @@ impl Reason {
             Termination::Checkmate => Reason::Checkmate,
             Termination::Stalemate => Reason::Stalemate,
             Termination::Repetition => Reason::Repetition,
+            Termination::RepetitionLoss => Reason::RepetitionLoss,
             Termination::MoveLimit => Reason::MoveLimit,
             Termination::Counting => Reason::Counting,
+            Termination::Rule(what) => Reason::Rule(what),
         }
     }
 }
@@ -175,8 +181,10 @@ impl fmt::Display for Verdict {
             Reason::Checkmate => write!(f, "{}", board(Termination::Checkmate)),
             Reason::Stalemate => write!(f, "{}", board(Termination::Stalemate)),
             Reason::Repetition => write!(f, "{}", board(Termination::Repetition)),
+            Reason::RepetitionLoss => write!(f, "{}", board(Termination::RepetitionLoss)),
             Reason::MoveLimit => write!(f, "{}", board(Termination::MoveLimit)),
             Reason::Counting => write!(f, "{}", board(Termination::Counting)),
+            Reason::Rule(what) => write!(f, "{}", board(Termination::Rule(what))),
             Reason::Resignation => write!(f, "{loser} resigns: {winner} wins."),
             Reason::TimeForfeit => write!(f, "{loser}'s time is up: {winner} wins."),
             Reason::Agreement => write!(f, "Draw agreed."),
@@ -541,8 +549,9 @@ impl Session {
     }
 
     /// A draw claimed by the variant's rules: granted when the position occurred one time
-    /// short of the repetition draw, or one move short of the move-count rule; otherwise the
-    /// error says how far the game is from either.
+    /// short of the repetition draw (where a repetition draws: not where the variant scores it
+    /// as a loss for one side), or one move short of the move-count rule; otherwise the error
+    /// says how far the game is from either.
     pub fn claim_draw(&mut self) -> Result<Verdict, String> {
         if let Some(v) = self.verdict() {
             return Err(format!("the game is over: {v}"));
@@ -552,7 +561,8 @@ impl Session {
         let h = pos.hash();
         let seen = 1 + pos.history_hashes().filter(|&x| x == h).count() as u32;
         let halfmoves = pos.halfmove_clock();
-        let claim = if d.repetition > 1 && seen + 1 >= d.repetition {
+        let claim = if d.repetition > 1 && seen + 1 >= d.repetition && d.repetition_loser.is_none()
+        {
             Claim::Repetition(seen)
         } else if d.move_limit > 0 && halfmoves + 1 >= 2 * d.move_limit {
             Claim::MoveLimit

@@ -374,7 +374,8 @@ fn squares(rules: &Ruleset, sqs: &[Square]) -> String {
 }
 
 /// (8) The verdict ([`Position::verdict`]) says checkmate (in check) or stalemate (not in
-/// check) exactly when no legal move is left, and any other ending only with moves left; the
+/// check) exactly when no legal move is left, and any other ending only with moves left (but
+/// for a rule's ending at once, [`Position::final_ending`], which stands either way); the
 /// search's way to it ([`Position::rule_ending`] at the node, confirmed against the moves only
 /// when an ending stands, a repetition judged by [`Position::judge_repetition`]) reaches the
 /// same verdict, perpetual checks included.
@@ -393,7 +394,7 @@ pub fn check_verdict(pos: &mut Position) -> Result<(), String> {
                 return Err(format!("`{fen}`: {o}, in check: {}", pos.in_check()));
             }
         }
-        Some(o) if none_left => {
+        Some(o) if none_left && pos.final_ending() != Some(o) => {
             return Err(format!("`{fen}`: {o}, but no legal move is left"));
         }
         _ => {}

@@ -32,6 +32,9 @@ fn variants_lists_every_built_in_game() {
         "makruk",
         "crazyhouse",
         "shogi",
+        "shatranj",
+        "courier",
+        "minishogi",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -48,7 +51,7 @@ fn variants_toml_is_machine_readable() {
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
     assert_eq!(list.len(), polymachy::variant::BUILTIN.len());
-    assert_eq!(list.len(), 18);
+    assert_eq!(list.len(), 21);
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))

@@ -208,26 +208,6 @@ fn word(o: Option<Outcome>) -> &'static str {
     }
 }
 
-const PYFFISH: &str = r#"
-import sys, pyffish as sf
-for line in sys.stdin:
-    fen, moves = line.rstrip("\n").split("|")
-    moves = moves.split() if moves else []
-    out = []
-    for n in range(len(moves) + 1):
-        ms = moves[:n]
-        f = sf.get_fen("makruk", fen, ms)
-        if not sf.legal_moves("makruk", fen, ms):
-            r = sf.game_result("makruk", fen, ms)
-            white = f.split()[1] == "w"
-            v = "draw" if r == 0 else ("white" if (r > 0) == white else "black")
-        else:
-            end, r = sf.is_optional_game_end("makruk", fen, ms)
-            v = "draw" if end and r == 0 else ("-" if not end else "?")
-        out.append(f + "=" + v)
-    print("|".join(out))
-"#;
-
 fn pyffish_ok() -> bool {
     Command::new("python3")
         .args(["-c", "import pyffish"])
@@ -252,7 +232,11 @@ fn counts_and_verdicts_agree_with_pyffish_on_random_games() {
         .map(|(f, ms)| format!("{f}|{}\n", ms.join(" ")))
         .collect();
     let mut cmd = Command::new("python3");
-    cmd.args(["-c", PYFFISH]);
+    cmd.arg(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/engines/fsf_verdicts.py"
+    ))
+    .arg("makruk");
     let out = common::run_command(cmd, &input);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let text = out.stdout;

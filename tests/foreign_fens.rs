@@ -407,10 +407,10 @@ fn round_trip(variant: &str, fsf_variant: &str, ini: Option<&str>, start: Option
         };
         let field = fen.split_whitespace().nth(3).unwrap();
         let mine_fen = mine.fen();
-        // Shogi has no move-count rule, and the two programs count its clock differently
+        // Shogi (Minishogi too) has no move-count rule, and the two programs count its clock differently
         // (Fairy-Stockfish: plies since a capture or a drop; Polymachy: also since a move of
         // a piece that only moves forward, which no repetition can undo): left out there.
-        let no_clock = variant == "shogi";
+        let no_clock = matches!(variant, "shogi" | "minishogi");
         let without_ep = |f: &str| {
             let mut f: Vec<&str> = f.split_whitespace().collect();
             f[3] = "-";
@@ -523,4 +523,19 @@ fn fairy_stockfish_fens_read_back_in_crazyhouse() {
 #[test]
 fn fairy_stockfish_fens_read_back_in_shogi() {
     round_trip("shogi", "shogi", None, None);
+}
+
+#[test]
+fn fairy_stockfish_fens_read_back_in_minishogi() {
+    round_trip("minishogi", "minishogi", None, None);
+}
+
+#[test]
+fn fairy_stockfish_fens_read_back_in_shatranj() {
+    round_trip("shatranj", "shatranj", None, None);
+}
+
+#[test]
+fn fairy_stockfish_fens_read_back_in_courier() {
+    round_trip("courier", "courier", None, None);
 }

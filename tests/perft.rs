@@ -125,6 +125,9 @@ perft_file!(xiangqi, xiangqi_deep, "xiangqi");
 perft_file!(makruk, makruk_deep, "makruk");
 perft_file!(crazyhouse, crazyhouse_deep, "crazyhouse");
 perft_file!(shogi, shogi_deep, "shogi");
+perft_file!(shatranj, shatranj_deep, "shatranj");
+perft_file!(courier, courier_deep, "courier");
+perft_file!(minishogi, minishogi_deep, "minishogi");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {

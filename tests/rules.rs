@@ -1290,6 +1290,45 @@ fn shogi_perpetual_check_loses_for_the_side_that_checks() {
 }
 
 #[test]
+fn minishogi_repetition_loses_for_white_unless_a_side_checked_throughout() {
+    use polymachy::game::{GameResult, Termination, outcome};
+    let rs = rules("minishogi");
+    // The Golds step out and back: at the fourth occurrence of the start position White
+    // loses, whoever is to move (as pyffish rules it). One cycle short, the game goes on.
+    for (first, cycle) in [
+        (&[][..], ["b1b2", "d5d4", "b2b1", "d4d5"]),
+        (&["b1b2"][..], ["d5d4", "b2b1", "d4d5", "b1b2"]),
+    ] {
+        let mut pos = Position::start(&rs);
+        for m in first {
+            play_coord(&mut pos, m);
+        }
+        for n in 0..3 {
+            assert!(outcome(&mut pos).is_none(), "cycle {n}");
+            for m in cycle {
+                play_coord(&mut pos, m);
+            }
+        }
+        let o = outcome(&mut pos).unwrap();
+        assert_eq!(
+            (o.result, o.reason),
+            (GameResult::BlackWins, Termination::RepetitionLoss)
+        );
+        assert_eq!(o.to_string(), "Repetition: Black wins.");
+    }
+    // Black's Rook checks from a5 and b5 in turn: Black, who checked throughout, loses.
+    let mut pos = Position::from_fen(&rs, "1r2k/5/5/5/K4[-] b 0 1").unwrap();
+    for _ in 0..3 {
+        for m in ["b5a5", "a1b1", "a5b5", "b1a1"] {
+            play_coord(&mut pos, m);
+        }
+    }
+    let o = outcome(&mut pos).unwrap();
+    assert_eq!(o.result, GameResult::WhiteWins);
+    assert_eq!(o.to_string(), "Perpetual check: White wins.");
+}
+
+#[test]
 fn xiangqi_perpetual_check_loses_for_the_side_that_checks() {
     let rs = rules("xiangqi");
     // Red's Rook checks from f2 and e2 in turn while Black's General steps between f10 and

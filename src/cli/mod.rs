@@ -555,7 +555,10 @@ fn run_perft(
     let start = std::time::Instant::now();
     let progress = depth >= 4 && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut list = crate::moves::MoveList::new();
-    pos.legal_moves(&mut list);
+    // A position a rule ends at once (a bare King) has no moves to count.
+    if pos.final_ending().is_none() {
+        pos.legal_moves(&mut list);
+    }
     let mut perft = crate::perft::Perft::new();
     let mut total = 0;
     if depth == 0 {

@@ -39,7 +39,8 @@
 //!   the FEN by the rule ([`Rule::read_state`], [`Rule::write_state`]);
 //! - **endings** ([`Builder::ends_games`]): a rule may end a game ([`Rule::ending`]), asked by
 //!   the one verdict of how a game stands ([`Position::verdict`]) that the game record, the
-//!   search and the checks share;
+//!   search and the checks share; a rule that registers with [`Builder::ends_games_at_once`]
+//!   ends it before checkmate and stalemate are asked (a position with no legal move too);
 //! - **hash keys** for all of the above, kept by the position.
 //!
 //! One decision comes earlier, from the spec itself: where a piece may use its `i` (initial)
@@ -80,6 +81,9 @@ pub struct Draws {
     pub move_limit: u32,
     /// A repetition in which one side gave check in every position loses for that side.
     pub perpetual_check_loses: bool,
+    /// The side that loses by a repetition that is not a perpetual check (`None`: it draws;
+    /// Minishogi: White, who moves first).
+    pub repetition_loser: Option<Color>,
 }
 
 impl Default for Draws {
@@ -89,6 +93,7 @@ impl Default for Draws {
             repetition: 3,
             move_limit: 50,
             perpetual_check_loses: false,
+            repetition_loser: None,
         }
     }
 }
@@ -223,8 +228,9 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
     fn write_state(&self, _rs: &Ruleset, _state: &StateWords, _fields: &mut StateFields) {}
 
     /// How the game ends in `pos` by this rule, if it does (called only for rules that
-    /// registered with [`Builder::ends_games`], and only when the side to move has a legal
-    /// move: checkmate and stalemate come first).
+    /// registered with [`Builder::ends_games`], and then it counts only when the side to move
+    /// has a legal move: checkmate and stalemate come first; or with
+    /// [`Builder::ends_games_at_once`], and then it counts before anything else).
     fn ending(&self, _pos: &Position) -> Option<Outcome> {
         None
     }
@@ -319,6 +325,14 @@ impl Builder<'_> {
     /// This rule may end a game ([`Rule::ending`] is asked).
     pub fn ends_games(&mut self) {
         self.rs.dispatch.enders.push(self.index);
+    }
+
+    /// This rule may end a game at once ([`Rule::ending`] is asked first of all): its ending
+    /// stands whether or not the side to move has a legal move, before checkmate, stalemate,
+    /// repetition and the move-count rule, and perft counts no move from such a position
+    /// (Fairy-Stockfish's immediate game ends, such as a bare King).
+    pub fn ends_games_at_once(&mut self) {
+        self.rs.dispatch.final_enders.push(self.index);
     }
 
     /// This rule's moves do more than ordinary moves: make, unmake, the hash, the notation

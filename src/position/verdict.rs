@@ -9,7 +9,11 @@
 //!   `draws.repetition` times; `draws.move_limit` moves by each side without a capture, a
 //!   promotion or an irreversible move; and the endings of rules that end games (the counting
 //!   of Makruk). Checkmate and stalemate take precedence over all of these but repetition (a
-//!   repeated position always had a legal move).
+//!   repeated position always had a legal move). A repetition may lose for a side: the one
+//!   that gave check throughout (`draws.perpetual_check_loses`), else the one the variant
+//!   names (`draws.repetition_loser`, Minishogi).
+//! - Before all of these come the endings of rules that end a game at once
+//!   ([`Position::final_ending`], a bare King): they stand with or without a legal move.
 //!
 //! The search asks [`Position::rule_ending`] at every node (cheap: no move is generated) and,
 //! only when it gives an ending, [`Position::confirm_ending`], which generates the moves; the
@@ -68,12 +72,18 @@ pub enum Termination {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// A position occurred as often as the variant's repetition rule allows.
+    /// A position occurred as often as the variant's repetition rule allows: a draw, or a
+    /// loss for the side that gave check in every position of it (perpetual check).
     Repetition,
+    /// A position occurred as often as the variant's repetition rule allows, which the variant
+    /// scores as a loss for one side (`draws.repetition_loser`; Minishogi).
+    RepetitionLoss,
     /// The move-count rule: too many moves without a capture or an irreversible move.
     MoveLimit,
     /// The counting rules (Makruk): the count of moves ran out.
     Counting,
+    /// A rule's own ending, in that rule's words ("Bare King"): the core knows no more of it.
+    Rule(&'static str),
 }
 
 /// A finished game's result and the reason.
@@ -109,9 +119,12 @@ impl fmt::Display for Outcome {
             (Termination::Stalemate, _) => write!(f, "Stalemate: {who}."),
             (Termination::Repetition, GameResult::Draw) => write!(f, "Draw by repetition."),
             (Termination::Repetition, _) => write!(f, "Perpetual check: {who}."),
+            (Termination::RepetitionLoss, _) => write!(f, "Repetition: {who}."),
             (Termination::MoveLimit, _) => write!(f, "Draw by the move-count rule."),
             (Termination::Counting, GameResult::Draw) => write!(f, "Draw by the counting rules."),
             (Termination::Counting, _) => write!(f, "The count ran out: {who}."),
+            (Termination::Rule(what), GameResult::Draw) => write!(f, "{what}: draw."),
+            (Termination::Rule(what), _) => write!(f, "{what}: {who}."),
         }
     }
 }
@@ -151,9 +164,11 @@ impl Position {
             None if !self.has_legal_move(&mut list) => self.no_move_outcome(self.in_check()),
             None => return None,
         };
-        if o.reason == Termination::Repetition && self.rules.draws.perpetual_check_loses {
+        if o.reason == Termination::Repetition {
             let mut past = Vec::new();
-            self.past_checks(&mut past);
+            if self.rules.draws.perpetual_check_loses {
+                self.past_checks(&mut past);
+            }
             return Some(
                 self.judge_repetition(o, 0, |k| past.get(k - 1).copied().unwrap_or(false)),
             );
@@ -164,9 +179,10 @@ impl Position {
     /// A repetition ending `o` that [`Position::rule_ending`] found with `tree`, judged: where
     /// the variant says perpetual check loses and one side alone gave check in every position
     /// of the cycle (from the earliest occurrence that counted to now), that side loses;
-    /// otherwise `o` stands. `checked(k)` says whether the side to move `k` plies ago was in
-    /// check (the game answers from [`Position::past_checks`], the search from its own stack
-    /// and that). Allocates nothing.
+    /// otherwise, where the variant scores a repetition as a loss for one side
+    /// (`draws.repetition_loser`), that side loses; otherwise `o` stands. `checked(k)` says
+    /// whether the side to move `k` plies ago was in check (the game answers from
+    /// [`Position::past_checks`], the search from its own stack and that). Allocates nothing.
     #[inline]
     pub fn judge_repetition(
         &self,
@@ -175,11 +191,21 @@ impl Position {
         checked: impl Fn(usize) -> bool,
     ) -> Outcome {
         let d = &self.rules.draws;
-        if o.reason != Termination::Repetition || !d.perpetual_check_loses {
+        if o.reason != Termination::Repetition {
             return o;
         }
+        let plain = match d.repetition_loser {
+            Some(loser) => Outcome {
+                result: GameResult::win_for(loser.flip()),
+                reason: Termination::RepetitionLoss,
+            },
+            None => o,
+        };
+        if !d.perpetual_check_loses {
+            return plain;
+        }
         let Some(back) = self.repetition_start(d.repetition, tree) else {
-            return o;
+            return plain;
         };
         // Per side: whether it was in check in every position of the cycle where it moved.
         let mut always = [true; 2];
@@ -191,7 +217,9 @@ impl Position {
         let checker = match always {
             [true, false] => Color::Black,
             [false, true] => Color::White,
-            _ => return o,
+            // Both sides checked throughout: a draw, as in Fairy-Stockfish.
+            [true, true] => return o,
+            [false, false] => return plain,
         };
         Outcome {
             result: GameResult::win_for(checker.flip()),
@@ -242,22 +270,34 @@ impl Position {
     }
 
     /// An ending of [`Position::rule_ending`] checked against the moves: without a legal
-    /// move the game ends by checkmate or stalemate instead (a repetition always had one).
+    /// move the game ends by checkmate or stalemate instead (a repetition always had one), but
+    /// for a rule's ending at once ([`Position::final_ending`]), which stands.
     pub fn confirm_ending(&mut self, o: Outcome, scratch: &mut MoveList) -> Outcome {
-        if o.reason == Termination::Repetition || self.has_legal_move(scratch) {
+        if matches!(
+            o.reason,
+            Termination::Repetition | Termination::RepetitionLoss
+        ) || self.final_ending().is_some()
+            || self.has_legal_move(scratch)
+        {
             return o;
         }
         self.no_move_outcome(self.in_check())
     }
 
-    /// The endings by rule that stand here if the side to move has a legal move: repetition,
-    /// the move-count rule, the endings of rules ([`super::hooks::Rule::ending`]). `tree`: the
-    /// plies since the search's root, within which one earlier occurrence already counts as
-    /// a repetition (the side that repeated could repeat again); 0 for a game. Generates no
-    /// move: the search asks it at every node.
+    /// The endings by rule that stand here: a rule's ending at once
+    /// ([`Position::final_ending`]) whatever the moves, else, if the side to move has a legal
+    /// move, repetition, the move-count rule, the endings of rules
+    /// ([`super::hooks::Rule::ending`]). `tree`: the plies since the search's root, within
+    /// which one earlier occurrence already counts as a repetition (the side that repeated
+    /// could repeat again); 0 for a game. Generates no move: the search asks it at every node.
     #[inline]
     pub fn rule_ending(&self, tree: usize) -> Option<Outcome> {
         let rs = &*self.rules;
+        if !rs.dispatch.final_enders.is_empty()
+            && let Some(o) = self.final_ending()
+        {
+            return Some(o);
+        }
         let d = &rs.draws;
         if d.repetition > 0 && self.repeated(d.repetition, tree) {
             return Some(Outcome::draw(Termination::Repetition));
@@ -269,6 +309,18 @@ impl Position {
             return self.endings_of_rules();
         }
         None
+    }
+
+    /// The first ending that a rule which ends games at once
+    /// ([`super::hooks::Builder::ends_games_at_once`]) gives here: it stands whether or not
+    /// the side to move has a legal move, and perft counts no move from here.
+    #[inline]
+    pub fn final_ending(&self) -> Option<Outcome> {
+        let rs = &*self.rules;
+        rs.dispatch
+            .final_enders
+            .iter()
+            .find_map(|&i| rs.dispatch.hooks[i as usize].ending(self))
     }
 
     /// The first ending a rule gives here.

@@ -12,11 +12,14 @@
 //!                      # gave check in every position loses for that side (Shogi, as
 //!                      # Fairy-Stockfish plays it); the game's verdict and the search
 //!                      # judge it alike
+//! repetition-loser = "white"  # "white" or "black", default none: a repetition that is not
+//!                      # a perpetual check loses for that side instead of drawing
+//!                      # (Minishogi: White, who moves first, as Fairy-Stockfish plays it)
 //! ```
 //! Without a `[rules.draw]` table these defaults apply (FIDE's rules).
 
 use super::{Registered, kinds, spec_as};
-use crate::position::hooks::{Draws, Params, Rule, RuleSpec, Ruleset, Stalemate, Variant};
+use crate::position::hooks::{Color, Draws, Params, Rule, RuleSpec, Ruleset, Stalemate, Variant};
 
 pub const REGISTERED: Registered = Registered {
     name: "draw",
@@ -64,9 +67,13 @@ impl Rule for DrawRule {
             Stalemate::Loss => "A side that has no legal move while not in check is stalemated, and loses the game (stalemating the opponent wins).".to_owned(),
         }];
         if d.repetition > 0 {
+            let ends = match d.repetition_loser {
+                None => "draws the game at once".to_owned(),
+                Some(c) => format!("ends the game at once: {c:?} loses"),
+            };
             out.push(format!(
                 "The same position (same side to move, same castling or leap rights and \
-                 en-passant squares) occurring {} times draws the game at once.",
+                 en-passant squares) occurring {} times {ends}.",
                 d.repetition
             ));
             if d.perpetual_check_loses {
@@ -139,6 +146,23 @@ impl DrawSpec {
                         ),
                     );
                     false
+                }
+            };
+        }
+        if let Some((s, span)) = p.string("repetition-loser") {
+            d.repetition_loser = match s.as_str() {
+                "white" => Some(Color::White),
+                "black" => Some(Color::Black),
+                _ => {
+                    p.error(
+                        span,
+                        format!("`rules.draw.repetition-loser` is \"{s}\""),
+                        Some(
+                            "use \"white\" or \"black\" (the side a repetition loses for), or leave it out for a draw"
+                                .into(),
+                        ),
+                    );
+                    None
                 }
             };
         }

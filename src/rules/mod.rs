@@ -18,6 +18,7 @@
 //! configuration. Adding a rule means a file here, one line in [`REGISTRY`], a row in the
 //! rules table in `docs/variant-format.md`, and tests.
 
+mod bare_king;
 mod castling;
 mod counting;
 mod draw;
@@ -66,6 +67,7 @@ pub const REGISTRY: &[Registered] = &[
     flying_general::REGISTERED,
     drops::REGISTERED,
     counting::REGISTERED,
+    bare_king::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").

@@ -2,7 +2,7 @@
 //!
 //! A piece's name is looked up case-insensitively, with spaces, hyphens and other
 //! non-letters ignored, and with a few other spellings of the same piece ([`ALIASES`]:
-//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold): the same name shows the same drawing in every
+//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold, Alfil for Elephant, Courier for Bishop): the same name shows the same drawing in every
 //! game. A piece without a drawing (one a variant file invents) gets a generated image, the
 //! letter-in-shape glyph of [`super::glyph`].
 //!
@@ -53,6 +53,7 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("lance", include_str!("../../web/pieces/lance.svg")),
     ("lion", include_str!("../../web/pieces/lion.svg")),
     ("machine", include_str!("../../web/pieces/machine.svg")),
+    ("man", include_str!("../../web/pieces/man.svg")),
     ("marshal", include_str!("../../web/pieces/marshal.svg")),
     (
         "missionary",
@@ -78,6 +79,7 @@ pub const IMAGES: &[(&str, &str)] = &[
         include_str!("../../web/pieces/rhinoceros.svg"),
     ),
     ("rook", include_str!("../../web/pieces/rook.svg")),
+    ("schleich", include_str!("../../web/pieces/schleich.svg")),
     ("ship", include_str!("../../web/pieces/ship.svg")),
     ("soldier", include_str!("../../web/pieces/soldier.svg")),
     ("sorceress", include_str!("../../web/pieces/sorceress.svg")),
@@ -107,6 +109,15 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("silvergeneral", "khon"),
     // Shogi's Gold General.
     ("goldgeneral", "gold"),
+    // Shatranj's and Courier chess's Elephant, a leap two squares diagonally (the Alfil).
+    ("alfil", "elephant"),
+    // Courier chess's Courier moves as the Bishop it became.
+    ("courier", "bishop"),
+    // Courier chess's Schleich (the Smith), one orthogonal step (the Wazir).
+    ("wazir", "schleich"),
+    ("smith", "schleich"),
+    // Courier chess's Man, a King that is not royal (the Commoner).
+    ("commoner", "man"),
 ];
 
 /// A name as the tables hold it: lower case, letters and digits only (`"Marshal "` and

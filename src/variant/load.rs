@@ -32,6 +32,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("makruk", include_str!("../../variants/makruk.toml")),
     ("crazyhouse", include_str!("../../variants/crazyhouse.toml")),
     ("shogi", include_str!("../../variants/shogi.toml")),
+    ("shatranj", include_str!("../../variants/shatranj.toml")),
+    ("courier", include_str!("../../variants/courier.toml")),
+    ("minishogi", include_str!("../../variants/minishogi.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
