@@ -69,6 +69,14 @@ const SINGULAR_MARGIN: i32 = 2;
 /// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha sends the
 /// node to the quiescence search.
 const RAZOR_MARGIN: i32 = 250;
+/// Late move pruning reaches this depth: past `(3 + depth²) / (2 − improving)` quiet moves the
+/// rest are not searched.
+const LMP_DEPTH: i32 = 5;
+/// History pruning: near the horizon a quiet move whose history is below this many points per
+/// ply of depth is searched only when it gives check.
+const HISTORY_PRUNE: i32 = 4_000;
+/// The late-move reduction table's divisor: `ln(depth) · ln(move number) / LMR_DIVISOR`.
+const LMR_DIVISOR: f64 = 1.9;
 /// The most search threads.
 pub const MAX_THREADS: usize = 256;
 
@@ -341,7 +349,7 @@ impl Searcher {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
             }
         }
         let eval = Evaluator::new(rules);
@@ -1196,6 +1204,18 @@ impl Searcher {
             static_eval.unwrap_or_else(|| self.cached_eval(pos))
         };
         self.plies[ply].eval = eval;
+        // The hash's score, where its bound says it is nearer the truth than the static
+        // evaluation, stands in for it in the pruning decisions below (the static evaluation
+        // itself is what the improving flag compares and what the table keeps).
+        let prune_eval = match tt_hit {
+            Some((s, _, bound)) if !in_check && s.abs() < MATE_BOUND => match bound {
+                Bound::Exact => s,
+                Bound::Lower if s > eval => s,
+                Bound::Upper if s < eval => s,
+                _ => eval,
+            },
+            _ => eval,
+        };
         // Improving: the static evaluation is better than two plies ago (or four, when the
         // side was in check then). Pruning is bolder where it is not.
         let improving = !in_check && {
@@ -1212,9 +1232,9 @@ impl Searcher {
             && !in_check
             && depth <= 4
             && beta.abs() < MATE_BOUND
-            && eval - 110 * (depth - improving as i32) >= beta
+            && prune_eval - 110 * (depth - improving as i32) >= beta
         {
-            return eval;
+            return prune_eval;
         }
         // Razoring: far below alpha at the horizon's edge, the quiescence search decides
         // whether any capture brings the score back.
@@ -1223,7 +1243,7 @@ impl Searcher {
             && !in_check
             && depth <= 2
             && alpha.abs() < MATE_BOUND
-            && eval + RAZOR_MARGIN * depth <= alpha
+            && prune_eval + RAZOR_MARGIN * depth <= alpha
         {
             let s = self.qsearch(pos, alpha, alpha + 1, ply, 0, None);
             if self.aborted {
@@ -1240,13 +1260,13 @@ impl Searcher {
             && !excluding
             && !in_check
             && depth >= 3
-            && eval >= beta
+            && prune_eval >= beta
             && beta.abs() < MATE_BOUND
             && !pos.last_was_null()
             && self.has_officers(pos)
         {
             // Deeper searches and larger leads over beta reduce more.
-            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            let r = 3 + depth / 4 + ((prune_eval - beta) / 200).min(3);
             self.plies[ply].cur = NO_MOVE;
             pos.make_null();
             let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
@@ -1303,6 +1323,10 @@ impl Searcher {
         let mut quiets_seen = 0;
         let extend_ok = (ply as i32) < 2 * self.root_depth;
         let may_prune = !pv_node && !in_check && depth <= 3;
+        let lmp_limit = (!pv_node && !in_check && depth <= LMP_DEPTH)
+            .then(|| (3 + depth * depth) / (2 - improving as i32));
+        let killers = self.plies[ply].killers;
+        let counter = self.counter_move(ply);
         let mut i = 0;
         while i < moves.len() {
             let mv = Self::pick(&mut moves, &mut scores, i);
@@ -1316,10 +1340,7 @@ impl Searcher {
                 quiets_seen += 1;
                 // Late move pruning: near the horizon, past a number of quiet moves, the
                 // remaining quiet moves are not searched.
-                if may_prune
-                    && legal > 0
-                    && best > -MATE_BOUND
-                    && quiets_seen > (4 + 3 * depth * depth) / (2 - improving as i32)
+                if lmp_limit.is_some_and(|n| quiets_seen > n) && legal > 0 && best > -MATE_BOUND
                 {
                     let mut k = i;
                     for j in i..moves.len() {
@@ -1349,13 +1370,19 @@ impl Searcher {
             {
                 continue;
             }
-            // Futility: quiet moves far below alpha near the horizon are searched only when
-            // they give check.
+            // Futility and history: near the horizon, quiet moves far below alpha, and quiet
+            // moves (not killers or the counter move) whose history says they keep failing,
+            // are searched only when they give check.
             let prunable = may_prune
                 && !tactical
                 && legal > 0
                 && best > -MATE_BOUND
-                && eval + 100 + 120 * depth <= alpha;
+                && (prune_eval + 100 + 120 * depth <= alpha
+                    || (mv != killers[0]
+                        && mv != killers[1]
+                        && mv != counter
+                        && self.quiet_score(ply, history_key(piece, mv.to))
+                            < -HISTORY_PRUNE * depth));
             if prunable {
                 if mv.is_rule_made() || !pos.make_if_legal(mv) {
                     continue;
@@ -1377,7 +1404,8 @@ impl Searcher {
                 -self.negamax(pos, nd, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && legal > 2 {
+                // Reduced from the second move on, in PV nodes from the third.
+                if depth >= 3 && quiet && !in_check && legal > 1 + pv_node as i32 {
                     r = self.lmr[(depth as usize).min(63)][(legal as usize).min(63)] as i32;
                     if pv_node {
                         r -= 1;
