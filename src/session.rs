@@ -44,8 +44,8 @@ use crate::position::{Position, Ruleset};
 
 pub use crate::game::{GameResult, PgnError, PgnRecord, parse_pgn, pgn_movetext, variant_men};
 pub use crate::moves::legal_generations;
-pub use crate::text::san::{MoveError, pawn_kind, san};
-pub use crate::text::{coord, is_capture};
+pub use crate::text::san::{MoveError, pawn_kind, san, san_listed};
+pub use crate::text::{EP_SUFFIX, coord, is_capture};
 
 /// The record underneath a session (the start and the moves), as the modules that learn from
 /// finished games (the tuner) take them: [`Session::into_record`].

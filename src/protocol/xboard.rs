@@ -86,7 +86,7 @@ pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
     let rest = text
         .strip_prefix(g.name(mv.from).to_string().as_str())
         .unwrap_or(&text)
-        .trim_end_matches(crate::text::EP_SUFFIX);
+        .trim_end_matches(crate::session::EP_SUFFIX);
     let (v, from) = (g.name(victim), g.name(mv.from));
     Some(format!("{from}{v},{v}{rest}"))
 }
@@ -124,10 +124,10 @@ fn join_legs(text: &str) -> String {
     }
     let last = legs[legs.len() - 1];
     let rest = &last[square_len(last)..];
-    let suffix = if rest.ends_with(crate::text::EP_SUFFIX) {
+    let suffix = if rest.ends_with(crate::session::EP_SUFFIX) {
         ""
     } else {
-        crate::text::EP_SUFFIX
+        crate::session::EP_SUFFIX
     };
     format!("{}{rest}{suffix}", from(legs[0]))
 }

@@ -41,7 +41,7 @@ use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::json;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::{APP_JS, INDEX_HTML, MAX_BODY, STYLE_CSS, Server, lock};
 
@@ -569,6 +569,54 @@ fn lane(method: &str, path: &str, body: &[u8]) -> Lane {
     }
 }
 
+/// The page's files and the variant list once built: answered without a worker.
+fn served_from_memory(sh: &Shared, path: &str) -> Option<Response<Body>> {
+    let file = |kind: &'static str, text: &'static str| {
+        Some(reply(200, kind, Bytes::from_static(text.as_bytes())))
+    };
+    match path {
+        "/" | "/index.html" => file("text/html; charset=utf-8", INDEX_HTML),
+        "/app.js" => file("text/javascript; charset=utf-8", APP_JS),
+        "/style.css" => file("text/css; charset=utf-8", STYLE_CSS),
+        "/api/variants" => sh.variants.get().map(|b| reply(200, JSON, b.clone())),
+        _ => None,
+    }
+}
+
+/// A POST request's body: refused by its announced size before any of it is read, cut at
+/// [`MAX_BODY`], and given up when it comes too slowly.
+async fn read_body(req: Request<Incoming>) -> Result<Bytes, Response<Body>> {
+    let announced = header_text(req.headers(), header::CONTENT_LENGTH)
+        .map(|v| v.trim().parse::<u64>().unwrap_or(u64::MAX));
+    if announced.is_some_and(|n| n > MAX_BODY as u64) {
+        return Err(too_large());
+    }
+    let read = Limited::new(req.into_body(), MAX_BODY).collect();
+    match tokio::time::timeout(BODY_TIMEOUT, read).await {
+        Err(_) => Err(error_closing(408, "the request's body came too slowly")),
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
+        Ok(Err(_)) => Err(error_closing(400, "cannot read the request")),
+        Ok(Ok(b)) => Ok(b.to_bytes()),
+    }
+}
+
+/// Waits for the client's turn in the play lane (one request of a client at a time); `None`
+/// when the server is stopping.
+async fn client_turn(sh: &Shared, peer: IpAddr) -> Option<OwnedSemaphorePermit> {
+    let turn = {
+        let mut turns = lock(&sh.turns);
+        if turns.len() > MAX_CONNECTIONS {
+            // Clients with no request under way are forgotten.
+            turns.retain(|_, t| Arc::strong_count(t) > 1);
+        }
+        turns
+            .entry(peer)
+            .or_insert_with(|| Arc::new(Semaphore::new(1)))
+            .clone()
+    };
+    turn.acquire_owned().await.ok()
+}
+
 async fn route(
     sh: &Shared,
     local: Option<IpAddr>,
@@ -585,50 +633,15 @@ async fn route(
     };
     let path = req.uri().path().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
-    if method == "GET" {
-        match path.as_str() {
-            "/" | "/index.html" => {
-                return reply(
-                    200,
-                    "text/html; charset=utf-8",
-                    Bytes::from_static(INDEX_HTML.as_bytes()),
-                );
-            }
-            "/app.js" => {
-                return reply(
-                    200,
-                    "text/javascript; charset=utf-8",
-                    Bytes::from_static(APP_JS.as_bytes()),
-                );
-            }
-            "/style.css" => {
-                return reply(
-                    200,
-                    "text/css; charset=utf-8",
-                    Bytes::from_static(STYLE_CSS.as_bytes()),
-                );
-            }
-            "/api/variants" => {
-                if let Some(b) = sh.variants.get() {
-                    return reply(200, JSON, b.clone());
-                }
-            }
-            _ => {}
-        }
+    if method == "GET"
+        && let Some(r) = served_from_memory(sh, &path)
+    {
+        return r;
     }
     let body = if method == "POST" {
-        // Refused by its announced size, before any of it is read.
-        let announced = header_text(req.headers(), header::CONTENT_LENGTH)
-            .map(|v| v.trim().parse::<u64>().unwrap_or(u64::MAX));
-        if announced.is_some_and(|n| n > MAX_BODY as u64) {
-            return too_large();
-        }
-        let read = Limited::new(req.into_body(), MAX_BODY).collect();
-        match tokio::time::timeout(BODY_TIMEOUT, read).await {
-            Err(_) => return error_closing(408, "the request's body came too slowly"),
-            Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => return too_large(),
-            Ok(Err(_)) => return error_closing(400, "cannot read the request"),
-            Ok(Ok(b)) => b.to_bytes(),
+        match read_body(req).await {
+            Ok(b) => b,
+            Err(r) => return r,
         }
     } else {
         Bytes::new()
@@ -653,20 +666,9 @@ async fn route(
     };
     // In the play lane, a client waits for its own turn first.
     let _turn = if lane == Lane::Play {
-        let turn = {
-            let mut turns = lock(&sh.turns);
-            if turns.len() > MAX_CONNECTIONS {
-                // Clients with no request under way are forgotten.
-                turns.retain(|_, t| Arc::strong_count(t) > 1);
-            }
-            turns
-                .entry(peer)
-                .or_insert_with(|| Arc::new(Semaphore::new(1)))
-                .clone()
-        };
-        match turn.acquire_owned().await {
-            Ok(p) => Some(p),
-            Err(_) => return error(503, "the server is stopping"),
+        match client_turn(sh, peer).await {
+            Some(p) => Some(p),
+            None => return error(503, "the server is stopping"),
         }
     } else {
         None

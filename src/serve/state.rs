@@ -73,7 +73,7 @@ pub(super) fn move_json(pos: &mut Position, mv: Move) -> Value {
 }
 
 /// [`move_json`], given the legal moves of `pos` and of the position after `mv` where they
-/// are listed already (see [`crate::text::san::san_listed`]).
+/// are listed already (see [`crate::session::san_listed`]).
 pub(super) fn move_json_listed(
     pos: &mut Position,
     mv: Move,
@@ -83,7 +83,7 @@ pub(super) fn move_json_listed(
     let rules = pos.rules().clone();
     let g = rules.geometry;
     let capture = crate::session::is_capture(pos, mv);
-    let san = crate::text::san::san_listed(pos, mv, legal, replies);
+    let san = crate::session::san_listed(pos, mv, legal, replies);
     let before = pos.clone();
     pos.make(mv);
     let played = crate::session::Played {
