@@ -1216,11 +1216,14 @@ fn shogi_a_pawn_drop_that_mates_loses_for_the_side_that_dropped() {
     assert!(pos.mated_by_losing_drop());
     let o = polymachy::game::outcome(&mut pos).unwrap();
     assert_eq!(o.result, polymachy::game::GameResult::BlackWins);
+    // The words name the forbidden drop, not a checkmate won by the side mated.
+    assert_eq!(o.to_string(), "Mate by a forbidden drop: Black wins.");
     // A Gold dropped there mates and wins.
     let mut gold = Position::from_fen(&rs, "7lk/9/8G/9/9/9/9/9/K8[G] w 0 1").unwrap();
     play_coord(&mut gold, "G@i8");
     let o = polymachy::game::outcome(&mut gold).unwrap();
     assert_eq!(o.result, polymachy::game::GameResult::WhiteWins);
+    assert_eq!(o.to_string(), "Checkmate: White wins.");
     // The search does not drop the Pawn there.
     let mut pos = Position::from_fen(&rs, fen).unwrap();
     let best = polymachy::search::best_move(&mut pos, &polymachy::search::Limits::depth(3));

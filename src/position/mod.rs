@@ -17,7 +17,7 @@ mod verdict;
 pub use effects::{Effect, Effects, MAX_EFFECTS};
 pub use ep::{EpSquares, MAX_EP_SQUARES};
 pub use ruleset::{CompileError, CompileProblem, Ruleset};
-pub use verdict::{GameResult, Outcome, Termination};
+pub use verdict::{FORBIDDEN_DROP_MATE, GameResult, Outcome, Termination};
 
 use std::fmt;
 use std::sync::Arc;

@@ -65,6 +65,11 @@ impl GameResult {
     }
 }
 
+/// The ending of a mate given by a drop that may not mate (`drops.no-mate-drop` with
+/// `mate-drop = "loses"`, Shogi's uchifuzume as Fairy-Stockfish scores it): the side mated
+/// wins, so the words must not say "Checkmate" for the side that gave it.
+pub const FORBIDDEN_DROP_MATE: &str = "Mate by a forbidden drop";
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {
@@ -244,15 +249,15 @@ impl Position {
     }
 
     /// The ending when the side to move has no legal move: checkmate when `in_check` (won
-    /// instead when the mate came from a drop the rules forbid to mate with), else stalemate
-    /// as the variant scores it.
+    /// instead when the mate came from a drop the rules forbid to mate with, an ending named
+    /// [`FORBIDDEN_DROP_MATE`]), else stalemate as the variant scores it.
     #[inline]
     pub fn no_move_outcome(&self, in_check: bool) -> Outcome {
         let o = self.rules.no_move_outcome(self.side, in_check);
         if in_check && self.mated_by_losing_drop() {
             return Outcome {
                 result: GameResult::win_for(self.side),
-                reason: Termination::Checkmate,
+                reason: Termination::Rule(FORBIDDEN_DROP_MATE),
             };
         }
         o
