@@ -32,3 +32,4 @@ pub mod testing;
 pub mod text;
 pub mod tune;
 pub mod variant;
+pub mod variant_tests;

@@ -436,7 +436,13 @@ pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
     for w in &variant.warnings {
         eprintln!("{w}");
     }
-    Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
+    let rules = Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))?;
+    // A `[[test]]` whose FEN is not a position of the variant is a mistake in the file.
+    let bad = crate::variant_tests::fen_errors(&rules);
+    if !bad.is_empty() {
+        return Err(UserError(bad.join("\n")));
+    }
+    Ok(rules)
 }
 
 /// A position from an optional FEN.

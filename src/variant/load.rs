@@ -452,7 +452,7 @@ fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
 }
 
 /// The byte offset of character `col` (1-based) inside the string value at `span`.
-fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
+pub(super) fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
     // Skip the opening quote (one for basic/literal strings, three for multi-line ones).
     let raw = text.get(span.clone()).unwrap_or("");
     let q = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
@@ -561,6 +561,7 @@ fn read_variant(
         warnings: Vec::new(),
         zones: Vec::new(),
         display: super::Display::default(),
+        tests: Vec::new(),
     };
     warns.extend(warnings);
     let start = top.start;
@@ -593,10 +594,31 @@ fn read_variant(
         .eval
         .map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
     check_promotion_rule(&variant, &piece_spans, diags);
+    let mut test_spans = Vec::new();
+    if let Some(t) = &top.tests {
+        let names: Vec<&str> = catalog.rule_names().iter().map(|(n, _)| *n).collect();
+        // A board or letters already reported broken would make every FEN wrong again.
+        let placements = files.zip(ranks).is_some() && !letters_broken;
+        let (tests, spans) = super::test_table::read(text, t, &variant, &names, placements, diags);
+        variant.tests = tests;
+        test_spans = spans;
+    }
     if !ok || !diags.is_empty() {
         return None;
     }
     variant.locations = locations(text, &start_span, &piece_spans, &rule_spans);
+    let at = Lines::new(text);
+    let loc = |span: &Span| {
+        let (line, col) = at.line_col(span.start);
+        Loc { line, col }
+    };
+    variant.locations.tests = test_spans
+        .iter()
+        .map(|(t, f)| super::TestLoc {
+            table: loc(t),
+            fen: f.as_ref().map(loc),
+        })
+        .collect();
     Some(variant)
 }
 
@@ -624,6 +646,7 @@ fn locations(
             .map(|(n, s)| (n.clone(), loc(s)))
             .collect(),
         network: None,
+        tests: Vec::new(),
     }
 }
 
@@ -654,6 +677,7 @@ struct TopKeys<'a> {
     eval: Option<(&'a Entries, Span)>,
     zones: Option<(&'a Entries, Span)>,
     display: Option<(&'a Entries, Span)>,
+    tests: Option<SVal>,
 }
 
 fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> TopKeys<'a> {
@@ -670,6 +694,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
     let eval = top.table("eval");
     let zones = top.table("zones");
     let display = top.table("display");
+    let tests = top.get("test").cloned();
     top.finish();
     TopKeys {
         title,
@@ -683,6 +708,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
         eval,
         zones,
         display,
+        tests,
     }
 }
 
