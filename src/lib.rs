@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod compile;
 pub mod datagen;
+pub mod export;
 pub mod files;
 pub mod game;
 pub mod geometry;
