@@ -87,7 +87,7 @@ fn fsf_component(c: &Component) -> bool {
         return false;
     }
     let rider = c.range != Range::Default && !matches!(c.atom, Atom::R | Atom::B | Atom::Q);
-    !(rider && !matches!(c.atom, Atom::W | Atom::F | Atom::N))
+    !rider || matches!(c.atom, Atom::W | Atom::F | Atom::N)
 }
 
 /// How one piece is written: a Fairy-Stockfish piece type or a custom piece.
@@ -153,14 +153,14 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             }
             continue;
         }
-        if let Some((is_pawn, ds, ep)) = pawn_shape(&p.betza) {
-            if is_pawn && pawn.is_none() {
-                pawn = Some(k);
-                double_step = ds;
-                pawn_ep = ep;
-                lines.push(format!("pawn = {letter}"));
-                continue;
-            }
+        if let Some((true, ds, ep)) = pawn_shape(&p.betza)
+            && pawn.is_none()
+        {
+            pawn = Some(k);
+            double_step = ds;
+            pawn_ep = ep;
+            lines.push(format!("pawn = {letter}"));
+            continue;
         }
         // A promoted form that moves as another piece of the game is that piece promoted.
         if promoted_forms.contains(&k) && same_as_other(v, k).is_some() {

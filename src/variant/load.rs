@@ -594,15 +594,14 @@ fn read_variant(
         .eval
         .map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
     check_promotion_rule(&variant, &piece_spans, diags);
-    let mut test_spans = Vec::new();
-    if let Some(t) = &top.tests {
-        let names: Vec<&str> = catalog.rule_names().iter().map(|(n, _)| *n).collect();
-        // A board or letters already reported broken would make every FEN wrong again.
-        let placements = files.zip(ranks).is_some() && !letters_broken;
-        let (tests, spans) = super::test_table::read(text, t, &variant, &names, placements, diags);
-        variant.tests = tests;
-        test_spans = spans;
-    }
+    let test_spans = read_tests(
+        text,
+        top.tests.as_ref(),
+        &mut variant,
+        catalog,
+        files.zip(ranks).is_some() && !letters_broken,
+        diags,
+    );
     if !ok || !diags.is_empty() {
         return None;
     }
@@ -620,6 +619,25 @@ fn read_variant(
         })
         .collect();
     Some(variant)
+}
+
+/// The `[[test]]` tables, read once the rest is (`placements`: the board and the letters are
+/// sound, so the FENs' placements can be checked); returns each test's table and `fen` spans.
+fn read_tests(
+    text: &str,
+    tests: Option<&SVal>,
+    variant: &mut Variant,
+    catalog: &dyn SpecCatalog,
+    placements: bool,
+    diags: &mut Vec<Diag>,
+) -> Vec<(Span, Option<Span>)> {
+    let Some(t) = tests else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = catalog.rule_names().iter().map(|(n, _)| *n).collect();
+    let (read, spans) = super::test_table::read(text, t, variant, &names, placements, diags);
+    variant.tests = read;
+    spans
 }
 
 /// Where the start, the pieces and the rules are written. What can only be found by compiling

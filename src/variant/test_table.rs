@@ -14,7 +14,7 @@
 //!
 //! Reading checks the keys and types, and the FEN's placement and side against the board and
 //! the pieces (located at the column inside the string); the rest of the FEN is checked when
-//! the variant is compiled and the tests are run (`crate::variant_tests`), which need the
+//! the variant is compiled and the tests are run, which need the
 //! compiled rules.
 
 use super::Variant;
@@ -59,6 +59,8 @@ pub const MAX_TEST_DEPTH: usize = 12;
 
 /// Reads the `test` array (`[[test]]` tables) of a variant whose pieces, board and rules are
 /// read; returns the tests and each one's table span and `fen` span.
+// long: one table at a time, every key read and checked in turn, its problems named by the
+// test's label; a test with a problem is left out.
 pub(super) fn read(
     text: &str,
     value: &SVal,
