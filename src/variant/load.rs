@@ -605,19 +605,7 @@ fn read_variant(
     if !ok || !diags.is_empty() {
         return None;
     }
-    variant.locations = locations(text, &start_span, &piece_spans, &rule_spans);
-    let at = Lines::new(text);
-    let loc = |span: &Span| {
-        let (line, col) = at.line_col(span.start);
-        Loc { line, col }
-    };
-    variant.locations.tests = test_spans
-        .iter()
-        .map(|(t, f)| super::TestLoc {
-            table: loc(t),
-            fen: f.as_ref().map(loc),
-        })
-        .collect();
+    variant.locations = locations(text, &start_span, &piece_spans, &rule_spans, &test_spans);
     Some(variant)
 }
 
@@ -649,6 +637,7 @@ fn locations(
     start_span: &Span,
     piece_spans: &[Span],
     rule_spans: &[(String, Span)],
+    test_spans: &[(Span, Option<Span>)],
 ) -> Locations {
     let at = Lines::new(text);
     let loc = |span: &Span| {
@@ -664,7 +653,13 @@ fn locations(
             .map(|(n, s)| (n.clone(), loc(s)))
             .collect(),
         network: None,
-        tests: Vec::new(),
+        tests: test_spans
+            .iter()
+            .map(|(t, f)| super::TestLoc {
+                table: loc(t),
+                fen: f.as_ref().map(loc),
+            })
+            .collect(),
     }
 }
 

@@ -59,8 +59,7 @@ pub const MAX_TEST_DEPTH: usize = 12;
 
 /// Reads the `test` array (`[[test]]` tables) of a variant whose pieces, board and rules are
 /// read; returns the tests and each one's table span and `fen` span.
-// long: one table at a time, every key read and checked in turn, its problems named by the
-// test's label; a test with a problem is left out.
+// long: one pass over the tables, each key read and checked in turn under the test's label.
 pub(super) fn read(
     text: &str,
     value: &SVal,
