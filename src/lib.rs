@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod compile;
 pub mod datagen;
+pub mod export;
 pub mod files;
 pub mod game;
 pub mod geometry;
@@ -32,3 +33,4 @@ pub mod testing;
 pub mod text;
 pub mod tune;
 pub mod variant;
+pub mod variant_tests;

@@ -331,6 +331,8 @@ fn tamerlane_with_the_swap_is_tamerlane_plus_the_rule() {
     let tail = |t: &'static str| &t[t.find("\n[zones]").unwrap()..];
     let ours = tail(TAMERLANE_SWAP);
     let (game, rule) = ours.split_at(ours.find("\n[rules.royal-swap]").unwrap());
+    // The shipped file ends with why it has no [[test]] tables: not part of the game.
+    let built_in = built_in.split("\n# No [[test]]:").next().unwrap();
     assert_eq!(game.trim_end(), tail(built_in).trim_end());
     assert!(rule.contains("with = \"any\""), "{rule}");
     // The swap is never played from the start (no one is in check): the same counts.

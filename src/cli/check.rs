@@ -1,11 +1,14 @@
 //! `polymachy check`: property-tests a variant file with random games.
 //!
-//! Every invariant of [`crate::testing::Invariant`] is checked in every position of `--cases`
+//! First the file's own tests (`[[test]]` tables: perft counts, legal moves and verdicts from
+//! other programs), one line each, `ok` or `FAIL` with the file's value and the engine's
+//! (`--tests-only` runs only them, `--no-tests` skips them). Then every invariant of
+//! [`crate::testing::Invariant`] is checked in every position of `--cases`
 //! random games of up to `--plies` moves from the start position, then of `--positions` short
 //! games from random positions. The same `--seed` plays the same games. One line per invariant
 //! says `ok` or `FAIL`; a failure is followed by its shrunk game in coordinate notation and the
-//! FEN before the failing move. Exit status: 0 when everything holds, 1 when an invariant
-//! failed, 2 for bad input.
+//! FEN before the failing move. The last line counts both: `N passed, M failed`. Exit status:
+//! 0 when everything holds, 1 when a test or an invariant failed, 2 for bad input.
 
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -13,7 +16,9 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{UserError, VariantArgs, load_rules};
+use crate::position::Ruleset;
 use crate::testing::{self, Progress, Report, Settings};
+use crate::variant_tests::{self, TestReport};
 
 /// The seed used when `--seed` is not given.
 pub const DEFAULT_SEED: u64 = 1;
@@ -36,11 +41,73 @@ pub struct CheckArgs {
     /// Seed of the random games: the same seed plays the same games
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+    /// Run only the file's own tests (its `[[test]]` tables), not the random games
+    #[arg(long, conflicts_with = "no_tests")]
+    pub tests_only: bool,
+    /// Skip the file's own tests
+    #[arg(long)]
+    pub no_tests: bool,
+}
+
+/// Runs the file's tests (with the default setup: the tests describe it), printing one line
+/// each as it ends; returns (passed, failed).
+fn run_file_tests(
+    rules: &std::sync::Arc<Ruleset>,
+    setup: bool,
+) -> Result<(usize, usize), UserError> {
+    let v = &rules.variant;
+    let n = v.tests.len();
+    let default;
+    let rules = if setup {
+        default = Ruleset::new(v, None).map_err(|e| UserError(e.to_string()))?;
+        &default
+    } else {
+        rules
+    };
+    println!(
+        "{} ({}): {n} test{} from the file{}",
+        v.title,
+        v.id,
+        if n == 1 { "" } else { "s" },
+        if setup && n > 0 {
+            ", with the default setup"
+        } else {
+            ""
+        }
+    );
+    let (mut passed, mut failed) = (0, 0);
+    for i in 0..n {
+        let r: TestReport = variant_tests::run(rules, i, None);
+        println!("{}", r.line());
+        if r.passed() {
+            passed += 1;
+        } else {
+            println!("      source: {}", r.source);
+            failed += 1;
+        }
+        let _ = std::io::stdout().flush();
+    }
+    Ok((passed, failed))
 }
 
 /// Runs `check`; exits with status 1 when an invariant fails.
 pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
     let rules = load_rules(&a.v)?;
+    let start = Instant::now();
+    let tests = if a.no_tests {
+        (0, 0)
+    } else {
+        run_file_tests(&rules, a.v.setup.is_some())?
+    };
+    if a.tests_only {
+        println!("{} passed, {} failed", tests.0, tests.1);
+        eprintln!("{:.1} s", start.elapsed().as_secs_f64());
+        let _ = std::io::stdout().flush();
+        if tests.1 > 0 {
+            std::process::exit(1);
+        }
+        return Ok(());
+    }
     let tty = std::io::stderr().is_terminal();
     let setup = match &rules.setup {
         Some(s) => format!(", setup {s}"),
@@ -58,7 +125,6 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
         settings.random_plies,
         a.seed
     );
-    let start = Instant::now();
     let mut show = |p: Progress| {
         if tty {
             let name = p.invariant.map(|i| i.name()).unwrap_or("check");
@@ -85,18 +151,19 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
     if tty {
         eprint!("\r\x1b[K");
     }
-    print!("{}", render(&report, &a.v.variant));
+    print!("{}", render(&report, &a.v.variant, tests));
     eprintln!("{:.1} s", start.elapsed().as_secs_f64());
     let _ = std::io::stdout().flush();
-    if report.failed() > 0 {
+    if report.failed() + tests.1 > 0 {
         std::process::exit(1);
     }
     Ok(())
 }
 
 /// The report as printed: one line per invariant, failures detailed under their line, and a
-/// last line `N passed, M failed`. `variant` is the name or path as the user gave it.
-pub fn render(report: &Report, variant: &str) -> String {
+/// last line `N passed, M failed` that also counts the file's tests (`tests`: passed, failed).
+/// `variant` is the name or path as the user gave it.
+pub fn render(report: &Report, variant: &str, tests: (usize, usize)) -> String {
     let width = testing::Invariant::ALL
         .iter()
         .map(|i| i.name().len())
@@ -150,8 +217,8 @@ pub fn render(report: &Report, variant: &str) -> String {
     }
     out.push_str(&format!(
         "{} passed, {} failed\n",
-        report.passed(),
-        report.failed()
+        report.passed() + tests.0,
+        report.failed() + tests.1
     ));
     out
 }
@@ -195,7 +262,7 @@ mod tests {
 
     #[test]
     fn one_line_per_invariant_and_a_total() {
-        let text = render(&report(false), "chess");
+        let text = render(&report(false), "chess", (0, 0));
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), Invariant::ALL.len() + 1, "{text}");
         assert!(lines[..8].iter().all(|l| l.starts_with("ok ")), "{text}");
@@ -204,7 +271,7 @@ mod tests {
 
     #[test]
     fn failures_show_the_game_and_the_fen() {
-        let text = render(&report(true), "chess");
+        let text = render(&report(true), "chess", (0, 0));
         assert!(text.contains("FAIL  make-unmake"), "{text}");
         assert!(
             text.contains("game (2 plies from the start position): g1f3 g8f6"),

@@ -87,6 +87,9 @@ pub enum Command {
     /// Property-test a variant: check the engine's invariants over random games
     #[cfg(feature = "testing")]
     Check(check::CheckArgs),
+    /// Write a variant for another program: --fsf writes a Fairy-Stockfish variants.ini
+    /// section (exit status 0 when it says everything, 3 when some rules cannot be written)
+    Export(ExportArgs),
     /// Measure perft speed (nodes per second) on the shipped variants
     Bench(bench::BenchArgs),
     /// The engine at depth d+1 against depth d over many games (strength check)
@@ -138,6 +141,60 @@ pub struct ServeArgs {
     /// request for the game wakes it)
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub sleep_after: u64,
+}
+
+/// `polymachy export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Built-in variant name or path to a .toml file
+    #[arg(long, short = 'v', default_value = "metamachy")]
+    pub variant: String,
+    /// Write a Fairy-Stockfish `variants.ini` section (the only format so far)
+    #[arg(long, required = true)]
+    pub fsf: bool,
+    /// The section's name (default: the variant's id)
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write to this file instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// The exit status of `export` when the section leaves rules out.
+pub const EXPORT_PARTIAL: u8 = 3;
+
+/// `export --fsf`: the section on standard output (or `--out`), what it cannot express on
+/// standard error; exit status [`EXPORT_PARTIAL`] when that is anything.
+fn run_export(a: ExportArgs) -> Result<ExitCode, UserError> {
+    let rules = load_rules(&VariantArgs {
+        variant: a.variant.clone(),
+        setup: None,
+    })?;
+    let name = a.name.clone().unwrap_or_else(|| rules.variant.id.clone());
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || "[]:#;=".contains(c)) {
+        return Err(UserError(format!(
+            "--name `{name}`: a section name has no spaces, brackets, `:`, `#`, `;` or `=`"
+        )));
+    }
+    let e = crate::export::fsf(&rules, &name);
+    match &a.out {
+        Some(path) => std::fs::write(path, &e.text)
+            .map_err(|err| UserError(format!("{}: {err}", path.display())))?,
+        None => print!("{}", e.text),
+    }
+    for g in &e.gaps {
+        eprintln!("polymachy export: cannot express: {g}");
+    }
+    if e.gaps.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "polymachy export: the section for {} is partial ({} rule(s) left out)",
+            rules.variant.title,
+            e.gaps.len()
+        );
+        Ok(ExitCode::from(EXPORT_PARTIAL))
+    }
 }
 
 /// `polymachy match`.
@@ -436,7 +493,13 @@ pub fn load_rules(v: &VariantArgs) -> Result<Arc<Ruleset>, UserError> {
     for w in &variant.warnings {
         eprintln!("{w}");
     }
-    Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))
+    let rules = Ruleset::new(&variant, v.setup.as_deref()).map_err(|e| UserError(e.to_string()))?;
+    // A `[[test]]` whose FEN is not a position of the variant is a mistake in the file.
+    let bad = crate::variant_tests::fen_errors(&rules);
+    if !bad.is_empty() {
+        return Err(UserError(bad.join("\n")));
+    }
+    Ok(rules)
 }
 
 /// A position from an optional FEN.
@@ -468,6 +531,15 @@ pub fn main() -> ExitCode {
     // handle that as an error, so they keep SIGPIPE ignored.
     if !matches!(cli.command, Some(Command::Match(_) | Command::Serve(_))) {
         default_sigpipe();
+    }
+    if let Some(Command::Export(a)) = cli.command {
+        return match run_export(a) {
+            Ok(code) => code,
+            Err(UserError(msg)) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(2)
+            }
+        };
     }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -540,6 +612,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
         #[cfg(feature = "testing")]
         Command::Check(a) => check::run_check(a),
         Command::Variants { toml, variant } => run_variants(toml, variant),
+        Command::Export(a) => run_export(a).map(|_| ()),
     }
 }
 

@@ -48,6 +48,7 @@ pub const REGISTERED: Registered = Registered {
 pub struct CastlingSpec {
     /// The distances the king may travel, each a move of its own (one for most games).
     pub distances: Vec<u8>,
+    /// The partner's kind.
     pub partner: usize,
 }
 

@@ -23,7 +23,9 @@ pub const REGISTERED: Registered = Registered {
 /// The en-passant table as read.
 #[derive(Clone, Debug)]
 pub struct EnPassantSpec {
+    /// The kinds that may capture en passant (`None`: any with an `e` move).
     pub capturers: Option<Vec<usize>>,
+    /// The kinds that may be captured so (`None`: any that made an `nn`/`in` step).
     pub victims: Option<Vec<usize>>,
 }
 

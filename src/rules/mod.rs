@@ -36,6 +36,15 @@ mod setup_choice;
 
 use crate::position::hooks::{Builder, Params, Rule, RuleCompiler, RuleSpec, Variant};
 
+// The rules' specs as read, for what reads a variant's rules from outside (the export to
+// other programs' formats).
+pub use bare_king::BareKingSpec;
+pub use castling::CastlingSpec;
+pub use counting::CountingSpec;
+pub use drops::DropsSpec;
+pub use en_passant::EnPassantSpec;
+pub use promotion::PromotionSpec;
+
 /// Compiles a rule's spec into the rule used in play.
 pub type CompileFn = fn(&dyn RuleSpec, &mut Builder<'_>) -> Result<Box<dyn Rule>, String>;
 

@@ -40,13 +40,17 @@ pub const REGISTERED: Registered = Registered {
 /// The promotion table as read.
 #[derive(Clone, Debug)]
 pub struct PromotionSpec {
+    /// The zone's depth in ranks (unused when `named`).
     pub zone: u8,
     /// `zone` given by name: its index in the variant's zones (then `zone` is unused).
     pub named: Option<usize>,
     /// Per piece kind, a named zone where it promotes instead.
     pub piece_zones: Vec<(usize, usize)>,
+    /// Promotion may be declined.
     pub optional: bool,
+    /// With `optional`, the last ranks where it is compulsory all the same.
     pub compulsory_zone: u8,
+    /// Only to kinds the side has fewer of than at the start.
     pub lost_only: bool,
     /// A move that starts in the zone promotes too.
     pub leaving: bool,

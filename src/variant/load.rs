@@ -452,7 +452,7 @@ fn render(text: &str, origin: &str, mut diags: Vec<Diag>) -> VariantError {
 }
 
 /// The byte offset of character `col` (1-based) inside the string value at `span`.
-fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
+pub(super) fn offset_in_string(text: &str, span: &Span, col: usize) -> usize {
     // Skip the opening quote (one for basic/literal strings, three for multi-line ones).
     let raw = text.get(span.clone()).unwrap_or("");
     let q = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
@@ -561,6 +561,7 @@ fn read_variant(
         warnings: Vec::new(),
         zones: Vec::new(),
         display: super::Display::default(),
+        tests: Vec::new(),
     };
     warns.extend(warnings);
     let start = top.start;
@@ -593,11 +594,38 @@ fn read_variant(
         .eval
         .map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
     check_promotion_rule(&variant, &piece_spans, diags);
+    let test_spans = read_tests(
+        text,
+        top.tests.as_ref(),
+        &mut variant,
+        catalog,
+        files.zip(ranks).is_some() && !letters_broken,
+        diags,
+    );
     if !ok || !diags.is_empty() {
         return None;
     }
-    variant.locations = locations(text, &start_span, &piece_spans, &rule_spans);
+    variant.locations = locations(text, &start_span, &piece_spans, &rule_spans, &test_spans);
     Some(variant)
+}
+
+/// The `[[test]]` tables, read once the rest is (`placements`: the board and the letters are
+/// sound, so the FENs' placements can be checked); returns each test's table and `fen` spans.
+fn read_tests(
+    text: &str,
+    tests: Option<&SVal>,
+    variant: &mut Variant,
+    catalog: &dyn SpecCatalog,
+    placements: bool,
+    diags: &mut Vec<Diag>,
+) -> Vec<(Span, Option<Span>)> {
+    let Some(t) = tests else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = catalog.rule_names().iter().map(|(n, _)| *n).collect();
+    let (read, spans) = super::test_table::read(text, t, variant, &names, placements, diags);
+    variant.tests = read;
+    spans
 }
 
 /// Where the start, the pieces and the rules are written. What can only be found by compiling
@@ -609,6 +637,7 @@ fn locations(
     start_span: &Span,
     piece_spans: &[Span],
     rule_spans: &[(String, Span)],
+    test_spans: &[(Span, Option<Span>)],
 ) -> Locations {
     let at = Lines::new(text);
     let loc = |span: &Span| {
@@ -624,6 +653,13 @@ fn locations(
             .map(|(n, s)| (n.clone(), loc(s)))
             .collect(),
         network: None,
+        tests: test_spans
+            .iter()
+            .map(|(t, f)| super::TestLoc {
+                table: loc(t),
+                fen: f.as_ref().map(loc),
+            })
+            .collect(),
     }
 }
 
@@ -654,6 +690,7 @@ struct TopKeys<'a> {
     eval: Option<(&'a Entries, Span)>,
     zones: Option<(&'a Entries, Span)>,
     display: Option<(&'a Entries, Span)>,
+    tests: Option<SVal>,
 }
 
 fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> TopKeys<'a> {
@@ -670,6 +707,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
     let eval = top.table("eval");
     let zones = top.table("zones");
     let display = top.table("display");
+    let tests = top.get("test").cloned();
     top.finish();
     TopKeys {
         title,
@@ -683,6 +721,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
         eval,
         zones,
         display,
+        tests,
     }
 }
 

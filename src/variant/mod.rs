@@ -9,6 +9,7 @@ mod eval_table;
 mod load;
 mod params;
 mod spec;
+mod test_table;
 mod zones;
 
 pub use display::Display;
@@ -19,6 +20,7 @@ pub use load::{
 };
 pub use params::{Diag, Params, SVal, Span, Val};
 pub use spec::{RuleSpec, SpecCatalog};
+pub use test_table::{ENDINGS, MAX_TEST_DEPTH, RESULTS, VariantTest};
 pub use zones::Zone;
 
 use crate::geometry::Color;
@@ -84,6 +86,17 @@ pub struct Locations {
     pub rules: Vec<(String, Loc)>,
     /// The `network` key of the `[eval]` table.
     pub network: Option<Loc>,
+    /// Each `[[test]]` read, in order.
+    pub tests: Vec<TestLoc>,
+}
+
+/// Where a `[[test]]` is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TestLoc {
+    /// Its table.
+    pub table: Loc,
+    /// Its `fen` value, when it has one.
+    pub fen: Option<Loc>,
 }
 
 impl Locations {
@@ -133,6 +146,8 @@ pub struct Variant {
     pub zones: Vec<Zone>,
     /// How the page draws the board (`[display]`): points or squares, diagonals, a river.
     pub display: Display,
+    /// The file's `[[test]]` tables: positions with what the rules must give there.
+    pub tests: Vec<VariantTest>,
 }
 
 impl Variant {

@@ -1,0 +1,270 @@
+//! `polymachy export --fsf`: the section written for Fairy-Stockfish, loaded into the real
+//! program (`fairy-stockfish` with the UCI option `VariantPath`), gives the same perft counts
+//! as Polymachy, for games whose every rule the section expresses with Fairy-Stockfish
+//! 11.1's keys; sections with custom pieces (which 11.1 does not read) are loaded into
+//! pyffish, Fairy-Stockfish's Python module, and counted by `tests/engines/fsf_perft.py`.
+//! Without those programs these tests say so and skip, except under `CI`, where they fail.
+
+mod common;
+
+use std::process::Command;
+
+use common::{TempDir, find_program, missing, run_binary, run_command};
+use polymachy::perft::Perft;
+use polymachy::position::{Position, Ruleset};
+use polymachy::variant::Variant;
+
+/// The exit status of a partial section.
+const PARTIAL: i32 = 3;
+
+/// The section for `variant`, named `name`: (exit status, section, standard error).
+fn export(variant: &str, name: &str) -> (i32, String, String) {
+    let r = run_binary(&["export", "--fsf", "-v", variant, "--name", name], "");
+    (r.code, r.stdout, r.stderr)
+}
+
+/// Fairy-Stockfish's perft of `fen` (None: the start) at `depth` in the variant `name` of
+/// the file `ini`.
+fn fsf_perft(
+    fsf: &std::path::Path,
+    ini: &std::path::Path,
+    name: &str,
+    fen: Option<&str>,
+    depth: u32,
+) -> u64 {
+    let position = match fen {
+        Some(f) => format!("position fen {f}"),
+        None => "position startpos".into(),
+    };
+    let input = format!(
+        "uci\nsetoption name VariantPath value {}\nsetoption name UCI_Variant value {name}\nisready\n{position}\ngo perft {depth}\nquit\n",
+        ini.display()
+    );
+    let r = run_command(Command::new(fsf), &input);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Nodes searched"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no perft from Fairy-Stockfish for {name}:\n{}\n{}",
+                r.stdout, r.stderr
+            )
+        });
+    line.rsplit(' ').next().unwrap().trim().parse().unwrap()
+}
+
+fn polymachy_perft(variant: &str, fen: Option<&str>, depth: u32) -> u64 {
+    let v = Variant::load(variant).unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(&rules, f).unwrap(),
+        None => Position::start(&rules),
+    };
+    Perft::new().count(&mut pos, depth)
+}
+
+/// The games whose sections are complete for Fairy-Stockfish 11.1, with a position besides
+/// the start and the depth compared.
+const COMPARED: &[(&str, Option<&str>, u32)] = &[
+    ("chess", None, 3),
+    (
+        "chess",
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        3,
+    ),
+    ("capablanca", None, 3),
+    (
+        "capablanca",
+        Some("4k5/1P8/10/3pP5/10/10/2p7/R4K3R w KQ d6 0 1"),
+        3,
+    ),
+    ("shatranj", None, 3),
+    ("shatranj", Some("8/8/8/8/3k4/2q5/2R5/3K4 w - - 0 1"), 4),
+    ("makruk", None, 3),
+    ("courier", None, 3),
+    ("grand", None, 2),
+    ("shako", None, 3),
+    ("crazyhouse", None, 3),
+    (
+        "crazyhouse",
+        Some("rn1qk2r/pp2p1bp/5pBp/4p3/8/1PP5/PP2KP1P/RN3BNR[NPqbpp] b kq - 0 14"),
+        2,
+    ),
+    ("shogi", None, 2),
+    ("minishogi", None, 3),
+];
+
+/// Games whose sections are complete with custom pieces: compared through pyffish (its
+/// legal moves counted recursively, so shallow).
+const COMPARED_CUSTOM: &[(&str, u32)] = &[("xiangqi", 2), ("lions-and-unicorns", 2)];
+
+#[test]
+fn sections_that_fairy_stockfish_can_express_are_complete() {
+    let mut games: Vec<&str> = COMPARED.iter().map(|c| c.0).collect();
+    games.dedup();
+    games.extend(COMPARED_CUSTOM.iter().map(|c| c.0));
+    for g in games {
+        let (code, text, err) = export(g, &format!("pm-{g}"));
+        assert_eq!(code, 0, "{g}: {err}\n{text}");
+        assert!(err.is_empty(), "{g}: {err}");
+        assert!(text.starts_with(&format!("[pm-{g}]\n")), "{text}");
+        assert!(!text.contains("cannot express"), "{text}");
+        let custom = COMPARED_CUSTOM.iter().any(|c| c.0 == g);
+        assert_eq!(
+            text.contains("# custom pieces: needs Fairy-Stockfish 12"),
+            custom,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn chess_section() {
+    let (code, text, _) = export("chess", "pm-chess");
+    assert_eq!(code, 0);
+    for line in [
+        "maxRank = 8",
+        "maxFile = 8",
+        "pawn = p",
+        "knight = n",
+        "bishop = b",
+        "rook = r",
+        "queen = q",
+        "king = k",
+        "startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "promotionRank = 8",
+        "promotionPieceTypes = qrbn",
+        "doubleStepRank = 2",
+        "castlingKingsideFile = g",
+        "castlingQueensideFile = c",
+        "castlingRank = 1",
+        "stalemateValue = draw",
+        "nFoldRule = 3",
+        "nMoveRule = 50",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_partial_section_names_what_it_leaves_out() {
+    let (code, text, err) = export("metamachy", "pm-metamachy");
+    assert_eq!(code, PARTIAL, "{err}");
+    for want in [
+        "cannot express: the board is 12x12",
+        "cannot express: no Fairy-Stockfish key: the royal piece's leap to distance two (king-leap)",
+        "cannot express: Eagle: its movement `FyafsF`",
+        "cannot express: no Fairy-Stockfish key: the setup choice",
+    ] {
+        assert!(err.contains(want), "no `{want}` in\n{err}");
+        assert!(
+            text.contains(&format!("# {want}")),
+            "no `# {want}` in\n{text}"
+        );
+    }
+    assert!(
+        err.contains("the section for Metamachy is partial"),
+        "{err}"
+    );
+    // Xiangqi's confined pieces and Soldier are written with their Fairy-Stockfish keys.
+    let (code, text, err) = export("xiangqi", "pm-xiangqi");
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "soldier = p",
+        "soldierPromotionRank = 6",
+        "horse = n",
+        "elephant = b",
+        "flyingGeneral = true",
+        "king = k:W",
+        "mobilityRegionWhiteKing = d1 e1 f1 d2 e2 f2 d3 e3 f3",
+        "stalemateValue = loss",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_bad_section_name_is_refused() {
+    let r = run_binary(&["export", "--fsf", "-v", "chess", "--name", "a b"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--name `a b`"), "{}", r.stderr);
+}
+
+/// The sections loaded into Fairy-Stockfish count what Polymachy counts.
+#[test]
+fn fairy_stockfish_plays_the_exported_sections_as_polymachy_does() {
+    let Some(fsf) = find_program(&["fairy-stockfish"]) else {
+        missing("fairy-stockfish");
+        return;
+    };
+    let dir = TempDir::new("fsf-export");
+    let mut failures = Vec::new();
+    for &(game, fen, depth) in COMPARED {
+        let name = format!("pm-{game}");
+        let ini = dir.join(&format!("{game}.ini"));
+        let (code, text, err) = export(game, &name);
+        assert_eq!(code, 0, "{game}: {err}");
+        std::fs::write(&ini, text).unwrap();
+        let theirs = fsf_perft(&fsf, &ini, &name, fen, depth);
+        let ours = polymachy_perft(game, fen, depth);
+        if theirs != ours {
+            failures.push(format!(
+                "{game} {} depth {depth}: Fairy-Stockfish {theirs}, Polymachy {ours}",
+                fen.unwrap_or("start")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The sections with custom pieces, loaded into pyffish, count what Polymachy counts.
+#[test]
+fn pyffish_plays_the_custom_piece_sections_as_polymachy_does() {
+    let python = find_program(&["python3"]);
+    let has_pyffish = python.as_ref().is_some_and(|p| {
+        Command::new(p)
+            .args(["-c", "import pyffish"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let (Some(python), true) = (python, has_pyffish) else {
+        missing("pyffish (Python)");
+        return;
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fsf_perft.py");
+    let dir = TempDir::new("fsf-export-custom");
+    let mut failures = Vec::new();
+    for &(game, depth) in COMPARED_CUSTOM {
+        let name = format!("pm-{game}");
+        let ini = dir.join(&format!("{game}.ini"));
+        let (code, text, err) = export(game, &name);
+        assert_eq!(code, 0, "{game}: {err}");
+        std::fs::write(&ini, text).unwrap();
+        let v = Variant::load(game).unwrap();
+        let rules = Ruleset::new(&v, None).unwrap();
+        let fen = Position::start(&rules).fen();
+        let mut cmd = Command::new(&python);
+        cmd.arg(script)
+            .arg(&ini)
+            .arg(&name)
+            .arg(depth.to_string())
+            .arg(&fen);
+        let r = run_command(cmd, "");
+        let theirs: u64 = r
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("perft {depth} ")))
+            .unwrap_or_else(|| panic!("{game}: no perft from pyffish:\n{}{}", r.stdout, r.stderr))
+            .trim()
+            .parse()
+            .unwrap();
+        let ours = polymachy_perft(game, None, depth);
+        if theirs != ours {
+            failures.push(format!(
+                "{game} start depth {depth}: pyffish {theirs}, Polymachy {ours}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,255 @@
+//! The `[[test]]` tables of every variant file in `variants/`: each file is loaded from the
+//! disk and its tests run (perft counts, legal moves and verdicts from other programs, each
+//! with its source). Depths whose count is over [`BUDGET`] nodes run under `--ignored`
+//! (`cargo test --release --test variant_files -- --ignored`). Also: every shipped game
+//! carries tests or says in a comment why it cannot, and `polymachy check` runs them.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::run_binary;
+use polymachy::position::Ruleset;
+use polymachy::variant::Variant;
+use polymachy::variant_tests;
+
+/// The most nodes a perft depth may count in the normal suite.
+const BUDGET: u64 = 1_000_000;
+
+/// The comment a shipped file without tests carries, followed by the reason.
+const NO_ORACLE: &str = "# No [[test]]:";
+
+/// The variant files of `variants/` (not the evaluation tables they include), sorted.
+fn variant_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.ends_with(".toml") && !n.ends_with(".eval.toml")
+        })
+        .collect();
+    out.sort();
+    assert!(out.len() >= 20, "variants/ holds the shipped games");
+    out
+}
+
+/// Runs every file's tests with `budget`; fails naming each file, test and depth that
+/// disagrees. Returns how many comparisons ran.
+fn run_every_file(budget: Option<u64>) -> usize {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for path in variant_files() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let v = Variant::load(&path.display().to_string())
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{e}"));
+        let rules = Ruleset::new(&v, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        failures.extend(variant_tests::fen_errors(&rules));
+        for r in variant_tests::run_all(&rules, budget) {
+            compared += r.comparisons.len();
+            if r.passed() {
+                continue;
+            }
+            let depths = r.failed_depths();
+            let at = if depths.is_empty() {
+                String::new()
+            } else {
+                let d: Vec<String> = depths.iter().map(|d| d.to_string()).collect();
+                format!(" depth {}", d.join(","))
+            };
+            failures.push(format!(
+                "variants/{name}: test \"{}\"{at}: {} (source: {})",
+                r.name,
+                r.line(),
+                r.source
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    compared
+}
+
+#[test]
+fn every_variant_file_passes_its_tests() {
+    let n = run_every_file(Some(BUDGET));
+    assert!(n > 40, "only {n} comparisons ran");
+}
+
+#[test]
+#[ignore = "every depth of every file's tests: run with --ignored (best in release)"]
+fn every_variant_file_passes_its_tests_at_every_depth() {
+    run_every_file(None);
+}
+
+/// Each shipped game has tests, each with a source, and a start-position test; or a comment
+/// that says why no program can check it.
+#[test]
+fn every_shipped_game_carries_tests_or_says_why_not() {
+    let mut wrong = Vec::new();
+    for path in variant_files() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let v = Variant::load(&path.display().to_string()).unwrap();
+        if v.tests.is_empty() {
+            if !text.contains(NO_ORACLE) {
+                wrong.push(format!("{name}: no [[test]] and no `{NO_ORACLE}` comment"));
+            }
+            continue;
+        }
+        if text.contains(NO_ORACLE) {
+            wrong.push(format!("{name}: has tests and says it has none"));
+        }
+        for t in &v.tests {
+            if t.source.trim().len() < 10 {
+                wrong.push(format!("{name}: test \"{}\" names no real source", t.name));
+            }
+            if t.perft.is_empty() && t.moves.is_none() && t.result.is_none() {
+                wrong.push(format!("{name}: test \"{}\" checks no move", t.name));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The built-in games are the files of `variants/`: the same tests load both ways.
+#[test]
+fn built_in_games_carry_the_files_tests() {
+    for path in variant_files() {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let file = Variant::load(&path.display().to_string()).unwrap();
+        let Ok(builtin) = Variant::load(&stem) else {
+            continue;
+        };
+        assert_eq!(file.tests, builtin.tests, "{stem}");
+    }
+}
+
+/// A wrong number is caught, named by test and depth, and the other depths still run.
+#[test]
+fn a_wrong_count_fails_naming_the_test_and_the_depth() {
+    let text = include_str!("../variants/chess.toml").to_string()
+        + "\n[[test]]\nname = \"wrong\"\nsource = \"a deliberately wrong count\"\nperft = [20, 401, 8902]\n";
+    let v = Variant::from_toml(&text, "chess-wrong.toml").unwrap();
+    let rules = Ruleset::new(&v, None).unwrap();
+    let reports = variant_tests::run_all(&rules, None);
+    let r = reports.iter().find(|r| r.name == "wrong").unwrap();
+    assert!(!r.passed());
+    assert_eq!(r.failed_depths(), [2]);
+    assert_eq!(
+        r.line(),
+        "FAIL  test \"wrong\": perft 1,3 20 8902; perft 2 expected 401, got 400"
+    );
+    // A budget skips what is over it and says so.
+    let r = &variant_tests::run_all(&rules, Some(1000))[0];
+    assert_eq!(r.skipped, [3, 4]);
+    assert!(r.line().contains("perft 3,4 skipped"), "{}", r.line());
+}
+
+/// A test file for the CLI: a 4x4 board with a King and a Rook a side.
+fn mini(tests: &str) -> (common::TempDir, String) {
+    let dir = common::TempDir::new("vtest-mini");
+    let path = dir.join("mini.toml");
+    let text = format!(
+        "name = \"Mini\"\nfiles = 4\nranks = 4\nstart = \"k3/4/4/1R1K\"\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+         [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n{tests}"
+    );
+    std::fs::write(&path, text).unwrap();
+    let p = path.display().to_string();
+    (dir, p)
+}
+
+#[test]
+fn check_runs_the_files_tests_first_and_fails_on_a_disagreement() {
+    let (_dir, path) = mini(
+        "[[test]]\nname = \"mate\"\nsource = \"counted by hand\"\nfen = \"k3/2K1/4/R3 b\"\n\
+         moves = []\nending = \"checkmate\"\nresult = \"1-0\"\nperft = [0, 0]\n\
+         [[test]]\nname = \"king\"\nsource = \"counted by hand\"\nfen = \"k3/4/4/R2K b\"\n\
+         moves = [\"a4b4\", \"a4b3\", \"a4a3\"]\nresult = \"*\"\n",
+    );
+    let r = run_binary(&["check", "-v", &path, "--tests-only"], "");
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[0], "Mini (mini): 2 tests from the file");
+    assert_eq!(
+        lines[1],
+        "ok    test \"mate\": perft 1-2 0 0; moves 0; result 1-0; ending checkmate"
+    );
+    assert_eq!(
+        lines[2],
+        "FAIL  test \"king\": moves expected 3, got 2 (not legal here: a4a3); result *"
+    );
+    assert_eq!(lines[3], "      source: counted by hand");
+    assert_eq!(*lines.last().unwrap(), "1 passed, 1 failed");
+    // With the random games too: the tests come first and count in the last line.
+    let r = run_binary(&["check", "-v", &path, "--cases", "2"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.starts_with("Mini (mini): 2 tests"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("9 passed, 1 failed\n"), "{}", r.stdout);
+    // Skipped: only the random games.
+    let r = run_binary(&["check", "-v", &path, "--cases", "2", "--no-tests"], "");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stdout.contains("test"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("8 passed, 0 failed\n"), "{}", r.stdout);
+}
+
+#[test]
+fn check_tests_only_passes_on_a_shipped_game() {
+    let r = run_binary(&["check", "-v", "chess", "--tests-only"], "");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("ok    test \"start\": perft 1-"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.ends_with(" passed, 0 failed\n"), "{}", r.stdout);
+}
+
+#[test]
+fn test_tables_get_located_errors() {
+    let (_dir, path) = mini(
+        "[[test]]\nname = \"a\"\nsource = \"x by hand\"\nperft = [3, -1]\nfenn = \"k3/4/4/3K w\"\n\
+         [[test]]\nname = \"b\"\nfen = \"k3/4/4/3X w\"\nending = \"checkmat\"\nresult = \"2-0\"\n",
+    );
+    let r = run_binary(&["check", "-v", &path, "--tests-only"], "");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let e = &r.stderr;
+    for want in [
+        "mini.toml:17:13: `test[1].perft`: a node count must be a whole number from 0, found -1",
+        "mini.toml:18:1: unknown key `fenn` in `test[1]`\n  hint: did you mean `fen`?",
+        "mini.toml:19:1: test \"b\" has no `source`",
+        "mini.toml:21:16: test \"b\": FEN: no piece has the letter 'X'",
+        "mini.toml:22:10: test \"b\": `ending` is \"checkmat\", which is no ending\n  hint: did you mean \"checkmate\"?",
+        "mini.toml:23:10: test \"b\": `result` is \"2-0\", which is no result",
+    ] {
+        assert!(e.contains(want), "missing `{want}` in:\n{e}");
+    }
+    assert!(!e.contains("compares nothing"), "{e}");
+}
+
+#[test]
+fn an_illegal_test_position_is_refused_where_it_is_written() {
+    let (_dir, path) = mini(
+        "[[test]]\nname = \"in check\"\nsource = \"x by hand\"\nfen = \"k3/4/4/R2K w\"\nmoves = [\"a1a2\"]\n",
+    );
+    for args in [
+        vec!["check", "-v", &path, "--tests-only"],
+        vec!["perft", "-v", &path, "-d", "1"],
+    ] {
+        let r = run_binary(&args, "");
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(
+            r.stderr.starts_with(&format!(
+                "error: {path}:17:7: test \"in check\": the FEN is not a position of this variant: the side not to move (black) is in check"
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+}
