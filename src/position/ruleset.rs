@@ -353,9 +353,8 @@ impl Ruleset {
         // The network the variant names must fit its board and pieces; the search reads it
         // for itself (it is no part of the rules).
         if let Some((_, bytes)) = &variant.network {
-            crate::nnue::Network::for_variant(bytes, variant).map_err(|e| {
-                CompileError::new(variant, CompileProblem::Network(e.to_string()))
-            })?;
+            crate::nnue::Network::for_variant(bytes, variant)
+                .map_err(|e| CompileError::new(variant, CompileProblem::Network(e.to_string())))?;
         }
         let mut rs = Ruleset {
             variant: variant.clone(),

@@ -284,7 +284,9 @@ pub struct Searcher {
 /// so that a network that does not fit the variant never gets here).
 fn variant_network(rules: &Ruleset) -> Option<Arc<Network>> {
     let (_, bytes) = rules.variant.network.as_ref()?;
-    Network::for_variant(bytes, &rules.variant).ok().map(Arc::new)
+    Network::for_variant(bytes, &rules.variant)
+        .ok()
+        .map(Arc::new)
 }
 
 /// Moves that take something or promote.
@@ -319,7 +321,11 @@ impl Searcher {
     /// A searcher for `rules` with a hash table of `hash_mb` megabytes (smaller where that
     /// memory cannot be had: see [`TranspositionTable::new`]).
     pub fn new(rules: &Arc<Ruleset>, hash_mb: usize) -> Searcher {
-        Searcher::with_table(rules, TranspositionTable::new(hash_mb), variant_network(rules))
+        Searcher::with_table(
+            rules,
+            TranspositionTable::new(hash_mb),
+            variant_network(rules),
+        )
     }
 
     /// A searcher for `rules` with a hash table of `hash_mb` megabytes, or an error where that
@@ -582,8 +588,11 @@ impl Searcher {
             return self.search_one(pos, limits, on_iter);
         }
         while self.helpers.len() < self.threads - 1 {
-            let mut h =
-                Searcher::with_table(&self.rules, TranspositionTable::new(1), self.network.clone());
+            let mut h = Searcher::with_table(
+                &self.rules,
+                TranspositionTable::new(1),
+                self.network.clone(),
+            );
             h.tt = self.tt.clone();
             h.depth_offset = self.helpers.len().is_multiple_of(2) as i32;
             h.set_cont_history(self.cont_history);
