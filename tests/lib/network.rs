@@ -2,7 +2,7 @@
 //! random games of every game, the vector and portable loops against each other, the file
 //! format's checks, and a variant file naming its network.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -23,7 +23,10 @@ fn rules(name: &str) -> Arc<Ruleset> {
     all.iter().find(|(n, _)| n == name).unwrap().1.clone()
 }
 
-const META: &str = include_str!("../variants/metamachy.toml");
+const META: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/variants/metamachy.toml"
+));
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]

@@ -318,7 +318,10 @@ fn bad_tables_are_refused() {
     assert!(e.contains("needs a royal piece"), "{e}");
 }
 
-const TAMERLANE_SWAP: &str = include_str!("data/tamerlane2-swap.toml");
+const TAMERLANE_SWAP: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/tamerlane2-swap.toml"
+));
 
 fn tamerlane_swap() -> Arc<Ruleset> {
     let v = Variant::from_toml(TAMERLANE_SWAP, "tamerlane2-swap.toml").unwrap();
@@ -327,7 +330,10 @@ fn tamerlane_swap() -> Arc<Ruleset> {
 
 #[test]
 fn tamerlane_with_the_swap_is_tamerlane_plus_the_rule() {
-    let built_in = include_str!("../variants/tamerlane2.toml");
+    let built_in = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/tamerlane2.toml"
+    ));
     let tail = |t: &'static str| &t[t.find("\n[zones]").unwrap()..];
     let ours = tail(TAMERLANE_SWAP);
     let (game, rule) = ours.split_at(ours.find("\n[rules.royal-swap]").unwrap());

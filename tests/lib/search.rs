@@ -656,7 +656,7 @@ betza = "WyafsW"
 value = 800
 "#;
 
-const CROWD_FEN: &str = include_str!("data/crowd.fen");
+const CROWD_FEN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/crowd.fen"));
 
 /// Quiescence is bounded whatever the pieces: in the crowded position a depth-1 search visits
 /// a bounded number of nodes (an unbounded capture search ran for over 20 s here), and

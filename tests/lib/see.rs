@@ -20,8 +20,11 @@ fn rules(name: &str) -> Arc<Ruleset> {
 /// Metamachy with the `value`s its file gives each piece (without the fitted `[eval]` table
 /// that the shipped game includes), so that the exchanges below count in round numbers.
 fn metamachy_file_values() -> Arc<Ruleset> {
-    let text = include_str!("../variants/metamachy.toml")
-        .replace("[eval]\ninclude = \"metamachy.eval.toml\"\n", "");
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/metamachy.toml"
+    ))
+    .replace("[eval]\ninclude = \"metamachy.eval.toml\"\n", "");
     assert!(!text.contains("[eval]"));
     let v = Variant::from_toml(&text, "metamachy.toml").unwrap();
     Ruleset::new(&v, None).unwrap()

@@ -167,7 +167,10 @@ fn make_unmake_and_hash_through_successions() {
 #[test]
 fn succession_needs_its_successors() {
     let v = Variant::load("tamerlane2").unwrap();
-    let text = include_str!("../variants/tamerlane2.toml");
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/tamerlane2.toml"
+    ));
     assert!(v.pieces.iter().any(|p| p.name == "Prince"));
     let broken = text.replace("successors = \"I\"", "successors = \"\"");
     let e = Variant::from_toml(&broken, "t.toml")

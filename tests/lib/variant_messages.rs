@@ -2,7 +2,7 @@
 //! included file by name, an included table that includes another, a built-in table named as
 //! built-in (it is not on the disk), and what an empty `king-distance` list should be.
 
-mod common;
+use crate::common;
 
 use polymachy::variant::{BUILTIN, Variant};
 
