@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::rules;
+
 use std::sync::Arc;
 
 use polymachy::game::{Game, GameResult, Termination, parse_pgn};
@@ -15,10 +17,6 @@ use polymachy::variant::Variant;
 fn run(args: &[&str], input: &str) -> (i32, String, String) {
     let r = common::run_binary(args, input);
     (r.code, r.stdout, r.stderr)
-}
-
-fn rules(name: &str) -> Arc<Ruleset> {
-    Ruleset::new(&Variant::load(name).unwrap(), None).unwrap()
 }
 
 #[test]

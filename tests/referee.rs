@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::pyffish_ok;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,13 +19,6 @@ fn need(what: &str, ok: bool) -> bool {
         common::missing(what);
     }
     ok
-}
-
-fn pyffish_ok() -> bool {
-    Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn engines_dir() -> PathBuf {
@@ -80,7 +75,7 @@ fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> Strin
     static MATCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = MATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = common::TempDir::new(&format!("referee-{variant}-{n}"));
-    let pgn = dir.join(&format!("{variant}.pgn"));
+    let pgn = dir.join(format!("{variant}.pgn"));
     let me = match proto {
         Proto::Uci => format!("{BIN} uci"),
         Proto::Cecp => format!("{BIN} xboard"),

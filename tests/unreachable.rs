@@ -2,14 +2,14 @@
 //! breaks: a royal piece in hand, two unpromoted Shogi Pawns on a file, a Xiangqi King outside
 //! the palace; a piece where it must promote on arriving draws a warning.
 
+mod common;
+
 use std::sync::Arc;
+
+use common::rules;
 
 use polymachy::position::{Position, Ruleset};
 use polymachy::variant::Variant;
-
-fn rules(name: &str) -> Arc<Ruleset> {
-    Ruleset::new(&Variant::load(name).unwrap(), None).unwrap()
-}
 
 /// The one problem of `fen`, which must be refused.
 fn refusal(rs: &Arc<Ruleset>, fen: &str) -> String {

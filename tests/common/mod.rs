@@ -1,9 +1,14 @@
 //! Running the `polymachy` binary from integration tests, finding the outside programs some
-//! tests play against, and temporary folders that go away. Each test file uses part of it.
+//! tests play against, temporary folders that go away, and (in [`positions`]) the games and
+//! positions the tests build with the library. Each test binary uses part of it.
 #![allow(dead_code)]
 
+mod positions;
+#[allow(unused_imports)] // each test binary uses some of them
+pub use positions::*;
+
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -80,6 +85,14 @@ pub fn find_program(names: &[&str]) -> Option<PathBuf> {
     })
 }
 
+/// Whether python3 can import pyffish, Fairy-Stockfish's Python module.
+pub fn pyffish_ok() -> bool {
+    Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// An outside program is missing: a failure under `CI` (`.ci/run` installs it), a loud skip
 /// elsewhere.
 pub fn missing(what: &str) {
@@ -100,10 +113,20 @@ impl TempDir {
         std::fs::create_dir_all(&d).unwrap();
         TempDir(d)
     }
+}
 
-    /// A path inside the folder.
-    pub fn join(&self, file: &str) -> PathBuf {
-        self.0.join(file)
+/// The folder's path: `dir.join(file)`, `&dir` where a path is wanted.
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
     }
 }
 

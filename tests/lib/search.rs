@@ -9,26 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use polymachy::moves::{Move, MoveList};
+use polymachy::moves::Move;
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
 use polymachy::search::{Limits, MATE, Score, Searcher};
 use polymachy::variant::Variant;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    let v = Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    Ruleset::new(&v, None).unwrap()
-}
-
-fn pos(rs: &Arc<Ruleset>, fen: &str) -> Position {
-    Position::from_fen(rs, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(p: &mut Position) -> Vec<Move> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    l.as_slice().to_vec()
-}
+use crate::common::{legal, pos, rules};
 
 fn coord(rs: &Ruleset, m: Move) -> String {
     polymachy::game::coord(rs, m)

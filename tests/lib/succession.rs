@@ -9,25 +9,15 @@ use polymachy::text::coord;
 use polymachy::variant::Variant;
 use std::sync::Arc;
 
+use crate::common::{legal_names, pos, rules};
+
 fn tamerlane() -> Arc<Ruleset> {
-    let v = Variant::load("tamerlane2").unwrap();
-    Ruleset::new(&v, None).unwrap()
+    rules("tamerlane2")
 }
 
-fn pos(rules: &Arc<Ruleset>, fen: &str) -> Position {
-    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
+/// The legal moves in coordinate notation, in order.
 fn legal(p: &mut Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut out: Vec<String> = list
-        .as_slice()
-        .iter()
-        .map(|&m| coord(p.rules(), m))
-        .collect();
-    out.sort();
-    out
+    legal_names(p).into_iter().collect()
 }
 
 /// White King a1 and Prince k1 against a Black King and a Rook on the b-file.

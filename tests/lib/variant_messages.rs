@@ -2,12 +2,12 @@
 //! included file by name, an included table that includes another, a built-in table named as
 //! built-in (it is not on the disk), and what an empty `king-distance` list should be.
 
+use polymachy::variant::Variant;
+
 use crate::common;
 
-use polymachy::variant::{BUILTIN, Variant};
-
 fn chess_text() -> &'static str {
-    BUILTIN.iter().find(|(n, _)| *n == "chess").unwrap().1
+    common::builtin_text("chess")
 }
 
 /// The error lines of loading `text` written as `file` in `dir` (beside `extra` files).
