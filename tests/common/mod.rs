@@ -4,8 +4,11 @@
 #![allow(dead_code)]
 
 mod positions;
+mod variants;
 #[allow(unused_imports)] // each test binary uses some of them
 pub use positions::*;
+#[allow(unused_imports)]
+pub use variants::*;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

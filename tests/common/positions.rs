@@ -190,3 +190,25 @@ pub fn play(pos: &mut Position, text: &str) -> Move {
     pos.make(mv);
     mv
 }
+
+/// A deterministic random game from `fen` (`seed` picks the moves): up to `plies` moves in
+/// coordinate notation, stopping at a verdict.
+pub fn random_game(rs: &Arc<Ruleset>, fen: &str, seed: u64, plies: usize) -> Vec<String> {
+    let mut p = pos(rs, fen);
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut out = Vec::new();
+    for _ in 0..plies {
+        if p.verdict().is_some() {
+            break;
+        }
+        let mut l = MoveList::new();
+        p.legal_moves(&mut l);
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let mv = l.as_slice()[(s % l.len() as u64) as usize];
+        out.push(coord(p.rules(), mv));
+        p.make(mv);
+    }
+    out
+}

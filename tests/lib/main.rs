@@ -5,11 +5,16 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bare_king;
 mod core_rules;
+mod counting;
+mod errors;
 mod eval_symmetry;
+mod foreign_fens;
 mod house;
 mod interpreter;
 mod layers;
+mod limits;
 mod movement;
 mod network;
 mod notation;
@@ -20,9 +25,11 @@ mod properties;
 mod robustness;
 mod royal_swap;
 mod rule_guards;
+mod rules;
 mod search;
 mod see;
 mod succession;
+mod unreachable;
 mod variant_messages;
 mod wildebeest;
 mod zones;

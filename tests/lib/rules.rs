@@ -8,7 +8,6 @@
 //! could capture it.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use polymachy::geometry::Square;
 use polymachy::moves::{Code, EMPTY, MoveKind, MoveList};
@@ -18,9 +17,7 @@ use polymachy::position::{Effect, Position};
 use polymachy::text::coord;
 use polymachy::variant::Variant;
 
-mod common;
-
-use common::{fen, find, legal, moves_from, piece, play_coords, position, rules, set, sq};
+use crate::common::{fen, find, legal, moves_from, piece, play_coords, position, rules, set, sq};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -653,51 +650,6 @@ fn metamachy_all_24_setups_load() {
     }
 }
 
-#[test]
-fn show_places_a_setup_on_the_same_files() {
-    // Default start: rank 1 "CM3QK3MC", rank 2 "ERNBILGIBNRE". Setup KQLG: K f1, Q g1, L f2,
-    // G g2; Black mirrored across the middle on the same files. Setup number 1 is GLKQ.
-    let cases = [
-        (
-            "KQLG",
-            "cm3kq3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3KQ3MC",
-        ),
-        (
-            "GLKQ",
-            "cm3gl3mc/ernbikqibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBIKQIBNRE/CM3GL3MC",
-        ),
-        (
-            "1",
-            "cm3gl3mc/ernbikqibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBIKQIBNRE/CM3GL3MC",
-        ),
-    ];
-    for (setup, want) in cases {
-        let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-            .args(["show", "--variant", "metamachy", "--setup", setup])
-            .output()
-            .expect("run polymachy");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "show --setup {setup}: {out:?}");
-        let last = stdout.lines().last().unwrap_or("");
-        assert_eq!(
-            last.split(' ').next(),
-            Some(want),
-            "show --setup {setup}:\n{stdout}"
-        );
-    }
-
-    for bad in ["KQLL", "13", "XYZW"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-            .args(["show", "--variant", "metamachy", "--setup", bad])
-            .output()
-            .expect("run polymachy");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "show --setup {bad}: {out:?}");
-        assert!(stderr.starts_with("error: "), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Grand Chess: promotion zone of three ranks, optional on the first two, compulsory on the
 // last, only to kinds the side has lost.
@@ -795,7 +747,7 @@ fn grand_black_promotes_on_ranks_three_to_one() {
 
 #[test]
 fn compulsory_zone_larger_than_the_zone_is_refused() {
-    let text = include_str!("../variants/grand.toml")
+    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/grand.toml"))
         .replace("compulsory-zone = 1", "compulsory-zone = 4");
     let Err(err) = Variant::from_toml(&text, "grand.toml") else {
         panic!("compulsory-zone 4 with zone 3 was accepted");
