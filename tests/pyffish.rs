@@ -21,11 +21,7 @@ use polymachy::text::coord;
 
 /// Whether pyffish is there; when it is not, a failure under `CI` and a skip elsewhere.
 fn have_pyffish() -> bool {
-    if pyffish_ok() {
-        return true;
-    }
-    common::missing("python3 with pyffish (pip install pyffish)");
-    false
+    common::need("python3 with pyffish (pip install pyffish)", pyffish_ok())
 }
 
 // ------------------------------------------------------------------- FENs read back (round trip)

@@ -5,21 +5,13 @@
 
 mod common;
 
-use common::pyffish_ok;
+use common::{need, pyffish_ok};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
-
-/// Whether `program` runs; missing: see [`common::missing`].
-fn need(what: &str, ok: bool) -> bool {
-    if !ok {
-        common::missing(what);
-    }
-    ok
-}
 
 fn engines_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines")
