@@ -54,7 +54,6 @@ fn vs_fairy_stockfish(variant: &str, extra: &[&str]) -> String {
 
 /// Four games of `variant`, Polymachy against Fairy-Stockfish over `proto`, at 0.5+0.01; every
 /// move re-validated by pyffish. The PGN's text (empty when a program is missing).
-// long: one match and every check of its output, console and PGN, in order.
 fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> String {
     let Some(fsf) = common::find_program(&["fairy-stockfish"]) else {
         need("fairy-stockfish", false);

@@ -736,7 +736,10 @@ impl Position {
     /// [`Position::effects`], applied in two phases (everything the move lifts or takes comes
     /// off the board, then everything it puts down lands), with the hash keys, counts,
     /// occupancy, royal squares, rights and clocks following.
-    // long: the two phases over the effects share the running hash, the clears and the pieces.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the two phases over the effects share the running hash, the clears and the pieces"
+    )]
     pub fn make(&mut self, mv: Move) {
         let fx = self.effects(mv);
         self.push_undo(mv, fx, false);

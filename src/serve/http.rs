@@ -569,6 +569,10 @@ fn lane(method: &str, path: &str, body: &[u8]) -> Lane {
     }
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "a request's way in order: the caller's checks, the page's files, the body, the lane's turns and permits, the worker"
+)]
 async fn route(
     sh: &Shared,
     local: Option<IpAddr>,
