@@ -517,7 +517,8 @@ impl San {
                     format!("{} is occupied", g.name(*to))
                 } else {
                     format!(
-                        "a {name} may not be dropped on {} now (a rank it may not be dropped                          on, or the drop leaves the king in check)",
+                        "a {name} may not be dropped on {} now (a rank it may not be dropped \
+                         on, or the drop leaves the king in check)",
                         g.name(*to)
                     )
                 };

@@ -16,6 +16,7 @@ mod house;
 mod interpreter;
 mod layers;
 mod limits;
+mod messages;
 mod movement;
 mod network;
 mod notation;
