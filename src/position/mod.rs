@@ -1,7 +1,7 @@
 //! The core of play: a compiled variant ([`Ruleset`]), positions, the generic move generator
 //! ([`movegen`]) and the API rules are written against ([`hooks`]). These four depend on each
 //! other (a ruleset holds its rules, a rule reads positions, a position shares its ruleset)
-//! and form one module; everything else is a layer above or below (see `tests/layers.rs`).
+//! and form one module; everything else is a layer above or below (see `tests/lib/layers.rs`).
 //!
 //! This file: an unchecked [`Setup`], the checks that make it a [`Position`], make and
 //! unmake, and the one legality predicate. FEN text is read and written in `text::fen` (a
