@@ -212,3 +212,31 @@ pub fn random_game(rs: &Arc<Ruleset>, fen: &str, seed: u64, plies: usize) -> Vec
     }
     out
 }
+
+/// Every line of two plies from `p`: after each move the incremental hash is the one computed
+/// from scratch and the one of the position's FEN, and unmake restores the FEN and the hash.
+pub fn two_plies_restore(p: &mut Position) {
+    let rs = p.rules().clone();
+    let start = p.fen();
+    for a in legal(p) {
+        let f0 = (p.fen(), p.hash());
+        p.make(a);
+        let line = format!("{start}: {}", coord(&rs, a));
+        assert_eq!(p.hash(), p.hash_from_scratch(), "{line}");
+        assert_eq!(p.hash(), pos(&rs, &p.fen()).hash(), "{line}");
+        for b in legal(p) {
+            let f1 = (p.fen(), p.hash());
+            p.make(b);
+            assert_eq!(
+                p.hash(),
+                pos(&rs, &p.fen()).hash(),
+                "{line} {}",
+                coord(&rs, b)
+            );
+            p.unmake();
+            assert_eq!((p.fen(), p.hash()), f1, "{line} {}", coord(&rs, b));
+        }
+        p.unmake();
+        assert_eq!((p.fen(), p.hash()), f0, "{line}");
+    }
+}

@@ -12,7 +12,7 @@ use polymachy::text::coord;
 use polymachy::text::san::{parse_move, san};
 use polymachy::variant::Variant;
 
-use crate::common::{compile, legal_names, pos, rules, set};
+use crate::common::{compile, legal_names, pos, rules, set, two_plies_restore};
 
 /// A 5x5 game with a King, a Rook, a Knight, a Prince (a non-royal King) and a Pawn that
 /// only steps forward, and the given `[rules.royal-swap]` keys.
@@ -225,28 +225,7 @@ fn make_unmake_and_hash_through_swaps() {
                 && rules.compiled_rules()[m.aux as usize].name() == "royal-swap"),
             "{fen}: no swap"
         );
-        for &a in first.as_slice() {
-            let f0 = (p.fen(), p.hash());
-            p.make(a);
-            assert_eq!(
-                p.hash(),
-                p.hash_from_scratch(),
-                "{fen} {}",
-                coord(&rules, a)
-            );
-            assert_eq!(p.hash(), pos(&rules, &p.fen()).hash(), "{fen}");
-            let mut second = MoveList::new();
-            p.legal_moves(&mut second);
-            for &b in second.as_slice() {
-                let f1 = (p.fen(), p.hash());
-                p.make(b);
-                assert_eq!(p.hash(), pos(&rules, &p.fen()).hash(), "{fen}");
-                p.unmake();
-                assert_eq!((p.fen(), p.hash()), f1, "{fen}");
-            }
-            p.unmake();
-            assert_eq!((p.fen(), p.hash()), f0, "{fen}");
-        }
+        two_plies_restore(&mut p);
     }
 }
 

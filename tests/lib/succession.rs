@@ -9,7 +9,7 @@ use polymachy::text::coord;
 use polymachy::variant::Variant;
 use std::sync::Arc;
 
-use crate::common::{legal_names, pos, rules};
+use crate::common::{legal_names, pos, rules, two_plies_restore};
 
 fn tamerlane() -> Arc<Ruleset> {
     rules("tamerlane2")
@@ -127,30 +127,7 @@ fn make_unmake_and_hash_through_successions() {
         "4kik4/11/11/11/4R6/11/11/11/11/11/4K1I4 w - - 0 1",
         "1i3k3i1/1R9/11/11/11/11/11/11/11/11/4KI5 w - - 0 1",
     ] {
-        let mut p = pos(&rules, fen);
-        let mut first = MoveList::new();
-        p.legal_moves(&mut first);
-        for &a in first.as_slice() {
-            let f0 = (p.fen(), p.hash());
-            p.make(a);
-            assert_eq!(
-                p.hash(),
-                p.hash_from_scratch(),
-                "{fen} {}",
-                coord(&rules, a)
-            );
-            let mut second = MoveList::new();
-            p.legal_moves(&mut second);
-            for &b in second.as_slice() {
-                let f1 = (p.fen(), p.hash());
-                p.make(b);
-                assert_eq!(p.hash(), pos(&rules, &p.fen()).hash(), "{fen}");
-                p.unmake();
-                assert_eq!((p.fen(), p.hash()), f1, "{fen}");
-            }
-            p.unmake();
-            assert_eq!((p.fen(), p.hash()), f0, "{fen}");
-        }
+        two_plies_restore(&mut pos(&rules, fen));
     }
 }
 
