@@ -1,6 +1,6 @@
 //! One game as every front-end plays it: the terminal, UCI, CECP, the referee and self-play
 //! talk to a [`Session`], never to the record underneath ([`crate::game`]) or to the move
-//! readers and writers ([`crate::text`]) directly (`tests/layers.rs` checks it), and so does
+//! readers and writers ([`crate::text`]) directly (`tests/lib/layers.rs` checks it), and so does
 //! the web server.
 //!
 //! A session reads a move in any accepted notation ([`Session::read`]), judges it (a legal

@@ -423,7 +423,10 @@ impl From<&str> for Unwalkable {
 }
 
 /// Compiles one component into walks from White's point of view (Black negates the vectors).
-// long: a walk through the legs with one list of states; each leg's states feed the next.
+#[expect(
+    clippy::too_many_lines,
+    reason = "a walk through the legs with one list of states; each leg's states feed the next"
+)]
 fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
     let leg0 = &c.legs[0];
     let vecs = dirs::directions(c.atom, &leg0.dirs).map_err(|e| e.to_string())?;
@@ -1050,7 +1053,10 @@ impl Tables {
     }
 
     /// Builds the reverse probes from the capture-capable entries (replacing any built before).
-    // long: the probes gathered in one map keyed by a local type, then laid out from it.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the probes gathered in one map keyed by a local type, then laid out from it"
+    )]
     pub fn build_probes(&mut self, g: Geometry, nkinds: usize) {
         use std::collections::BTreeMap;
         type Rel = Vec<(i32, i32, bool)>;

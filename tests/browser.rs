@@ -374,6 +374,10 @@ fn base64_decoder_reads_padding() {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one browser session in order: each step starts from the page the last one left"
+)]
 fn play_metamachy_and_load_terachess_in_chromium() {
     let Some(exe) = chromium() else {
         common::missing("chromium");

@@ -28,14 +28,11 @@ fn python_has(module: &str) -> bool {
 
 /// Whether python3 (with `module`, if given) is there; missing: see [`common::missing`].
 fn need_python(module: Option<&str>) -> bool {
-    let ok = python_has(module.unwrap_or("sys"));
-    if !ok {
-        common::missing(&match module {
-            Some(m) => format!("python3 with {m} (pip install {m})"),
-            None => "python3".to_string(),
-        });
-    }
-    ok
+    let what = match module {
+        Some(m) => format!("python3 with {m} (pip install {m})"),
+        None => "python3".to_string(),
+    };
+    common::need(&what, python_has(module.unwrap_or("sys")))
 }
 
 /// `datagen` of [`RUN`] with `seed` in one process, into `out`.

@@ -119,6 +119,10 @@ fn bad_shard_arguments_are_refused() {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one training run followed from the data to a network the engine plays with"
+)]
 fn training_lowers_the_validation_loss_and_writes_a_network_the_engine_plays_with() {
     let dir = TempDir::new("train");
     let out = dir.join("d.data").to_str().unwrap().to_string();

@@ -202,7 +202,7 @@ fn fairy_stockfish_plays_the_exported_sections_as_polymachy_does() {
     let mut failures = Vec::new();
     for &(game, fen, depth) in COMPARED {
         let name = format!("pm-{game}");
-        let ini = dir.join(&format!("{game}.ini"));
+        let ini = dir.join(format!("{game}.ini"));
         let (code, text, err) = export(game, &name);
         assert_eq!(code, 0, "{game}: {err}");
         std::fs::write(&ini, text).unwrap();
@@ -237,7 +237,7 @@ fn pyffish_plays_the_custom_piece_sections_as_polymachy_does() {
     let mut failures = Vec::new();
     for &(game, depth) in COMPARED_CUSTOM {
         let name = format!("pm-{game}");
-        let ini = dir.join(&format!("{game}.ini"));
+        let ini = dir.join(format!("{game}.ini"));
         let (code, text, err) = export(game, &name);
         assert_eq!(code, 0, "{game}: {err}");
         std::fs::write(&ini, text).unwrap();

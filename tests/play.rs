@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::rules;
+
 use std::sync::Arc;
 
 use polymachy::game::{Game, GameResult, Termination, parse_pgn};
@@ -15,10 +17,6 @@ use polymachy::variant::Variant;
 fn run(args: &[&str], input: &str) -> (i32, String, String) {
     let r = common::run_binary(args, input);
     (r.code, r.stdout, r.stderr)
-}
-
-fn rules(name: &str) -> Arc<Ruleset> {
-    Ruleset::new(&Variant::load(name).unwrap(), None).unwrap()
 }
 
 #[test]
@@ -163,7 +161,7 @@ fn metamachy_is_the_default_and_takes_san_like_moves() {
 
 #[test]
 fn the_engine_mates_and_the_game_says_why() {
-    // Metamachy: Cannon a1 to l1 is mate (see tests/search.rs).
+    // Metamachy: Cannon a1 to l1 is mate (see tests/lib/search.rs).
     let fen = "11k/10pp/9N2/12/12/12/5K6/12/12/12/12/C11 w - - 0 1";
     let (code, out, err) = run(
         &[

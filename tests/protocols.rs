@@ -754,3 +754,33 @@ fn xboard_en_passant_in_a_pawns_own_half_travels_in_two_legs() {
     assert!(!out.contains("Illegal move"), "{out}");
     assert!(out.contains("pong 1"), "{out}");
 }
+
+#[test]
+fn guis_send_a_fen_from_another_arrangement_without_setup() {
+    let fen = "6k5/12/12/12/12/12/12/12/12/12/6K5/12 w K - 0 1";
+    // UCI: `position fen`, then the leap from g2.
+    let r = common::run_binary(
+        &["uci"],
+        &format!(
+            "setoption name UCI_Variant value zanzibar-xxl\nposition fen {fen} moves g2g4\nd\n"
+        ),
+    );
+    assert!(!r.stdout.contains("error"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("Fen: 6k5/12/12/12/12/12/12/12/6K5/12/12/12 b - - 1 1"),
+        "{}",
+        r.stdout
+    );
+    // CECP: `setboard`, then the leap as the user's move.
+    let r = common::run_binary(
+        &["xboard"],
+        &format!(
+            "xboard\nprotover 2\nvariant zanzibar-xxl\nforce\nsetboard {fen}\nusermove g2g4\nping 3\n"
+        ),
+    );
+    assert!(r.stdout.contains("pong 3"), "{}", r.stdout);
+    for bad in ["tellusererror", "Illegal move", "Error"] {
+        assert!(!r.stdout.contains(bad), "{bad}: {}", r.stdout);
+    }
+}

@@ -5,26 +5,13 @@
 
 mod common;
 
+use common::{need, pyffish_ok};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_polymachy");
-
-/// Whether `program` runs; missing: see [`common::missing`].
-fn need(what: &str, ok: bool) -> bool {
-    if !ok {
-        common::missing(what);
-    }
-    ok
-}
-
-fn pyffish_ok() -> bool {
-    Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 fn engines_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines")
@@ -67,7 +54,6 @@ fn vs_fairy_stockfish(variant: &str, extra: &[&str]) -> String {
 
 /// Four games of `variant`, Polymachy against Fairy-Stockfish over `proto`, at 0.5+0.01; every
 /// move re-validated by pyffish. The PGN's text (empty when a program is missing).
-// long: one match and every check of its output, console and PGN, in order.
 fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> String {
     let Some(fsf) = common::find_program(&["fairy-stockfish"]) else {
         need("fairy-stockfish", false);
@@ -80,7 +66,7 @@ fn vs_fairy_stockfish_over(variant: &str, proto: Proto, extra: &[&str]) -> Strin
     static MATCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = MATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = common::TempDir::new(&format!("referee-{variant}-{n}"));
-    let pgn = dir.join(&format!("{variant}.pgn"));
+    let pgn = dir.join(format!("{variant}.pgn"));
     let me = match proto {
         Proto::Uci => format!("{BIN} uci"),
         Proto::Cecp => format!("{BIN} xboard"),

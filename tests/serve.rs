@@ -174,6 +174,10 @@ fn variants_are_listed_with_their_setups() {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "every kind of new-game request, one after another on one server"
+)]
 fn new_games_and_every_bad_new_game_request() {
     let s = start(&[]);
     // The server's default variant.

@@ -379,6 +379,10 @@ fn new_game(addr: &str) -> Value {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "every kind of abuse at once while a game is played, then the threads and memory compared with the start"
+)]
 fn soak_abuse_of_every_kind_while_a_game_is_played() {
     let _alone = alone();
     const IDLE: usize = 2000;
@@ -712,6 +716,10 @@ fn read_answer(c: &mut TcpStream) -> (u16, String) {
 // read the answers. The moves (a game between two people, so only the server's answer is
 // timed) keep a lane of their own: every answer within 300 ms at the 99th percentile.
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "the flood, the player's timed moves and their percentiles, in the order they happen"
+)]
 fn a_players_moves_are_answered_quickly_while_others_flood() {
     let _alone = alone();
     const FLOOD: usize = 200;

@@ -6,21 +6,13 @@ mod common;
 
 use std::sync::Arc;
 
-use common::run_binary;
+use common::{builtin_text, compile, fen_error, play, rules, run_binary};
 use polymachy::game::{parse_move, san};
 use polymachy::moves::{EMPTY, MoveKind, MoveList};
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
 use polymachy::text::coord;
 use polymachy::variant::{BUILTIN, Variant};
-
-fn rules(name: &str) -> Arc<Ruleset> {
-    Ruleset::new(&Variant::load(name).unwrap(), None).unwrap()
-}
-
-fn fen_error(rs: &Arc<Ruleset>, fen: &str) -> String {
-    Position::from_fen(rs, fen).unwrap_err().to_string()
-}
 
 /// The error lines of a variant text (each line's first line, without its hint).
 fn variant_errors(text: &str) -> Vec<String> {
@@ -84,8 +76,7 @@ fn every_way_in_checks_the_rights() {
         "{}",
         r.stdout
     );
-    let dir = std::env::temp_dir().join(format!("polymachy-pgn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("sound-pgn");
     let pgn = dir.join("g.pgn");
     std::fs::write(
         &pgn,
@@ -96,7 +87,6 @@ fn every_way_in_checks_the_rights() {
     let r = run_binary(&["play", "--variant", "chess", "--load", p], "quit\n");
     assert_eq!(r.code, 2);
     assert_eq!(r.stderr.trim(), format!("error: {p}:4: {why}"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -140,8 +130,7 @@ fn the_start_position_of_a_variant_is_checked_like_a_fen() {
         ["t.toml:4:9: start position: white has no royal piece; black has no royal piece"]
     );
     // The command line shows it the same way, once.
-    let dir = std::env::temp_dir().join(format!("polymachy-start-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("sound-start");
     let f = dir.join("kk.toml");
     std::fs::write(&f, &two).unwrap();
     let f = f.to_str().unwrap();
@@ -162,7 +151,6 @@ fn the_start_position_of_a_variant_is_checked_like_a_fen() {
         "{}",
         r.stdout
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A 4×6 board whose pawn steps three squares at once (`ifmnH`) and a 4×4 one whose double
@@ -174,12 +162,7 @@ fn steps(ranks: u8, start: &str, pawn: &str) -> Arc<Ruleset> {
          [[piece]]\nname = \"Pawn\"\nletter = \"P\"\nbetza = \"{pawn}\"\npromotes-to = \"R\"\n\
          [rules.promotion]\nzone = 1\n"
     );
-    Ruleset::new(&Variant::from_toml(&text, "steps.toml").unwrap(), None).unwrap()
-}
-
-fn play(pos: &mut Position, name: &str) {
-    let mv = parse_move(pos, name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    pos.make(mv);
+    compile(&text, "steps.toml")
 }
 
 #[test]
@@ -445,8 +428,7 @@ fn variant_files_must_be_regular_and_small() {
             "error: /dev/urandom: cannot read the file: not a regular file (expected a variant file)"
         );
     }
-    let dir = std::env::temp_dir().join(format!("polymachy-sound-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("sound-files");
     let big = dir.join("big.toml");
     std::fs::write(&big, vec![b'#'; 2 << 20]).unwrap();
     let big_s = big.to_str().unwrap();
@@ -466,18 +448,13 @@ fn variant_files_must_be_regular_and_small() {
         assert_eq!(r.code, 2);
         assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
     } else {
-        eprintln!("mkfifo is missing: the FIFO case is not tested");
+        common::missing("mkfifo (the FIFO case is not checked)");
     }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn chess_text() -> &'static str {
-    BUILTIN.iter().find(|(n, _)| *n == "chess").unwrap().1
 }
 
 #[test]
 fn a_misspelled_piece_table_is_one_line() {
-    let text = chess_text().replace("[[piece]]", "[[pieces]]");
+    let text = builtin_text("chess").replace("[[piece]]", "[[pieces]]");
     let errs = variant_errors(&text);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
@@ -488,11 +465,11 @@ fn a_misspelled_piece_table_is_one_line() {
 
 #[test]
 fn a_bad_or_duplicate_letter_is_one_line() {
-    let bad = chess_text().replacen("letter = \"P\"", "letter = \"PP\"", 1);
+    let bad = builtin_text("chess").replacen("letter = \"P\"", "letter = \"PP\"", 1);
     let errs = variant_errors(&bad);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(errs[0].ends_with("letter of Pawn must be one upper-case letter A-Z, found \"PP\""));
-    let twice = chess_text().replacen("letter = \"N\"", "letter = \"B\"", 1);
+    let twice = builtin_text("chess").replacen("letter = \"N\"", "letter = \"B\"", 1);
     let errs = variant_errors(&twice);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
@@ -547,7 +524,9 @@ fn rule_letters_are_checked_once_and_precisely() {
         errs[0].ends_with("`rules.castling.partner` must be one letter"),
         "{errs:?}"
     );
-    let errs = variant_errors(&chess_text().replace("\ncapturers = \"P\"", "\ncapturers = \"N\""));
+    let errs = variant_errors(
+        &builtin_text("chess").replace("\ncapturers = \"P\"", "\ncapturers = \"N\""),
+    );
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
         errs[0].ends_with(

@@ -58,8 +58,7 @@ fn a_compact_metamachy_turn_fits_24_lines_with_one_board() {
 
 #[test]
 fn show_pieces_history_hint_and_save() {
-    let dir = std::env::temp_dir().join(format!("polymachy-terminal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("terminal-save");
     let file = dir.join("game.pgn");
     let input = format!(
         "f3f5\nshow\npieces\nrules\nhistory\nhint\nsave {}\nquit\n",
@@ -110,7 +109,6 @@ fn show_pieces_history_hint_and_save() {
     );
     let pgn = std::fs::read_to_string(&file).unwrap();
     assert!(pgn.contains("1. f5"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! The `[eval]` table of a variant file and `polymachy tune`.
 
+mod common;
+
 use polymachy::position::Ruleset;
 use polymachy::search::Evaluator;
 use polymachy::variant::Variant;
@@ -13,10 +15,9 @@ fn chess_with(extra: &str) -> String {
     format!("{base}\n{extra}\n")
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("polymachy-tune-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A temporary folder of this file's, removed when dropped.
+fn temp_dir(name: &str) -> common::TempDir {
+    common::TempDir::new(&format!("tune-{name}"))
 }
 
 #[test]
@@ -84,7 +85,6 @@ fn an_included_table_fills_what_the_file_leaves_out() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("eval.values.N"), "{e}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// `polymachy tune` on a PGN file of games that Black always wins although it gave both its
@@ -122,7 +122,6 @@ fn tune_reads_games_and_writes_an_includable_table() {
     let n = v.kind_by_letter('N').unwrap();
     let (mg, eg) = v.eval.unwrap().values[n].unwrap();
     assert!(mg < 300 && eg < 300, "knight {mg} {eg}\n{text}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Every shipped game with a fitted table `variants/V.eval.toml` includes it from `V.toml`
@@ -193,7 +192,6 @@ fn shipped_games_play_with_their_fitted_tables() {
             // The Pawn is the unit of the fit and keeps the file's value.
             assert_eq!(t.values[v.kind_by_letter('P').unwrap()], None, "{name}");
         }
-        let _ = std::fs::remove_dir_all(&d);
     }
 }
 
@@ -271,7 +269,6 @@ fn saved_self_play_games_read_back_with_their_results() {
     ]);
     assert!(read.contains("3 games read"), "{read}");
     assert_same_positions(&played, &read);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Self-play games are the same whether they are played one at a time or two at once, and
@@ -309,7 +306,6 @@ fn self_play_games_do_not_depend_on_the_number_of_jobs() {
     }
     assert_eq!(pgns[0].matches("[Event ").count(), 5, "{}", pgns[0]);
     assert_eq!(pgns[0], pgns[1]);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A game whose searches give one side a decisive lead ply after ply is adjudicated won for
@@ -383,7 +379,6 @@ fn self_play_adjudicates_decided_games() {
         3,
         "{cut}"
     );
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Handicap self-play starts each game from its opening less one fitted piece a side (saved
@@ -462,5 +457,4 @@ fn handicap_games_read_back_and_auto_chooses_a_prior() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("or `auto`"), "{err}");
-    let _ = std::fs::remove_dir_all(&d);
 }

@@ -492,7 +492,10 @@ pub fn mean_loss(w: &Weights, p: &Positions, threads: usize) -> f64 {
 
 /// Trains `w` on `train` for `cfg.epochs` epochs; `on_epoch` sees each epoch's figures and
 /// the weights (to keep a checkpoint).
-// long: the training loop: epochs, shuffled batches, the threads' gradients and Adam.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the training loop: epochs, shuffled batches, the threads' gradients and Adam"
+)]
 pub fn train(
     w: &mut Weights,
     train: &Positions,

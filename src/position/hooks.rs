@@ -49,7 +49,7 @@
 //! passes ([`EpSquares`]), and an `e` move captures on any of them.
 //!
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
-//! notation, variant) only; `tests/layers.rs` checks it.
+//! notation, variant) only; `tests/lib/layers.rs` checks it.
 
 pub use super::effects::{Effect, Effects};
 pub use super::verdict::{GameResult, Outcome, Termination};

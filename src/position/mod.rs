@@ -1,7 +1,7 @@
 //! The core of play: a compiled variant ([`Ruleset`]), positions, the generic move generator
 //! ([`movegen`]) and the API rules are written against ([`hooks`]). These four depend on each
 //! other (a ruleset holds its rules, a rule reads positions, a position shares its ruleset)
-//! and form one module; everything else is a layer above or below (see `tests/layers.rs`).
+//! and form one module; everything else is a layer above or below (see `tests/lib/layers.rs`).
 //!
 //! This file: an unchecked [`Setup`], the checks that make it a [`Position`], make and
 //! unmake, and the one legality predicate. FEN text is read and written in `text::fen` (a
@@ -736,7 +736,10 @@ impl Position {
     /// [`Position::effects`], applied in two phases (everything the move lifts or takes comes
     /// off the board, then everything it puts down lands), with the hash keys, counts,
     /// occupancy, royal squares, rights and clocks following.
-    // long: the two phases over the effects share the running hash, the clears and the pieces.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the two phases over the effects share the running hash, the clears and the pieces"
+    )]
     pub fn make(&mut self, mv: Move) {
         let fx = self.effects(mv);
         self.push_undo(mv, fx, false);

@@ -271,7 +271,10 @@ impl Ruleset {
     /// tables, claiming rights, registering moves), then the attack probes from the edited
     /// tables, and last the start position checked like any FEN. `Ruleset::new` (in
     /// `compile`) passes the rules the engine knows.
-    // long: the compilation's steps in their order (above), each using what the last built.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the compilation's steps in their order (above), each using what the last built"
+    )]
     pub fn assemble(
         variant: &Variant,
         setup: Option<&str>,

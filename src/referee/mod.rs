@@ -266,7 +266,10 @@ impl Seats {
 
 /// Plays one game. An engine that fails is dropped from `seats` (started again next game).
 /// `None`: the match was interrupted before the game ended.
-// long: one game, start to result; each way it ends is a `break` beside the check that finds it.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one game, start to result; each way it ends is a `break` beside the check that finds it"
+)]
 fn play_game(
     seats: &mut Seats,
     cfg: &MatchConfig,

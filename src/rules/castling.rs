@@ -196,7 +196,10 @@ fn same_squares_in_every_setup(rs: &Ruleset, partner: usize) -> Result<(), Strin
 }
 
 impl Castling {
-    // long: each side's wings found, checked and registered in one pass over the board.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "each side's wings found, checked and registered in one pass over the board"
+    )]
     fn compile(spec: &CastlingSpec, b: &mut Builder<'_>) -> Result<Castling, String> {
         let rs = b.rules();
         let g = rs.geometry;

@@ -195,7 +195,10 @@ pub struct Evaluator {
 
 impl Evaluator {
     /// Builds the evaluator: values, square tables and weights, all from `rules`.
-    // long: each table is derived from those built before it, all from the rules.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "each table is derived from those built before it, all from the rules"
+    )]
     pub fn new(rules: &Ruleset) -> Evaluator {
         let g = rules.geometry;
         let size = g.size();
@@ -455,7 +458,10 @@ impl Evaluator {
         self.eval_inner(pos, false, None)
     }
 
-    // long: the evaluation's hot path: one pass over the pieces gathers every term.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the evaluation's hot path: one pass over the pieces gathers every term"
+    )]
     fn eval_inner(&self, pos: &Position, full: bool, trace: Option<&mut Trace>) -> i32 {
         let rules = pos.rules();
         let t = &rules.tables;

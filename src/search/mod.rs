@@ -677,7 +677,10 @@ impl Searcher {
         self.search_inner(pos, limits, on_iter, true)
     }
 
-    // long: iterative deepening, aspiration windows and time checks sharing one state.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "iterative deepening, aspiration windows and time checks sharing one state"
+    )]
     fn search_inner(
         &mut self,
         pos: &mut Position,
@@ -1149,7 +1152,10 @@ impl Searcher {
         best
     }
 
-    // long: the search's hot path; its pruning steps share the node's locals, in order.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the search's hot path; its pruning steps share the node's locals, in order"
+    )]
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -1524,7 +1530,10 @@ impl Searcher {
     /// plies the static evaluation is the answer, and so it is once [`QS_BUDGET`] nodes
     /// have been spent below the main-search leaf. (Boards crowded with multi-capture pieces
     /// otherwise make capture trees of unbounded breadth and length.)
-    // long: the quiescence search's hot path; its cut-offs share the node's locals.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the quiescence search's hot path; its cut-offs share the node's locals"
+    )]
     fn qsearch(
         &mut self,
         pos: &mut Position,

@@ -159,7 +159,8 @@ fn split_hand(field: &str) -> Result<(&str, Option<&str>), Problem> {
     match field[open + 1..].strip_suffix(']') {
         Some(h) if !h.contains(['[', ']']) => Ok((&field[..open], Some(h))),
         _ => Err(Problem::Placement(
-            "the pieces in hand must be written in brackets at the end of the placement              (`RNBQKBNR[Qp]`)"
+            "the pieces in hand must be written in brackets at the end of the placement \
+             (`RNBQKBNR[Qp]`)"
                 .into(),
         )),
     }

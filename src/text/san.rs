@@ -245,7 +245,10 @@ pub enum Resolved {
 impl San {
     /// Reads a written move: its form only, and that its squares are on the board and its
     /// letters name pieces of the variant.
-    // long: the written form read left to right (castling, letter, promotion, squares).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the written form read left to right (castling, letter, promotion, squares)"
+    )]
     pub fn parse(rules: &Ruleset, text: &str) -> Result<San, MoveError> {
         let g = rules.geometry;
         let shown = text.trim();
@@ -481,7 +484,10 @@ impl San {
 
     /// Why this written move (`shown`, as the user wrote it) is no legal move of `pos`, or
     /// which moves it could be when it is ambiguous.
-    // long: the reasons a written move fails, tried in turn from the most specific.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the reasons a written move fails, tried in turn from the most specific"
+    )]
     pub fn explain(&self, pos: &mut Position, shown: &str) -> MoveError {
         let shown = shown.trim();
         let rules = pos.rules().clone();
@@ -511,7 +517,8 @@ impl San {
                     format!("{} is occupied", g.name(*to))
                 } else {
                     format!(
-                        "a {name} may not be dropped on {} now (a rank it may not be dropped                          on, or the drop leaves the king in check)",
+                        "a {name} may not be dropped on {} now (a rank it may not be dropped \
+                         on, or the drop leaves the king in check)",
                         g.name(*to)
                     )
                 };

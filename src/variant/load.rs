@@ -1276,7 +1276,10 @@ pub type PlacementError = (usize, String, Option<String>, Option<char>);
 /// Parses a FEN placement against a variant's letters.
 /// Parses a FEN placement against a variant's letters; `*` marks a hole (a square that does
 /// not exist). Returns the pieces and the holes (square indices).
-// long: one scan, character by character; its cases share the file and column counters.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one scan, character by character; its cases share the file and column counters"
+)]
 pub fn parse_placement(
     v: &Variant,
     s: &str,

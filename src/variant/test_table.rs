@@ -59,7 +59,10 @@ pub const MAX_TEST_DEPTH: usize = 12;
 
 /// Reads the `test` array (`[[test]]` tables) of a variant whose pieces, board and rules are
 /// read; returns the tests and each one's table span and `fen` span.
-// long: one pass over the tables, each key read and checked in turn under the test's label.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one pass over the tables, each key read and checked in turn under the test's label"
+)]
 pub(super) fn read(
     text: &str,
     value: &SVal,

@@ -1,9 +1,17 @@
 //! Running the `polymachy` binary from integration tests, finding the outside programs some
-//! tests play against, and temporary folders that go away. Each test file uses part of it.
+//! tests play against, temporary folders that go away, and (in [`positions`]) the games and
+//! positions the tests build with the library. Each test binary uses part of it.
 #![allow(dead_code)]
 
+mod positions;
+mod variants;
+#[allow(unused_imports)] // each test binary uses some of them
+pub use positions::*;
+#[allow(unused_imports)]
+pub use variants::*;
+
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -80,13 +88,75 @@ pub fn find_program(names: &[&str]) -> Option<PathBuf> {
     })
 }
 
-/// An outside program is missing: a failure under `CI` (`.ci/run` installs it), a loud skip
+/// Whether python3 can import pyffish, Fairy-Stockfish's Python module.
+pub fn pyffish_ok() -> bool {
+    Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The test running on this thread, `BINARY::PATH` (libtest names each test's thread after
+/// the test).
+pub fn current_test() -> String {
+    let thread = std::thread::current();
+    format!(
+        "{}::{}",
+        env!("CARGO_CRATE_NAME"),
+        thread.name().unwrap_or("(unnamed thread)")
+    )
+}
+
+/// The file that lists the tests skipped (one line each: `TEST: reason`), in the target folder
+/// of the build running them; `scripts/test.sh` empties it first and shows it at the end.
+pub fn skipped_tests_file() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            // target/PROFILE/deps/BINARY
+            let exe = std::env::current_exe().ok()?;
+            let deps = exe.parent()?;
+            (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
+        })
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("skipped-tests.txt")
+}
+
+/// The current test does not check what it is for, because of `reason`: says so on standard
+/// error (past libtest's capture, so that it shows in a passing run) and adds a line to
+/// [`skipped_tests_file`]. The caller returns, or goes on with what it can still check.
+pub fn skip(reason: &str) {
+    let line = format!("{}: {reason}", current_test());
+    let _ = writeln!(std::io::stderr(), "SKIPPED {line}");
+    let file = skipped_tests_file();
+    let _ = std::fs::create_dir_all(file.parent().unwrap_or(Path::new(".")));
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+    {
+        let _ = f.write_all(format!("{line}\n").as_bytes());
+    }
+}
+
+/// An outside program is missing: a failure under `CI` (`.ci/run` installs it), a [`skip`]
 /// elsewhere.
 pub fn missing(what: &str) {
     if std::env::var_os("CI").is_some() {
         panic!("{what} is missing (scripts/install-deps.sh installs it)");
     }
-    eprintln!("SKIPPED: {what} is missing (scripts/install-deps.sh installs it)");
+    skip(&format!(
+        "{what} is missing (scripts/install-deps.sh installs it)"
+    ));
+}
+
+/// `ok`, which says whether `what` (an outside program) is there; when it is not, it is
+/// [`missing`].
+pub fn need(what: &str, ok: bool) -> bool {
+    if !ok {
+        missing(what);
+    }
+    ok
 }
 
 /// A folder of its own under the system's temporary folder (named after `name` and this
@@ -100,10 +170,20 @@ impl TempDir {
         std::fs::create_dir_all(&d).unwrap();
         TempDir(d)
     }
+}
 
-    /// A path inside the folder.
-    pub fn join(&self, file: &str) -> PathBuf {
-        self.0.join(file)
+/// The folder's path: `dir.join(file)`, `&dir` where a path is wanted.
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
     }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The FENs Fairy-Stockfish (pyffish) writes after given moves, for tests/foreign_fens.rs.
+"""The FENs Fairy-Stockfish (pyffish) writes after given moves, for tests/pyffish.rs.
 
 Arguments: VARIANT, then an ini file defining it or `-` for a built-in variant. Standard
 input: a start FEN on the first line, then one game a line (moves in UCI notation, separated

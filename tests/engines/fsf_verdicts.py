@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """The FEN and verdict Fairy-Stockfish (pyffish) gives after every move of given games, for
-tests/counting.rs (Makruk's counting) and tests/bare_king.rs (Shatranj's and Courier's bare
-King).
+tests/pyffish.rs: Makruk's counting, and Shatranj's and Courier's bare King.
 
 Argument: VARIANT, one of Fairy-Stockfish's built-in variants. Standard input: one game a
 line, `FEN|MOVES` (moves in UCI notation, separated by spaces). Standard output: one line a

@@ -2,7 +2,6 @@
 //! board, the right used once and written in the FEN, make / unmake / hash, notation, the
 //! explanation, and Tamerlane II with the swap (tests/data/tamerlane2-swap.toml).
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use polymachy::game::{Termination, outcome};
@@ -12,6 +11,8 @@ use polymachy::position::{Position, Ruleset};
 use polymachy::text::coord;
 use polymachy::text::san::{parse_move, san};
 use polymachy::variant::Variant;
+
+use crate::common::{compile, legal_names, pos, rules, set, two_plies_restore};
 
 /// A 5x5 game with a King, a Rook, a Knight, a Prince (a non-royal King) and a Pawn that
 /// only steps forward, and the given `[rules.royal-swap]` keys.
@@ -50,22 +51,7 @@ betza = "fmW"
 }
 
 fn mini(swap: &str) -> Arc<Ruleset> {
-    let v = Variant::from_toml(&mini_text(swap), "mini.toml").unwrap_or_else(|e| panic!("{e}"));
-    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn pos(rules: &Arc<Ruleset>, fen: &str) -> Position {
-    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(p: &mut Position) -> BTreeSet<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    l.iter().map(|&m| coord(p.rules(), m)).collect()
-}
-
-fn set(moves: &[&str]) -> BTreeSet<String> {
-    moves.iter().map(|s| s.to_string()).collect()
+    compile(&mini_text(swap), "mini.toml")
 }
 
 /// White's King a1 checked by the Rook a5, the b-file covered by the Rook b5; White's
@@ -77,7 +63,7 @@ fn only_the_swap_escapes_mate() {
     let rules = mini("with = \"any\"");
     let mut p = pos(&rules, MATED);
     assert!(p.in_check());
-    assert_eq!(legal(&mut p), set(&["a1e1"]));
+    assert_eq!(legal_names(&mut p), set(&["a1e1"]));
     // By hand, after the swap (King e1, Knight a1): the Black King steps to d5, d4 or e4 (3),
     // the Rook a5 goes down to a2 or takes the Knight on a1 (4), the Rook b5 goes down to b1
     // (4) or right to c5, d5 (2); Black is not in check, so it does not swap: 13.
@@ -85,17 +71,17 @@ fn only_the_swap_escapes_mate() {
     assert_eq!(Perft::new().count(&mut p, 2), 13);
     // Without White's right the same position is checkmate.
     let mut p = pos(&rules, "rr2k/5/5/5/K3N w s - 0 1");
-    assert!(legal(&mut p).is_empty());
+    assert!(legal_names(&mut p).is_empty());
     assert_eq!(outcome(&mut p).unwrap().reason, Termination::Checkmate);
     // And when the partner's square is attacked (a Rook on e4), the swap is refused too.
     let mut p = pos(&rules, "rr2k/4r/5/5/K3N w Ss - 0 1");
-    assert!(legal(&mut p).is_empty());
+    assert!(legal_names(&mut p).is_empty());
     assert_eq!(outcome(&mut p).unwrap().reason, Termination::Checkmate);
     // Black swaps the same way with its own right.
     let mut p = pos(&rules, "k3n/5/5/5/RR2K b Ss - 0 1");
-    assert_eq!(legal(&mut p), set(&["a5e5"]));
+    assert_eq!(legal_names(&mut p), set(&["a5e5"]));
     let mut p = pos(&rules, "k3n/5/5/5/RR2K b S - 0 1");
-    assert!(legal(&mut p).is_empty());
+    assert!(legal_names(&mut p).is_empty());
 }
 
 #[test]
@@ -108,14 +94,13 @@ fn a_partner_that_must_promote_there_is_not_swapped() {
     let text = mini_text("with = \"any\"")
         .replace("betza = \"fmW\"", "betza = \"fmW\"\npromotes-to = \"R\"")
         + "[rules.promotion]\nzone = 1\n";
-    let v = Variant::from_toml(&text, "mini.toml").unwrap_or_else(|e| panic!("{e}"));
-    let promoting = Ruleset::new(&v, None).unwrap();
+    let promoting = compile(&text, "mini.toml");
     let mut p = pos(&promoting, fen);
     assert!(p.in_check());
-    assert!(legal(&mut p).is_empty(), "{:?}", legal(&mut p));
+    assert!(legal_names(&mut p).is_empty(), "{:?}", legal_names(&mut p));
     assert_eq!(outcome(&mut p).unwrap().reason, Termination::Checkmate);
     let mut p = pos(&mini("with = \"any\""), fen);
-    assert_eq!(legal(&mut p), set(&["a5c3"]));
+    assert_eq!(legal_names(&mut p), set(&["a5c3"]));
 }
 
 #[test]
@@ -123,12 +108,12 @@ fn the_partner_kinds_are_those_named() {
     // A Knight on d1 and a Prince on e1: with = "I" swaps only with the Prince.
     let fen = "rr2k/5/5/5/K2NI w Ss - 0 1";
     let mut p = pos(&mini("with = \"I\""), fen);
-    assert_eq!(legal(&mut p), set(&["a1e1"]));
+    assert_eq!(legal_names(&mut p), set(&["a1e1"]));
     let mut p = pos(&mini("with = \"any\""), fen);
-    assert_eq!(legal(&mut p), set(&["a1d1", "a1e1"]));
+    assert_eq!(legal_names(&mut p), set(&["a1d1", "a1e1"]));
     // The default is any piece.
     let mut p = pos(&mini(""), fen);
-    assert_eq!(legal(&mut p), set(&["a1d1", "a1e1"]));
+    assert_eq!(legal_names(&mut p), set(&["a1d1", "a1e1"]));
 }
 
 #[test]
@@ -139,7 +124,7 @@ fn when_the_swap_may_be_played() {
     let fen = "2k2/5/2N2/5/K3R w Ss - 0 1";
     let mut p = pos(&mini("when = \"always\""), fen);
     assert_eq!(Perft::new().count(&mut p, 1), 20);
-    assert!(legal(&mut p).contains("a1c3"));
+    assert!(legal_names(&mut p).contains("a1c3"));
     let mut p = pos(&mini("when = \"in-check\""), fen);
     assert_eq!(Perft::new().count(&mut p, 1), 18);
     let mut p = pos(&mini("when = \"in-check-or-stalemate\""), fen);
@@ -149,12 +134,12 @@ fn when_the_swap_may_be_played() {
     // covered by the Rook b5. Only "in-check-or-stalemate" and "always" let it swap out.
     let stalemate = "1r1k1/5/p4/P4/K4 w Ss - 0 1";
     let mut p = pos(&mini("when = \"in-check\""), stalemate);
-    assert!(legal(&mut p).is_empty());
+    assert!(legal_names(&mut p).is_empty());
     assert_eq!(outcome(&mut p).unwrap().reason, Termination::Stalemate);
     let mut p = pos(&mini("when = \"in-check-or-stalemate\""), stalemate);
-    assert_eq!(legal(&mut p), set(&["a1a2"]));
+    assert_eq!(legal_names(&mut p), set(&["a1a2"]));
     let mut p = pos(&mini("when = \"always\""), stalemate);
-    assert_eq!(legal(&mut p), set(&["a1a2"]));
+    assert_eq!(legal_names(&mut p), set(&["a1a2"]));
     // With another move (a Rook on e1: e2..e5 and d1..b1, 7 moves), no swap out of
     // "stalemate" in the middle mode.
     let mut p = pos(
@@ -188,7 +173,7 @@ fn the_right_is_used_once_and_written_in_the_fen() {
     // Black plays, and White may not swap again.
     let reply = parse_move(&mut p, "c5c4").unwrap();
     p.make(reply);
-    let moves = legal(&mut p);
+    let moves = legal_names(&mut p);
     assert!(
         !moves.contains("e1a1") && !moves.contains("e1c3"),
         "{moves:?}"
@@ -197,7 +182,7 @@ fn the_right_is_used_once_and_written_in_the_fen() {
     p.unmake();
     p.unmake();
     assert_eq!((p.fen(), p.hash()), (with.fen(), with.hash()));
-    assert!(legal(&mut p).contains("a1e1"));
+    assert!(legal_names(&mut p).contains("a1e1"));
 
     // A different letter, read and written.
     let rules = mini("letter = \"W\"");
@@ -240,28 +225,7 @@ fn make_unmake_and_hash_through_swaps() {
                 && rules.compiled_rules()[m.aux as usize].name() == "royal-swap"),
             "{fen}: no swap"
         );
-        for &a in first.as_slice() {
-            let f0 = (p.fen(), p.hash());
-            p.make(a);
-            assert_eq!(
-                p.hash(),
-                p.hash_from_scratch(),
-                "{fen} {}",
-                coord(&rules, a)
-            );
-            assert_eq!(p.hash(), pos(&rules, &p.fen()).hash(), "{fen}");
-            let mut second = MoveList::new();
-            p.legal_moves(&mut second);
-            for &b in second.as_slice() {
-                let f1 = (p.fen(), p.hash());
-                p.make(b);
-                assert_eq!(p.hash(), pos(&rules, &p.fen()).hash(), "{fen}");
-                p.unmake();
-                assert_eq!((p.fen(), p.hash()), f1, "{fen}");
-            }
-            p.unmake();
-            assert_eq!((p.fen(), p.hash()), f0, "{fen}");
-        }
+        two_plies_restore(&mut p);
     }
 }
 
@@ -318,16 +282,21 @@ fn bad_tables_are_refused() {
     assert!(e.contains("needs a royal piece"), "{e}");
 }
 
-const TAMERLANE_SWAP: &str = include_str!("data/tamerlane2-swap.toml");
+const TAMERLANE_SWAP: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/tamerlane2-swap.toml"
+));
 
 fn tamerlane_swap() -> Arc<Ruleset> {
-    let v = Variant::from_toml(TAMERLANE_SWAP, "tamerlane2-swap.toml").unwrap();
-    Ruleset::new(&v, None).unwrap()
+    compile(TAMERLANE_SWAP, "tamerlane2-swap.toml")
 }
 
 #[test]
 fn tamerlane_with_the_swap_is_tamerlane_plus_the_rule() {
-    let built_in = include_str!("../variants/tamerlane2.toml");
+    let built_in = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/tamerlane2.toml"
+    ));
     let tail = |t: &'static str| &t[t.find("\n[zones]").unwrap()..];
     let ours = tail(TAMERLANE_SWAP);
     let (game, rule) = ours.split_at(ours.find("\n[rules.royal-swap]").unwrap());
@@ -336,7 +305,7 @@ fn tamerlane_with_the_swap_is_tamerlane_plus_the_rule() {
     assert_eq!(game.trim_end(), tail(built_in).trim_end());
     assert!(rule.contains("with = \"any\""), "{rule}");
     // The swap is never played from the start (no one is in check): the same counts.
-    let plain = Ruleset::new(&Variant::load("tamerlane2").unwrap(), None).unwrap();
+    let plain = rules("tamerlane2");
     let rules = tamerlane_swap();
     let mut a = Position::start(&plain);
     let mut b = Position::start(&rules);
@@ -351,11 +320,11 @@ fn a_tamerlane_king_swaps_only_once_no_prince_is_left() {
     // the Rook (a1k1) is the only escape.
     let mut p = pos(&rules, "rr3k5/11/11/11/11/11/11/11/11/11/K9R w Ss - 0 1");
     assert!(p.in_check());
-    assert_eq!(legal(&mut p), set(&["a1k1"]));
+    assert_eq!(legal_names(&mut p), set(&["a1k1"]));
     // With a Prince behind it the King is not in check: no swap, every move is there.
     let mut p = pos(&rules, "rr3k5/11/11/11/11/11/11/11/11/5I5/K9R w Ss - 0 1");
     assert!(!p.in_check());
-    let moves = legal(&mut p);
+    let moves = legal_names(&mut p);
     assert!(
         !moves.contains("a1k1") && !moves.contains("a1f2"),
         "{moves:?}"

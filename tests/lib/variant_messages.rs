@@ -2,14 +2,16 @@
 //! included file by name, an included table that includes another, a built-in table named as
 //! built-in (it is not on the disk), and what an empty `king-distance` list should be.
 
-mod common;
+use polymachy::variant::Variant;
 
-use polymachy::variant::{BUILTIN, Variant};
+use crate::common;
 
 fn chess_text() -> &'static str {
-    let text = BUILTIN.iter().find(|(n, _)| *n == "chess").unwrap().1;
     // Without its [[test]] tables, whose positions the edits below would break.
-    text.split("\n# Tests:").next().unwrap()
+    common::builtin_text("chess")
+        .split("\n# Tests:")
+        .next()
+        .unwrap()
 }
 
 /// The error lines of loading `text` written as `file` in `dir` (beside `extra` files).

@@ -7,21 +7,9 @@ use polymachy::moves::{Code, EMPTY, code, color_of, kind_of};
 use polymachy::position::Ruleset;
 use polymachy::position::movegen::attacked_on;
 use polymachy::tables::Landing;
-use polymachy::variant::Variant;
 use proptest::prelude::*;
 
-/// Each variant compiled once (compiling a 16×16 game for every case would dominate).
-fn rules(name: &str) -> std::sync::Arc<Ruleset> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, LazyLock, Mutex};
-    static CACHE: LazyLock<Mutex<HashMap<String, Arc<Ruleset>>>> =
-        LazyLock::new(|| Mutex::new(HashMap::new()));
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .entry(name.to_string())
-        .or_insert_with(|| Ruleset::new(&Variant::load(name).unwrap(), None).unwrap())
-        .clone()
-}
+use crate::common::rules;
 
 /// Whether a piece of `by` captures on `target` by the interpreter's walk.
 fn reaches(rs: &Ruleset, board: &[Code; 256], target: Square, by: Color) -> bool {

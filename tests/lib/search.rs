@@ -9,26 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use polymachy::moves::{Move, MoveList};
+use polymachy::moves::Move;
 use polymachy::position::Position;
 use polymachy::position::Ruleset;
 use polymachy::search::{Limits, MATE, Score, Searcher};
 use polymachy::variant::Variant;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    let v = Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    Ruleset::new(&v, None).unwrap()
-}
-
-fn pos(rs: &Arc<Ruleset>, fen: &str) -> Position {
-    Position::from_fen(rs, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(p: &mut Position) -> Vec<Move> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    l.as_slice().to_vec()
-}
+use crate::common::{legal, pos, rules};
 
 fn coord(rs: &Ruleset, m: Move) -> String {
     polymachy::game::coord(rs, m)
@@ -656,7 +643,7 @@ betza = "WyafsW"
 value = 800
 "#;
 
-const CROWD_FEN: &str = include_str!("data/crowd.fen");
+const CROWD_FEN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/crowd.fen"));
 
 /// Quiescence is bounded whatever the pieces: in the crowded position a depth-1 search visits
 /// a bounded number of nodes (an unbounded capture search ran for over 20 s here), and

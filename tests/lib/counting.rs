@@ -1,78 +1,19 @@
 //! Rule state and Makruk's counting rules: the state a rule keeps is restored by unmake and
 //! kept in the hash as the rule says; the counts start, run and end as Fairy-Stockfish's do
-//! (checked against pyffish on random games); the FEN shows them as Fairy-Stockfish writes
-//! them; the game, the search and `check` give one verdict.
-//!
-//! The pyffish test fails when `CI` is set and python3 with pyffish is missing; elsewhere it
-//! says so and skips.
-
-mod common;
-
-use std::process::Command;
-use std::sync::Arc;
+//! (checked against pyffish on random games in `tests/pyffish.rs`); the FEN shows them as
+//! Fairy-Stockfish writes them; the game, the search and `check` give one verdict.
 
 use polymachy::game::{GameResult, Outcome, Termination};
 use polymachy::moves::MoveList;
-use polymachy::position::{Position, Ruleset};
+use polymachy::position::Position;
 use polymachy::search::{Limits, Score, Searcher};
 use polymachy::text::coord;
-use polymachy::variant::Variant;
 use proptest::prelude::*;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    let v = Variant::load(name).unwrap();
-    Ruleset::new(&v, None).unwrap()
-}
+use crate::common::{self, MAKRUK_ENDINGS, play_coords, random_game, rules};
 
 fn pos(fen: &str) -> Position {
-    Position::from_fen(&rules("makruk"), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-/// Plays coordinate moves; panics on an illegal one.
-fn play(p: &mut Position, moves: &[&str]) {
-    for m in moves {
-        let mut l = MoveList::new();
-        p.legal_moves(&mut l);
-        let mv = l
-            .iter()
-            .copied()
-            .find(|&mv| coord(p.rules(), mv) == *m)
-            .unwrap_or_else(|| panic!("{m} is not legal in {}", p.fen()));
-        p.make(mv);
-    }
-}
-
-/// Makruk positions where counts start soon: endgames with and without pawns, bare Kings.
-const STARTS: &[&str] = &[
-    "8/8/8/4k3/8/8/R2s4/4K3 w - - 0 1",
-    "8/8/3k4/8/8/2s5/8/RR2K3 w - - 0 1",
-    "8/2s5/3k4/8/8/1S6/8/2N1K1N1 w - - 0 1",
-    "8/8/3k4/1p6/8/2R5/8/4K3 w - - 0 1",
-    "4k3/8/8/8/8/8/7r/R3K3 b - - 0 1",
-    "8/3k4/8/3m4/8/3M4/3K4/8 w - - 0 1",
-    "3k4/8/2s5/8/8/5N2/8/3K4 b - - 0 1",
-    "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
-];
-
-/// A deterministic random game from `fen`: up to `plies` moves, stopping at a verdict.
-fn random_game(fen: &str, seed: u64, plies: usize) -> Vec<String> {
-    let mut p = pos(fen);
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut out = Vec::new();
-    for _ in 0..plies {
-        if p.verdict().is_some() {
-            break;
-        }
-        let mut l = MoveList::new();
-        p.legal_moves(&mut l);
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        let mv = l.as_slice()[(s % l.len() as u64) as usize];
-        out.push(coord(p.rules(), mv));
-        p.make(mv);
-    }
-    out
+    common::pos(&rules("makruk"), fen)
 }
 
 #[test]
@@ -80,13 +21,13 @@ fn the_pieces_honour_starts_with_the_bare_king_and_counts_the_pieces() {
     // The Rook takes the last Khon: Black has its bare King, White a Rook: 16 moves, 32 plies,
     // counted from the 3 pieces on the board (6 plies), as Fairy-Stockfish writes it.
     let mut p = pos("8/8/8/4k3/8/8/R2s4/4K3 w - - 0 1");
-    play(&mut p, &["a2d2"]);
+    play_coords(&mut p, &["a2d2"]);
     assert_eq!(p.fen(), "8/8/8/4k3/8/8/3R4/4K3 b - 32 6 1");
-    play(&mut p, &["e5e4"]);
+    play_coords(&mut p, &["e5e4"]);
     assert_eq!(p.fen(), "8/8/8/8/4k3/8/3R4/4K3 w - 32 7 2");
     // Two Rooks: 8 moves.
     let mut p = pos("8/8/3k4/8/8/2s5/8/RR2K3 w - - 0 1");
-    play(&mut p, &["a1a3", "d6d5", "a3c3"]);
+    play_coords(&mut p, &["a1a3", "d6d5", "a3c3"]);
     assert!(p.fen().contains(" - 16 8 "), "{}", p.fen());
 }
 
@@ -95,11 +36,11 @@ fn the_boards_honour_starts_when_the_last_pawn_goes() {
     // No pawn on the board, both sides with pieces: 64 moves from 0.
     let mut p = pos("3k4/8/2s5/8/8/5N2/8/3K4 b - - 0 1");
     assert_eq!(p.state()[..2], [0, 0]);
-    play(&mut p, &["d8e8"]);
+    play_coords(&mut p, &["d8e8"]);
     assert_eq!(p.fen(), "4k3/8/2s5/8/8/5N2/8/3K4 w - 128 0 2");
     // A pawn on the board holds every count off, even against a bare King.
     let mut p = pos("8/8/3k4/1p6/8/2R5/8/4K3 w - - 0 1");
-    play(&mut p, &["c3c4", "d6d5"]);
+    play_coords(&mut p, &["c3c4", "d6d5"]);
     assert!(p.fen().ends_with(" - - 2 2"), "{}", p.fen());
 }
 
@@ -107,10 +48,10 @@ fn the_boards_honour_starts_when_the_last_pawn_goes() {
 fn the_game_is_drawn_one_ply_past_the_count_and_mate_still_wins() {
     let mut p = pos("8/8/8/4k3/8/8/3R4/4K3 b - 32 31 1");
     assert_eq!(p.verdict(), None);
-    play(&mut p, &["e5e4"]);
+    play_coords(&mut p, &["e5e4"]);
     // 32 plies counted: the count is reached, not passed.
     assert_eq!(p.verdict(), None, "{}", p.fen());
-    play(&mut p, &["d2d3"]);
+    play_coords(&mut p, &["d2d3"]);
     let draw = Outcome {
         result: GameResult::Draw,
         reason: Termination::Counting,
@@ -118,7 +59,7 @@ fn the_game_is_drawn_one_ply_past_the_count_and_mate_still_wins() {
     assert_eq!(p.verdict(), Some(draw), "{}", p.fen());
     // Past the count, but checkmated: checkmate.
     let mut m = pos("k7/8/1K6/8/8/8/8/7R w - 32 40 1");
-    play(&mut m, &["h1h8"]);
+    play_coords(&mut m, &["h1h8"]);
     assert_eq!(m.verdict().map(|o| o.reason), Some(Termination::Checkmate));
 }
 
@@ -159,7 +100,7 @@ fn the_counts_length_is_hashed_and_its_progress_is_not() {
 fn repetitions_are_found_while_the_count_runs() {
     // The plies counted change every move, the hash does not: the third occurrence draws.
     let mut p = pos("8/8/8/4k3/8/8/3R4/4K3 b - 32 6 1");
-    play(
+    play_coords(
         &mut p,
         &[
             "e5e4", "d2d3", "e4e5", "d3d2", "e5e4", "d2d3", "e4e5", "d3d2",
@@ -175,15 +116,15 @@ proptest! {
     /// the one computed from scratch; the FEN reads back to the same position.
     #[test]
     fn make_and_unmake_restore_the_rule_state_and_hash(
-        start in 0..STARTS.len(),
+        start in 0..MAKRUK_ENDINGS.len(),
         seed in any::<u64>(),
     ) {
-        let moves = random_game(STARTS[start], seed, 200);
-        let mut p = pos(STARTS[start]);
+        let moves = random_game(&rules("makruk"), MAKRUK_ENDINGS[start], seed, 200);
+        let mut p = pos(MAKRUK_ENDINGS[start]);
         let mut trail = Vec::new();
         for m in &moves {
             trail.push((p.fen(), p.hash(), *p.state()));
-            play(&mut p, &[m]);
+            play_coords(&mut p, &[m]);
             prop_assert_eq!(p.hash(), p.hash_from_scratch(), "after {}", m);
             let back = Position::from_fen(p.rules(), &p.fen()).unwrap();
             prop_assert_eq!(back.hash(), p.hash(), "{}", p.fen());
@@ -196,67 +137,6 @@ proptest! {
             prop_assert_eq!(*p.state(), state);
         }
     }
-}
-
-/// The verdict as a word: `-` while the game goes on, else `draw`, `white` or `black`.
-fn word(o: Option<Outcome>) -> &'static str {
-    match o.map(|o| o.result) {
-        None => "-",
-        Some(GameResult::Draw) => "draw",
-        Some(GameResult::WhiteWins) => "white",
-        Some(GameResult::BlackWins) => "black",
-    }
-}
-
-fn pyffish_ok() -> bool {
-    Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-#[test]
-fn counts_and_verdicts_agree_with_pyffish_on_random_games() {
-    if !pyffish_ok() {
-        common::missing("python3 with pyffish (pip install pyffish)");
-        return;
-    }
-    let mut games = Vec::new();
-    for (i, fen) in STARTS.iter().enumerate() {
-        for seed in 0..4u64 {
-            games.push((*fen, random_game(fen, 1000 * i as u64 + seed, 120)));
-        }
-    }
-    let input: String = games
-        .iter()
-        .map(|(f, ms)| format!("{f}|{}\n", ms.join(" ")))
-        .collect();
-    let mut cmd = Command::new("python3");
-    cmd.arg(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/engines/fsf_verdicts.py"
-    ))
-    .arg("makruk");
-    let out = common::run_command(cmd, &input);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let text = out.stdout;
-    let mut ended = [0; 2];
-    for ((fen, moves), line) in games.iter().zip(text.lines()) {
-        let theirs: Vec<&str> = line.split('|').collect();
-        let mut p = pos(fen);
-        for (n, t) in theirs.iter().enumerate() {
-            let ours = format!("{}={}", p.fen(), word(p.verdict()));
-            assert_eq!(&ours, t, "{fen} after {:?}", &moves[..n]);
-            if let Some(o) = p.verdict() {
-                ended[(o.reason == Termination::Counting) as usize] += 1;
-            }
-            if let Some(m) = moves.get(n) {
-                play(&mut p, &[m]);
-            }
-        }
-    }
-    // The games reached endings, counts run out among them.
-    assert!(ended[1] > 0 && ended[0] > 0, "endings: {ended:?}");
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! Every malformed input is refused with a message that says what is wrong and where:
-//! variant files, XBetza notation, FEN, and the command line.
+//! variant files, XBetza notation and FEN (the command line's messages: `tests/cli.rs`).
 
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use polymachy::notation;
@@ -9,48 +8,13 @@ use polymachy::position::Position;
 use polymachy::position::Ruleset;
 use polymachy::variant::{Variant, VariantError};
 
+use crate::common::{MINI, mini_with, rules};
+
 // ---------------------------------------------------------------------------------------------
 // Variant files
 // ---------------------------------------------------------------------------------------------
 
-/// A minimal valid variant. Line numbers matter to the tests below:
-///  1 name   2 files   3 ranks   4 start   6 [[piece]] King (7 name, 8 letter, 9 betza,
-/// 10 royal)   12 [[piece]] Rook (13 name, 14 letter, 15 betza, 16 empty)
-/// 17 [[piece]] Pawn (18 name, 19 letter, 20 betza, 21 promotes-to)   23 [rules.promotion]
-/// 24 zone; the text ends with a newline, so an appended line is line 25.
-const BASE: &str = r#"name = "Mini"
-files = 5
-ranks = 5
-start = "rk3/p4/5/P4/RK3"
-
-[[piece]]
-name = "King"
-letter = "K"
-betza = "K"
-royal = true
-
-[[piece]]
-name = "Rook"
-letter = "R"
-betza = "R"
-
-[[piece]]
-name = "Pawn"
-letter = "P"
-betza = "fmWfcF"
-promotes-to = "R"
-
-[rules.promotion]
-zone = 1
-"#;
-
 const FILE: &str = "mini.toml";
-
-/// BASE with `from` (which must occur exactly once) replaced by `to`.
-fn broken(from: &str, to: &str) -> String {
-    assert_eq!(BASE.matches(from).count(), 1, "{from:?} must occur once");
-    BASE.replacen(from, to, 1)
-}
 
 fn errors(text: &str) -> Vec<String> {
     match Variant::from_toml(text, FILE) {
@@ -79,14 +43,14 @@ fn hint_of(line: &str) -> &str {
 
 #[test]
 fn the_base_variant_is_valid() {
-    let v = Variant::from_toml(BASE, FILE).unwrap_or_else(|e| panic!("{e}"));
+    let v = Variant::from_toml(MINI, FILE).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(v.pieces.len(), 3);
     Ruleset::new(&v, None).unwrap();
 }
 
 #[test]
 fn unknown_top_level_key() {
-    let text = format!("flavour = \"sweet\"\n{BASE}");
+    let text = format!("flavour = \"sweet\"\n{MINI}");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 1, 1, "unknown key `flavour` in `variant`");
@@ -100,7 +64,7 @@ fn unknown_top_level_key() {
 #[test]
 fn unknown_key_in_a_piece() {
     // Line 16 is the empty line that ends the Rook's table.
-    let text = broken("betza = \"R\"\n\n", "betza = \"R\"\nrange = 3\n");
+    let text = mini_with("betza = \"R\"\n\n", "betza = \"R\"\nrange = 3\n");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 16, 1, "unknown key `range` in `piece[2]`");
@@ -113,7 +77,7 @@ fn unknown_key_in_a_piece() {
 
 #[test]
 fn unknown_key_in_a_rule_table() {
-    let text = format!("{BASE}depth = 2\n");
+    let text = format!("{MINI}depth = 2\n");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 25, 1, "unknown key `depth` in `rules.promotion`");
@@ -125,7 +89,7 @@ fn unknown_key_in_a_rule_table() {
 #[test]
 fn letter_used_twice() {
     // `letter = "K"` on line 14: the value's opening quote is column 10.
-    let text = broken("letter = \"R\"", "letter = \"K\"");
+    let text = mini_with("letter = \"R\"", "letter = \"K\"");
     let lines = errors(&text);
     let l = line_at(&lines, 14, 10, "letter 'K' is used twice");
     assert!(l.contains("King") && l.contains("Rook"), "{l}");
@@ -134,7 +98,7 @@ fn letter_used_twice() {
 #[test]
 fn start_position_letter_that_no_piece_has() {
     // `start = "rk3/p4/5/P4/RX3"`: the X is column 23 of line 4.
-    let text = broken("RK3\"", "RX3\"");
+    let text = mini_with("RK3\"", "RX3\"");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 4, 23, "start position: no piece has the letter 'X'");
@@ -143,7 +107,7 @@ fn start_position_letter_that_no_piece_has() {
 
 #[test]
 fn no_royal_piece() {
-    let text = broken("royal = true\n", "\n");
+    let text = mini_with("royal = true\n", "\n");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = &lines[0];
@@ -157,7 +121,7 @@ fn no_royal_piece() {
 #[test]
 fn board_too_large() {
     // `files = 17` on line 2: the value is column 9.
-    let text = broken("files = 5", "files = 17");
+    let text = mini_with("files = 5", "files = 17");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 2, 9, "`files` is 17");
@@ -168,7 +132,7 @@ fn board_too_large() {
 #[test]
 fn bad_notation_points_at_the_letter() {
     // `betza = "fmWx"` on line 20: the quote is column 9, so the x is column 13.
-    let text = broken("betza = \"fmWfcF\"", "betza = \"fmWx\"");
+    let text = mini_with("betza = \"fmWfcF\"", "betza = \"fmWx\"");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 20, 13, "bad notation for Pawn");
@@ -176,7 +140,7 @@ fn bad_notation_points_at_the_letter() {
 
     // A range after a doubled atom: in `betza = "NN2"` on line 15 (the Rook's betza) the 2 is
     // column 12.
-    let text = broken("betza = \"R\"", "betza = \"NN2\"");
+    let text = mini_with("betza = \"R\"", "betza = \"NN2\"");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     line_at(&lines, 15, 12, "bad notation for Rook");
@@ -185,7 +149,7 @@ fn bad_notation_points_at_the_letter() {
 #[test]
 fn promotion_to_a_letter_no_piece_has() {
     // `promotes-to = "RZ"` on line 21: the quote is column 15, Z is column 17.
-    let text = broken("promotes-to = \"R\"", "promotes-to = \"RZ\"");
+    let text = mini_with("promotes-to = \"R\"", "promotes-to = \"RZ\"");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 21, 17, "Pawn promotes to 'Z'");
@@ -195,7 +159,7 @@ fn promotion_to_a_letter_no_piece_has() {
 #[test]
 fn unknown_rule_name() {
     // `[rules.castle]` on line 25: the name starts at column 8.
-    let text = format!("{BASE}[rules.castle]\n");
+    let text = format!("{MINI}[rules.castle]\n");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = line_at(&lines, 25, 8, "unknown rule `castle`");
@@ -207,7 +171,7 @@ fn unknown_rule_name() {
 
 #[test]
 fn toml_syntax_error() {
-    let text = broken("files = 5", "files 5");
+    let text = mini_with("files = 5", "files 5");
     let lines = errors(&text);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     let l = &lines[0];
@@ -222,7 +186,7 @@ fn several_problems_are_reported_together() {
     // bad notation (line 21), a bad promotion letter (line 22) and an unknown rule (line 26).
     let text = format!(
         "flavour = 1\n{}[rules.castle]\n",
-        BASE.replacen("letter = \"R\"", "letter = \"K\"", 1)
+        MINI.replacen("letter = \"R\"", "letter = \"K\"", 1)
             .replacen("betza = \"fmWfcF\"", "betza = \"fmWx\"", 1)
             .replacen("promotes-to = \"R\"", "promotes-to = \"Z\"", 1)
     );
@@ -256,7 +220,7 @@ fn thousands_of_problems_give_the_first_fifty_and_a_count() {
     use polymachy::variant::MAX_ERRORS;
     // 30,000 unknown keys on lines 4 to 30,003.
     let junk: String = (0..30_000).map(|i| format!("junk{i} = 1\n")).collect();
-    let text = broken("ranks = 5\n", &format!("ranks = 5\n{junk}"));
+    let text = mini_with("ranks = 5\n", &format!("ranks = 5\n{junk}"));
     let lines = errors(&text);
     assert_eq!(MAX_ERRORS, 50);
     assert_eq!(lines.len(), MAX_ERRORS + 1, "{:#?}", &lines[..3]);
@@ -311,7 +275,7 @@ fn notation_errors_have_columns() {
 // ---------------------------------------------------------------------------------------------
 
 fn metamachy() -> Arc<Ruleset> {
-    Ruleset::new(&Variant::load("metamachy").unwrap(), None).unwrap()
+    rules("metamachy")
 }
 
 fn fen_problems(rs: &Arc<Ruleset>, fen: &str) -> Vec<String> {
@@ -450,158 +414,16 @@ fn fen_several_problems_at_once() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Command line
+// Variant files: setups, promotions, rules and keys
 // ---------------------------------------------------------------------------------------------
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(args)
-        .output()
-        .expect("run polymachy")
-}
-
-/// Exit status 2, exactly one `error:` line on stderr containing every part, no panic.
-fn user_error(args: &[&str], parts: &[&str]) -> String {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    let error_lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(error_lines.len(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
-    for part in parts {
-        assert!(
-            stderr.contains(part),
-            "{args:?}: {stderr} should contain {part:?}"
-        );
-    }
-    stderr
-}
-
-#[test]
-fn cli_unknown_variant() {
-    user_error(
-        &["perft", "--variant", "nosuchgame", "--depth", "1"],
-        &["unknown variant `nosuchgame`", "metamachy"],
-    );
-}
-
-#[test]
-fn cli_bad_fen() {
-    user_error(
-        &[
-            "perft",
-            "--variant",
-            "chess",
-            "--depth",
-            "1",
-            "--fen",
-            "8/8/8 w - - 0 1",
-        ],
-        &["invalid FEN", "3 ranks given"],
-    );
-    user_error(
-        &["show", "--variant", "metamachy", "--fen", "hello"],
-        &["invalid FEN"],
-    );
-}
-
-#[test]
-fn cli_bad_depth() {
-    user_error(
-        &["perft", "--variant", "chess", "--depth", "deep"],
-        &["deep"],
-    );
-    user_error(&["perft", "--variant", "chess", "--depth", "-1"], &["-1"]);
-}
-
-#[test]
-fn cli_nonexistent_file() {
-    let path = std::env::temp_dir()
-        .join(format!("polymachy-missing-{}", std::process::id()))
-        .join("nothing.toml");
-    let p = path.to_string_lossy().into_owned();
-    user_error(
-        &["perft", "--variant", &p, "--depth", "1"],
-        &[&p, "cannot read the file"],
-    );
-}
-
-#[test]
-fn cli_bad_variant_file() {
-    let path = std::env::temp_dir().join(format!("polymachy-bad-{}.toml", std::process::id()));
-    let text = broken("betza = \"fmWfcF\"", "betza = \"fmWx\"");
-    std::fs::write(&path, text).unwrap();
-    let p = path.to_string_lossy().into_owned();
-    let result = std::panic::catch_unwind(|| {
-        user_error(
-            &["show", "--variant", &p],
-            &[&format!("{p}:20:13: bad notation for Pawn"), "'x'"],
-        )
-    });
-    let _ = std::fs::remove_file(&path);
-    if let Err(e) = result {
-        std::panic::resume_unwind(e);
-    }
-}
-
-#[test]
-fn cli_bad_setup() {
-    for bad in ["KQLL", "13", "XYZW"] {
-        user_error(
-            &[
-                "perft",
-                "--variant",
-                "metamachy",
-                "--setup",
-                bad,
-                "--depth",
-                "1",
-            ],
-            &[bad],
-        );
-    }
-    user_error(
-        &["show", "--variant", "chess", "--setup", "KQLG"],
-        &["no setup choices"],
-    );
-}
-
-#[test]
-fn zanzibar_setup_with_the_king_off_the_f_and_g_files_is_refused() {
-    // Letters stand on Black's e12 f12 g12 h12 e11 f11 g11 h11: the King on the e- and
-    // h-files in turn.
-    for (bad, file) in [
-        ("KQUFOLGD", "e"),
-        ("UQFKOLGD", "h"),
-        ("UQOFKLGD", "e"),
-        ("UQOFDLGK", "h"),
-    ] {
-        user_error(
-            &["show", "--variant", "zanzibar-xxl", "--setup", bad],
-            &[
-                bad,
-                &format!("puts the King on the {file} file"),
-                "must stand on the f or g file",
-            ],
-        );
-    }
-    // The King on f2 is fine: the show command draws the position.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(["show", "--variant", "zanzibar-xxl", "--setup", "UQOFDKGL"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 #[test]
 fn setup_choice_default_against_royal_files_is_an_error() {
-    let text = include_str!("../variants/zanzibar-xxl.toml")
-        .replace("default = \"UQKFOLGD\"", "default = \"KQUFOLGD\"");
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/zanzibar-xxl.toml"
+    ))
+    .replace("default = \"UQKFOLGD\"", "default = \"KQUFOLGD\"");
     let err = polymachy::variant::Variant::from_toml(&text, "z.toml").unwrap_err();
     assert!(
         err.lines
@@ -669,7 +491,7 @@ fn a_rule_that_cannot_be_set_up_is_located() {
 
 #[test]
 fn demotes_to_names_one_other_piece_that_does_not_demote() {
-    let text = broken(
+    let text = mini_with(
         "promotes-to = \"R\"",
         "promotes-to = \"R\"\ndemotes-to = \"Q\"",
     );
@@ -679,14 +501,14 @@ fn demotes_to_names_one_other_piece_that_does_not_demote() {
             .any(|l| l.contains("Pawn demotes to \"Q\", which is not the letter of a piece")),
         "{e:?}"
     );
-    let text = broken("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"R\"");
+    let text = mini_with("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"R\"");
     let e = errors(&text);
     assert!(
         e.iter().any(|l| l.contains("Rook cannot demote to itself")),
         "{e:?}"
     );
     // Two pieces made from the Pawn: `+P` would not say which.
-    let text = broken("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"P\"")
+    let text = mini_with("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"P\"")
         .replace("betza = \"K\"", "betza = \"K\"\ndemotes-to = \"P\"");
     let e = errors(&text);
     assert!(
@@ -695,7 +517,7 @@ fn demotes_to_names_one_other_piece_that_does_not_demote() {
         "{e:?}"
     );
     // A chain: the Rook demotes to the Pawn, which demotes to the King.
-    let text = broken("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"P\"").replace(
+    let text = mini_with("betza = \"R\"", "betza = \"R\"\ndemotes-to = \"P\"").replace(
         "promotes-to = \"R\"",
         "promotes-to = \"R\"\ndemotes-to = \"K\"",
     );

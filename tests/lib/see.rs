@@ -12,16 +12,16 @@ use polymachy::search::Searcher;
 use polymachy::search::see::{SeeValues, see_ge};
 use polymachy::variant::Variant;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    let v = Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    Ruleset::new(&v, None).unwrap()
-}
+use crate::common::{find, rules};
 
 /// Metamachy with the `value`s its file gives each piece (without the fitted `[eval]` table
 /// that the shipped game includes), so that the exchanges below count in round numbers.
 fn metamachy_file_values() -> Arc<Ruleset> {
-    let text = include_str!("../variants/metamachy.toml")
-        .replace("[eval]\ninclude = \"metamachy.eval.toml\"\n", "");
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/metamachy.toml"
+    ))
+    .replace("[eval]\ninclude = \"metamachy.eval.toml\"\n", "");
     assert!(!text.contains("[eval]"));
     let v = Variant::from_toml(&text, "metamachy.toml").unwrap();
     Ruleset::new(&v, None).unwrap()
@@ -29,15 +29,6 @@ fn metamachy_file_values() -> Arc<Ruleset> {
 
 fn values(rs: &Arc<Ruleset>) -> SeeValues {
     Searcher::new(rs, 1).see_values().clone()
-}
-
-fn find(rs: &Ruleset, p: &mut Position, text: &str) -> Move {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    l.iter()
-        .copied()
-        .find(|&m| polymachy::game::coord(rs, m) == text)
-        .unwrap_or_else(|| panic!("no move {text} in {}", p.fen()))
 }
 
 /// The largest `t` (in steps of 1) with `see_ge(mv, t)`, searched between -2000 and 2000.
@@ -66,11 +57,11 @@ fn metamachy_cannon_recaptures_only_over_a_screen() {
     let v = values(&rs);
     let mut p =
         Position::from_fen(&rs, "r10k/12/12/12/p11/12/12/12/R11/12/12/C10K w - - 0 1").unwrap();
-    let m = find(&rs, &mut p, "a4a8");
+    let m = find(&mut p, "a4a8");
     assert_eq!(see_value(&p, m, &v), -400);
     let mut p =
         Position::from_fen(&rs, "r10k/12/12/12/p11/12/12/12/R11/12/P11/C10K w - - 0 1").unwrap();
-    let m = find(&rs, &mut p, "a4a8");
+    let m = find(&mut p, "a4a8");
     assert_eq!(see_value(&p, m, &v), 100);
 }
 
@@ -82,11 +73,11 @@ fn metamachy_cannon_defends_only_over_a_screen() {
     let v = values(&rs);
     let mut p =
         Position::from_fen(&rs, "c10k/12/p11/12/p11/12/12/12/R11/12/12/11K w - - 0 1").unwrap();
-    let m = find(&rs, &mut p, "a4a8");
+    let m = find(&mut p, "a4a8");
     assert_eq!(see_value(&p, m, &v), -400);
     let mut p =
         Position::from_fen(&rs, "c10k/12/12/12/p11/12/12/12/R11/12/12/11K w - - 0 1").unwrap();
-    let m = find(&rs, &mut p, "a4a8");
+    let m = find(&mut p, "a4a8");
     assert_eq!(see_value(&p, m, &v), 100);
 }
 
@@ -98,7 +89,7 @@ fn chess_king_captures_only_undefended() {
     let rs = rules("chess");
     let v = values(&rs);
     let mut p = Position::from_fen(&rs, "7k/8/8/4p3/3K4/8/8/8 w - - 0 1").unwrap();
-    let m = find(&rs, &mut p, "d4e5");
+    let m = find(&mut p, "d4e5");
     assert!(see_ge(&p, m, 100, &v));
     assert!(!see_ge(&p, m, 101, &v));
     // A defended pawn: the pseudo-legal capture loses everything.

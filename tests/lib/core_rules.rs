@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use polymachy::moves::MoveList;
 use polymachy::position::{Position, Ruleset};
-use polymachy::text::coord;
 use polymachy::variant::Variant;
+
+use crate::common::{compile, legal_names, play};
 
 /// A small chess-like variant with the given extra TOML (rules).
 fn mini(files: u8, ranks: u8, start: &str, extra: &str) -> Arc<Ruleset> {
@@ -37,25 +37,7 @@ betza = "B"
 {extra}
 "#
     );
-    let v = Variant::from_toml(&text, "mini.toml").unwrap_or_else(|e| panic!("{e}"));
-    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn legal(pos: &mut Position) -> BTreeSet<String> {
-    let mut l = MoveList::new();
-    pos.legal_moves(&mut l);
-    l.iter().map(|&m| coord(pos.rules(), m)).collect()
-}
-
-fn play(pos: &mut Position, text: &str) {
-    let mut l = MoveList::new();
-    pos.legal_moves(&mut l);
-    let mv = l
-        .iter()
-        .copied()
-        .find(|&m| coord(pos.rules(), m) == text)
-        .unwrap_or_else(|| panic!("{text} is not legal in {}", pos.fen()));
-    pos.make(mv);
+    compile(&text, "mini.toml")
 }
 
 // ---- last-royal -------------------------------------------------------------------------
@@ -69,13 +51,13 @@ fn with_last_royal_one_attacked_king_of_two_is_not_check() {
     let mut pos = Position::from_fen(&rs, "k6r/8/8/8/8/8/8/K6K w - - 0 1").unwrap();
     assert!(!pos.in_check(), "one of two kings attacked is not check");
     // White may leave h1 where it is: a king move from a1 is legal.
-    assert!(legal(&mut pos).contains("a1a2"));
+    assert!(legal_names(&mut pos).contains("a1a2"));
     // Both attacked (rooks on the a- and h-files): check.
     let mut pos = Position::from_fen(&rs, "r3k2r/8/8/8/8/8/8/K6K w - - 0 1").unwrap();
     assert!(pos.in_check(), "both kings attacked is check");
     // Every legal move must leave one king safe: a1a2 stays on the a-file (attacked) while h1
     // is attacked too, so it is illegal; a1b2 leaves the a-file.
-    let moves = legal(&mut pos);
+    let moves = legal_names(&mut pos);
     assert!(!moves.contains("a1a2"), "{moves:?}");
     assert!(moves.contains("a1b2"), "{moves:?}");
 }
@@ -98,7 +80,7 @@ fn with_last_royal_a_king_may_be_captured_while_another_remains() {
     // The last king attacked is check again.
     let mut pos = Position::from_fen(&rs, "k7/r7/8/8/8/8/8/K7 w - - 0 1").unwrap();
     assert!(pos.in_check());
-    let moves = legal(&mut pos);
+    let moves = legal_names(&mut pos);
     assert_eq!(
         moves,
         ["a1b1", "a1b2"].iter().map(|s| s.to_string()).collect()
@@ -113,7 +95,7 @@ fn without_last_royal_any_attacked_king_is_check() {
         pos.in_check(),
         "with several royal pieces and no rule, any attacked is check"
     );
-    let moves = legal(&mut pos);
+    let moves = legal_names(&mut pos);
     assert!(!moves.contains("a1a2"), "{moves:?}");
     assert!(moves.contains("h1g2"), "{moves:?}");
 }
@@ -145,7 +127,7 @@ fn a_hole_stops_rays_and_takes_no_piece_but_leaps_pass_over_it() {
     assert!(rs.geometry.is_hole(rs.geometry.parse_square("c3").unwrap()));
     // Rook on a3: along rank 3 it stops before the hole.
     let mut pos = Position::from_fen(&rs, "4k/5/R1*2/5/4K w - - 0 1").unwrap();
-    let rook: BTreeSet<String> = legal(&mut pos)
+    let rook: BTreeSet<String> = legal_names(&mut pos)
         .into_iter()
         .filter(|m| m.starts_with("a3"))
         .collect();
@@ -156,7 +138,7 @@ fn a_hole_stops_rays_and_takes_no_piece_but_leaps_pass_over_it() {
     assert_eq!(rook, want);
     // Knight on b1: a3 and d2, never the hole c3.
     let mut pos = Position::from_fen(&rs, "k4/5/2*2/5/1N2K w - - 0 1").unwrap();
-    let knight: BTreeSet<String> = legal(&mut pos)
+    let knight: BTreeSet<String> = legal_names(&mut pos)
         .into_iter()
         .filter(|m| m.starts_with("b1"))
         .collect();
@@ -166,13 +148,13 @@ fn a_hole_stops_rays_and_takes_no_piece_but_leaps_pass_over_it() {
     );
     // A Dabbaba leaps over the hole (c2-c4); the lame one may not pass it.
     let mut pos = Position::from_fen(&rs, "k4/5/2*2/1DL2/4K w - - 0 1").unwrap();
-    let moves = legal(&mut pos);
+    let moves = legal_names(&mut pos);
     assert!(
         !moves.contains("c2c4"),
         "the lame Dabbaba passed the hole: {moves:?}"
     );
     let mut pos = Position::from_fen(&rs, "k4/5/2*2/2D2/4K w - - 0 1").unwrap();
-    assert!(legal(&mut pos).contains("c2c4"));
+    assert!(legal_names(&mut pos).contains("c2c4"));
 }
 
 #[test]

@@ -3,11 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use polymachy::moves::MoveList;
-use polymachy::position::Position;
 use polymachy::position::Ruleset;
-use polymachy::text::coord;
-use polymachy::variant::Variant;
+
+use crate::common::{self, compile, pos, set};
 
 /// An 8x8 test game: King, Pawn, and the extra pieces given as (letter, betza).
 fn game(extra: &[(&str, &str)], promotion: &str) -> std::sync::Arc<Ruleset> {
@@ -30,23 +28,12 @@ fn game(extra: &[(&str, &str)], promotion: &str) -> std::sync::Arc<Ruleset> {
         );
         text.push_str(promotion);
     }
-    let v = Variant::from_toml(&text, "test.toml").unwrap();
-    Ruleset::new(&v, None).unwrap()
+    compile(&text, "test.toml")
 }
 
-/// The destinations of the piece on `from`, in coordinate notation.
+/// The destinations of the piece on `from` in `fen`, in coordinate notation.
 fn moves_from(rules: &std::sync::Arc<Ruleset>, fen: &str, from: &str) -> BTreeSet<String> {
-    let mut pos = Position::from_fen(rules, fen).unwrap();
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    list.iter()
-        .map(|&m| coord(rules, m))
-        .filter(|m| m.starts_with(from))
-        .collect()
-}
-
-fn set(items: &[&str]) -> BTreeSet<String> {
-    items.iter().map(|s| s.to_string()).collect()
+    common::moves_from(&mut pos(rules, fen), from)
 }
 
 #[test]

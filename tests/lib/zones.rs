@@ -8,10 +8,7 @@ use polymachy::moves::MoveList;
 use polymachy::position::{Position, Ruleset};
 use polymachy::variant::Variant;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    let v = Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    Ruleset::new(&v, None).unwrap()
-}
+use crate::common::{self, compile, pos, rules};
 
 /// The destinations of the legal moves from `from`, sorted.
 fn targets(rs: &Arc<Ruleset>, fen: &str, from: &str) -> Vec<String> {
@@ -134,17 +131,9 @@ fn promoting(promotion: &str) -> String {
 
 /// The legal moves from `from` in `fen`, in coordinates.
 fn moves_from(rs: &Arc<Ruleset>, fen: &str, from: &str) -> Vec<String> {
-    let mut p = Position::from_fen(rs, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    let from = rs.geometry.parse_square(from).unwrap();
-    let mut out: Vec<String> = l
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| polymachy::session::coord(rs, *m))
-        .collect();
-    out.sort();
-    out
+    common::moves_from(&mut pos(rs, fen), from)
+        .into_iter()
+        .collect()
 }
 
 // A named zone is where promotion happens; a piece may have a zone of its own. The Pawn on c4
@@ -153,8 +142,7 @@ fn moves_from(rs: &Arc<Ruleset>, fen: &str, from: &str) -> Vec<String> {
 #[test]
 fn promotion_zones_by_name() {
     let text = promoting("zone = \"far\"\npiece-zones = { S = \"corners\" }");
-    let v = Variant::from_toml(&text, "z.toml").unwrap_or_else(|e| panic!("{e}"));
-    let rs = Ruleset::new(&v, None).unwrap();
+    let rs = compile(&text, "z.toml");
     assert_eq!(moves_from(&rs, "4k/2P2/5/S4/K4 w - - 0 1", "c4"), ["c4c5q"]);
     assert_eq!(
         moves_from(&rs, "4k/5/5/S4/K4 w - - 0 1", "a2"),
@@ -247,9 +235,7 @@ fn xiangqi_with(extra: &str) -> Arc<Ruleset> {
         "/variants/xiangqi.toml"
     ))
     .unwrap();
-    let v = Variant::from_toml(&format!("{text}\n{extra}"), "xiangqi-plus.toml")
-        .unwrap_or_else(|e| panic!("{e}"));
-    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("{e}"))
+    compile(&format!("{text}\n{extra}"), "xiangqi-plus.toml")
 }
 
 // The royal swap never takes a confined piece out of its zone: the General on e1 may swap

@@ -1,15 +1,14 @@
 //! FEN positions that no game of the variant can reach are refused, each with the rule it
 //! breaks: a royal piece in hand, two unpromoted Shogi Pawns on a file, a Xiangqi King outside
-//! the palace; a piece where it must promote on arriving draws a warning.
+//! the palace; a piece where it must promote on arriving draws a warning (which the command
+//! line and UCI show: `tests/cli.rs`).
 
 use std::sync::Arc;
 
 use polymachy::position::{Position, Ruleset};
 use polymachy::variant::Variant;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    Ruleset::new(&Variant::load(name).unwrap(), None).unwrap()
-}
+use crate::common::rules;
 
 /// The one problem of `fen`, which must be refused.
 fn refusal(rs: &Arc<Ruleset>, fen: &str) -> String {
@@ -86,37 +85,6 @@ fn a_piece_where_it_must_promote_draws_a_warning() {
     assert_ne!(anywhere, zh);
     let v = Variant::from_toml(&anywhere, "anywhere.toml").unwrap();
     assert!(oddities(&Ruleset::new(&v, None).unwrap(), fen).is_empty());
-    // The command line and UCI say it.
-    let bin = env!("CARGO_BIN_EXE_polymachy");
-    let fen = "P3k4/9/9/9/9/9/9/9/4K4[] b - - 0 1";
-    let out = std::process::Command::new(bin)
-        .args(["perft", "-v", "shogi", "--fen", fen, "--depth", "1"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(
-        err.contains("warning: a White Pawn on a9: rule promotion"),
-        "{err}"
-    );
-    let mut uci = std::process::Command::new(bin)
-        .arg("uci")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    let input = format!("setoption name UCI_Variant value shogi\nposition fen {fen}\nisready\n");
-    uci.stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = String::from_utf8_lossy(&uci.wait_with_output().unwrap().stdout).into_owned();
-    assert!(
-        out.contains("info string warning: a White Pawn on a9: rule promotion"),
-        "{out}"
-    );
 }
 
 #[test]

@@ -9,25 +9,15 @@ use polymachy::text::coord;
 use polymachy::variant::Variant;
 use std::sync::Arc;
 
+use crate::common::{legal_names, pos, rules, two_plies_restore};
+
 fn tamerlane() -> Arc<Ruleset> {
-    let v = Variant::load("tamerlane2").unwrap();
-    Ruleset::new(&v, None).unwrap()
+    rules("tamerlane2")
 }
 
-fn pos(rules: &Arc<Ruleset>, fen: &str) -> Position {
-    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
+/// The legal moves in coordinate notation, in order.
 fn legal(p: &mut Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut out: Vec<String> = list
-        .as_slice()
-        .iter()
-        .map(|&m| coord(p.rules(), m))
-        .collect();
-    out.sort();
-    out
+    legal_names(p).into_iter().collect()
 }
 
 /// White King a1 and Prince k1 against a Black King and a Rook on the b-file.
@@ -137,37 +127,17 @@ fn make_unmake_and_hash_through_successions() {
         "4kik4/11/11/11/4R6/11/11/11/11/11/4K1I4 w - - 0 1",
         "1i3k3i1/1R9/11/11/11/11/11/11/11/11/4KI5 w - - 0 1",
     ] {
-        let mut p = pos(&rules, fen);
-        let mut first = MoveList::new();
-        p.legal_moves(&mut first);
-        for &a in first.as_slice() {
-            let f0 = (p.fen(), p.hash());
-            p.make(a);
-            assert_eq!(
-                p.hash(),
-                p.hash_from_scratch(),
-                "{fen} {}",
-                coord(&rules, a)
-            );
-            let mut second = MoveList::new();
-            p.legal_moves(&mut second);
-            for &b in second.as_slice() {
-                let f1 = (p.fen(), p.hash());
-                p.make(b);
-                assert_eq!(p.hash(), pos(&rules, &p.fen()).hash(), "{fen}");
-                p.unmake();
-                assert_eq!((p.fen(), p.hash()), f1, "{fen}");
-            }
-            p.unmake();
-            assert_eq!((p.fen(), p.hash()), f0, "{fen}");
-        }
+        two_plies_restore(&mut pos(&rules, fen));
     }
 }
 
 #[test]
 fn succession_needs_its_successors() {
     let v = Variant::load("tamerlane2").unwrap();
-    let text = include_str!("../variants/tamerlane2.toml");
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/tamerlane2.toml"
+    ));
     assert!(v.pieces.iter().any(|p| p.name == "Prince"));
     let broken = text.replace("successors = \"I\"", "successors = \"\"");
     let e = Variant::from_toml(&broken, "t.toml")

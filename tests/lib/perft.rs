@@ -185,7 +185,7 @@ fn metamachy_mirror_setups_agree() {
 /// published counts.
 #[test]
 fn overlapping_notation_lists_each_move_once() {
-    let text = include_str!("../variants/chess.toml")
+    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml"))
         .replace("betza = \"K\"", "betza = \"KWmF\"")
         .replace("betza = \"R\"", "betza = \"R4RW\"")
         .replace("betza = \"Q\"", "betza = \"QBWmR2\"")

@@ -1,29 +1,16 @@
 //! Bad input never panics: arbitrary text into every reader of user input.
 
 use proptest::prelude::*;
-use std::sync::{Arc, OnceLock};
 
-use polymachy::position::Position;
-use polymachy::position::Ruleset;
+use polymachy::position::{Position, Ruleset};
 use polymachy::variant::Variant;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    static CACHE: OnceLock<Vec<(String, Arc<Ruleset>)>> = OnceLock::new();
-    let all = CACHE.get_or_init(|| {
-        ["metamachy", "terachess2", "chess"]
-            .iter()
-            .map(|n| {
-                (
-                    n.to_string(),
-                    Ruleset::new(&Variant::load(n).unwrap(), None).unwrap(),
-                )
-            })
-            .collect()
-    });
-    all.iter().find(|(n, _)| n == name).unwrap().1.clone()
-}
+use crate::common::rules;
 
-const META: &str = include_str!("../variants/metamachy.toml");
+const META: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/variants/metamachy.toml"
+));
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]

@@ -8,89 +8,15 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use polymachy::game::{GameResult, Termination, outcome, parse_move, san};
-use polymachy::moves::{EMPTY, Move, MoveKind, MoveList};
+use polymachy::moves::MoveKind;
 use polymachy::position::{Position, Ruleset};
 use polymachy::text::coord;
 use polymachy::variant::Variant;
 
-fn rules() -> Arc<Ruleset> {
-    let v = Variant::load("wildebeest").expect("wildebeest loads");
-    Ruleset::new(&v, None).expect("wildebeest compiles")
-}
+use crate::common::{legal, moves_from, piece, placement, play, position, rules, set};
 
-/// The placement of an 11x10 board holding `pieces` (square, FEN letter), ranks from the top.
-fn placement(pieces: &[(&str, char)]) -> String {
-    let mut board = [[None; 11]; 10];
-    for &(sq, letter) in pieces {
-        let f = sq.as_bytes()[0] - b'a';
-        let r: usize = sq[1..].parse().unwrap();
-        assert!(board[r - 1][f as usize].is_none(), "{sq} twice");
-        board[r - 1][f as usize] = Some(letter);
-    }
-    let rows: Vec<String> = board
-        .iter()
-        .rev()
-        .map(|row| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for sq in row {
-                match sq {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s.push(*c);
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
-    rows.join("/")
-}
-
-fn position(rs: &Arc<Ruleset>, pieces: &[(&str, char)], rest: &str) -> Position {
-    let fen = format!("{} {rest}", placement(pieces));
-    Position::from_fen(rs, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(pos: &mut Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    list.as_slice().to_vec()
-}
-
-/// The legal moves starting on `from`, in coordinate notation.
-fn moves_from(pos: &mut Position, from: &str) -> BTreeSet<String> {
-    let rs = pos.rules().clone();
-    let from = rs.geometry.parse_square(from).unwrap();
-    legal(pos)
-        .into_iter()
-        .filter(|m| m.from == from)
-        .map(|m| coord(&rs, m))
-        .collect()
-}
-
-fn set(ms: &[&str]) -> BTreeSet<String> {
-    ms.iter().map(|s| s.to_string()).collect()
-}
-
-/// Plays the legal move written `text` (coordinate notation or SAN).
-fn play(pos: &mut Position, text: &str) -> Move {
-    let mv = parse_move(pos, text).unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.fen()));
-    pos.make(mv);
-    mv
-}
-
-fn at(pos: &Position, sq: &str) -> Option<char> {
-    let rs = pos.rules().clone();
-    let c = pos.piece_at(rs.geometry.parse_square(sq).unwrap());
-    (c != EMPTY).then(|| rs.letter(c))
+fn wildebeest() -> Arc<Ruleset> {
+    rules("wildebeest")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,7 +28,7 @@ fn start_position_has_45_moves_and_pawns_step_one_two_or_three() {
     // 11 Pawns x 3 steps = 33; Knights b1 (a3 c3) and j1 (i3 k3) = 4; Camels h1 (g4 i4) and
     // i1 (h4 j4) = 4; the Wildebeest g1 as a Knight (f3 h3) and a Camel (f4 h4) = 4; the rest
     // are blocked: 33 + 4 + 4 + 4 = 45.
-    let rs = rules();
+    let rs = wildebeest();
     let mut pos = Position::start(&rs);
     assert_eq!(legal(&mut pos).len(), 45);
     assert_eq!(moves_from(&mut pos, "e2"), set(&["e2e3", "e2e4", "e2e5"]));
@@ -114,7 +40,7 @@ fn start_position_has_45_moves_and_pawns_step_one_two_or_three() {
 
 #[test]
 fn triple_step_leaves_en_passant_rights_on_both_squares_passed() {
-    let rs = rules();
+    let rs = wildebeest();
     // The start with Black's d-Pawn on d5, where it can take en passant on e4.
     let start = "rnccwkqbbnr/ppp1ppppppp/11/11/11/3p7/11/11/PPPPPPPPPPP/RNBBQKWCCNR w KQkq - 0 1";
     let mut pos = Position::from_fen(&rs, start).unwrap();
@@ -166,7 +92,7 @@ fn a_pawn_on_its_third_rank_may_still_double_step_but_not_triple_step() {
     // White: K f1, Pawns c3 (moved once) and h4; Black: K f10, Pawns d5 and f8 (Black's third
     // rank). c3: c4 or c5 (two squares from rank 3), never c6; h4: one step only. Black f8:
     // f7 or f6, not f5.
-    let rs = rules();
+    let rs = wildebeest();
     let pieces = [
         ("f1", 'K'),
         ("c3", 'P'),
@@ -184,29 +110,33 @@ fn a_pawn_on_its_third_rank_may_still_double_step_but_not_triple_step() {
         pos.fen(),
         format!(
             "{} b - c4 0 1",
-            placement(&[
-                ("f1", 'K'),
-                ("c5", 'P'),
-                ("h4", 'P'),
-                ("f10", 'k'),
-                ("d5", 'p'),
-                ("f8", 'p')
-            ])
+            placement(
+                11,
+                10,
+                &[
+                    ("f1", 'K'),
+                    ("c5", 'P'),
+                    ("h4", 'P'),
+                    ("f10", 'k'),
+                    ("d5", 'p'),
+                    ("f8", 'p')
+                ]
+            )
         )
     );
     assert_eq!(moves_from(&mut pos, "d5"), set(&["d5d4", "d5c4"]));
     assert_eq!(moves_from(&mut pos, "f8"), set(&["f8f7", "f8f6"]));
     let mv = play(&mut pos, "d5c4");
     assert_eq!(mv.kind, MoveKind::EnPassant);
-    assert_eq!(at(&pos, "c5"), None);
-    assert_eq!(at(&pos, "c4"), Some('p'));
+    assert_eq!(piece(&pos, "c5"), None);
+    assert_eq!(piece(&pos, "c4"), Some('p'));
 }
 
 #[test]
 fn en_passant_on_either_square_a_triple_step_passed() {
     // White: K f1, Pawn e2; Black: K f10, Pawns d4 and f5. After e2e5 (passing e3 and e4)
     // the d4 Pawn takes en passant on e3 and the f5 Pawn on e4; each removes the e5 Pawn.
-    let rs = rules();
+    let rs = wildebeest();
     let pieces = [
         ("f1", 'K'),
         ("e2", 'P'),
@@ -218,13 +148,17 @@ fn en_passant_on_either_square_a_triple_step_passed() {
     play(&mut pos, "e2e5");
     let after = format!(
         "{} b - e3e4 0 1",
-        placement(&[
-            ("f1", 'K'),
-            ("e5", 'P'),
-            ("f10", 'k'),
-            ("d4", 'p'),
-            ("f5", 'p')
-        ])
+        placement(
+            11,
+            10,
+            &[
+                ("f1", 'K'),
+                ("e5", 'P'),
+                ("f10", 'k'),
+                ("d4", 'p'),
+                ("f5", 'p')
+            ]
+        )
     );
     assert_eq!(pos.fen(), after);
     assert_eq!(moves_from(&mut pos, "d4"), set(&["d4d3", "d4e3"]));
@@ -234,8 +168,8 @@ fn en_passant_on_either_square_a_triple_step_passed() {
         for mut p in [pos.clone(), Position::from_fen(&rs, &after).unwrap()] {
             let mv = play(&mut p, capture);
             assert_eq!(mv.kind, MoveKind::EnPassant, "{capture}");
-            assert_eq!(at(&p, "e5"), None, "{capture} takes the e5 Pawn");
-            assert_eq!(at(&p, lands), Some('p'));
+            assert_eq!(piece(&p, "e5"), None, "{capture} takes the e5 Pawn");
+            assert_eq!(piece(&p, lands), Some('p'));
             assert!(p.ep_squares().is_empty());
             assert_eq!(p.hash(), p.hash_from_scratch());
             p.unmake();
@@ -271,7 +205,7 @@ fn the_king_castles_one_to_four_squares_each_way() {
     // it (f1, g1, h1, i1); toward a1 on e1, d1, c1 or b1 with the Rook on f1, e1, d1, c1. With
     // the King's five steps (e1 e2 f2 g2 g1) that makes 13 moves from f1; the one-square
     // castles share their squares with a step and carry the suffix `oo`.
-    let rs = rules();
+    let rs = wildebeest();
     let mut pos = castling_position(&rs, &[]);
     let want = set(&[
         "f1e1", "f1e2", "f1f2", "f1g2", "f1g1", "f1g1oo", "f1h1", "f1i1", "f1j1", "f1e1oo", "f1d1",
@@ -296,10 +230,10 @@ fn the_king_castles_one_to_four_squares_each_way() {
         assert_eq!(san(&mut p, mv).trim_end_matches('+'), written);
         assert_eq!(parse_move(&mut p, written).unwrap(), mv, "{written}");
         p.make(mv);
-        assert_eq!(at(&p, king), Some('K'), "{written}");
-        assert_eq!(at(&p, rook), Some('R'), "{written}");
+        assert_eq!(piece(&p, king), Some('K'), "{written}");
+        assert_eq!(piece(&p, rook), Some('R'), "{written}");
         if rook != rook_from {
-            assert_eq!(at(&p, rook_from), None, "{written}");
+            assert_eq!(piece(&p, rook_from), None, "{written}");
         }
         assert_eq!(
             p.fen().split(' ').nth(2),
@@ -326,7 +260,7 @@ fn the_king_castles_one_to_four_squares_each_way() {
 
 #[test]
 fn castling_is_refused_through_an_attacked_square_and_out_of_check() {
-    let rs = rules();
+    let rs = wildebeest();
     // A Black Rook on h10 attacks h1 down the open h-file: toward k1 only the one-square
     // castle (f1, g1 untouched) remains; toward a1 all four.
     let mut pos = castling_position(&rs, &[("h10", 'r')]);
@@ -375,7 +309,7 @@ fn castling_is_refused_through_an_attacked_square_and_out_of_check() {
 fn the_stalemated_side_loses() {
     // Black K a10, not in check; White Q b8 covers a9 (diagonal), b9 and b10 (b-file); White
     // K f1. Black has no move: stalemate, which Black loses.
-    let rs = rules();
+    let rs = wildebeest();
     let mut pos = position(&rs, &[("a10", 'k'), ("b8", 'Q'), ("f1", 'K')], "b - - 0 1");
     assert!(!pos.in_check());
     assert!(legal(&mut pos).is_empty());

@@ -2,7 +2,7 @@
 //! random games of every game, the vector and portable loops against each other, the file
 //! format's checks, and a variant file naming its network.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
@@ -155,7 +155,7 @@ fn vector_and_portable_loops_give_the_same_evaluations() {
     let (v, rules) = load("metamachy");
     let mut fast = Network::random(&v, 128, 8, 11);
     if !fast.simd() {
-        eprintln!("SKIPPED: this processor has no AVX2; only the portable loops run here");
+        common::skip("this processor has no AVX2; only the portable loops run here");
         return;
     }
     let mut slow = fast.clone();

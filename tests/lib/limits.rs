@@ -2,22 +2,13 @@
 //! move, components per movement, paths per movement and table entries per variant refuse a
 //! file over them at the notation that breaks them, and equal components are compared once.
 
-mod common;
-
 use polymachy::position::Ruleset;
 use polymachy::tables::{MAX_COMPONENTS, MAX_ENTRIES, MAX_LEGS, MAX_PATHS};
 use polymachy::variant::{BUILTIN, Variant};
 
-const FILE: &str = "bomb.toml";
+use crate::common::sixteen;
 
-/// A 16×16 variant whose King moves by `betza` (on line 9, column 9), with `extra` pieces.
-fn sixteen(betza: &str, extra: &str) -> String {
-    let empty = vec!["16"; 14].join("/");
-    format!(
-        "name = \"Bomb\"\nfiles = 16\nranks = 16\nstart = \"1k14/{empty}/13K2\"\n\n\
-         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"{betza}\"\nroyal = true\n{extra}"
-    )
-}
+const FILE: &str = "bomb.toml";
 
 /// The one error line of `text`, which must be refused.
 fn refusal(text: &str) -> String {
@@ -133,22 +124,6 @@ fn a_variant_whose_tables_would_be_too_large_is_refused_at_a_piece() {
             "too many table entries: the variant's move tables would hold more than {MAX_ENTRIES}"
         )),
         "{e}"
-    );
-}
-
-#[test]
-fn every_command_refuses_the_file_at_once() {
-    let dir = common::TempDir::new("limits-cli");
-    let path = dir.join(FILE);
-    std::fs::write(&path, sixteen("mamamaK", "")).unwrap();
-    let p = path.to_str().unwrap();
-    let r = common::run_binary(&["perft", "--variant", p, "--depth", "1"], "");
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .starts_with(&format!("error: {p}:9:9: piece King: too many paths")),
-        "{}",
-        r.stderr
     );
 }
 

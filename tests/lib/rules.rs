@@ -8,132 +8,20 @@
 //! could capture it.
 
 use std::collections::BTreeSet;
-use std::process::Command;
-use std::sync::Arc;
 
 use polymachy::geometry::Square;
-use polymachy::moves::{Code, EMPTY, Move, MoveKind, MoveList};
+use polymachy::moves::{Code, EMPTY, MoveKind, MoveList};
 use polymachy::nnue::{Change, MAX_CHANGES};
 use polymachy::position::Ruleset;
 use polymachy::position::{Effect, Position};
 use polymachy::text::coord;
 use polymachy::variant::Variant;
 
+use crate::common::{fen, find, legal, moves_from, piece, play_coords, position, rules, set, sq};
+
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-fn rules(name: &str) -> Arc<Ruleset> {
-    let v = Variant::load(name).unwrap_or_else(|e| panic!("variant {name}: {e}"));
-    Ruleset::new(&v, None).unwrap_or_else(|e| panic!("ruleset {name}: {e}"))
-}
-
-/// (0-based file, 0-based rank) of a square name such as `f1` or `p16`.
-fn file_rank(sq: &str) -> (usize, usize) {
-    let mut cs = sq.chars();
-    let f = cs.next().expect("a file letter") as usize - 'a' as usize;
-    let r: usize = cs.as_str().parse().expect("a rank number");
-    (f, r - 1)
-}
-
-/// The FEN placement of a board holding `pieces` (square, FEN letter), ranks from the top.
-fn placement(files: usize, ranks: usize, pieces: &[(&str, char)]) -> String {
-    let mut board = vec![vec![None; files]; ranks];
-    for &(sq, letter) in pieces {
-        let (f, r) = file_rank(sq);
-        assert!(f < files && r < ranks, "{sq} is off the board");
-        assert!(board[r][f].is_none(), "{sq} is used twice");
-        board[r][f] = Some(letter);
-    }
-    let mut rows = Vec::new();
-    for row in board.iter().rev() {
-        let mut s = String::new();
-        let mut empty = 0;
-        for square in row {
-            match *square {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-        rows.push(s);
-    }
-    rows.join("/")
-}
-
-/// A full FEN: the placement of `pieces`, then `rest` (side, rights, e.p., clocks).
-fn fen(rs: &Ruleset, pieces: &[(&str, char)], rest: &str) -> String {
-    let g = rs.geometry;
-    format!(
-        "{} {rest}",
-        placement(g.files as usize, g.ranks as usize, pieces)
-    )
-}
-
-fn position(rs: &Arc<Ruleset>, pieces: &[(&str, char)], rest: &str) -> Position {
-    let f = fen(rs, pieces, rest);
-    Position::from_fen(rs, &f).unwrap_or_else(|e| panic!("{f}: {e}"))
-}
-
-fn sq(rs: &Ruleset, name: &str) -> Square {
-    rs.geometry
-        .parse_square(name)
-        .unwrap_or_else(|| panic!("{name} is not a square"))
-}
-
-fn legal(pos: &mut Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    list.as_slice().to_vec()
-}
-
-/// The legal moves of the piece on `from`, in coordinate notation.
-fn moves_from(pos: &mut Position, from: &str) -> BTreeSet<String> {
-    let rs = pos.rules().clone();
-    let from = sq(&rs, from);
-    legal(pos)
-        .into_iter()
-        .filter(|m| m.from == from)
-        .map(|m| coord(&rs, m))
-        .collect()
-}
-
-fn set(moves: &[&str]) -> BTreeSet<String> {
-    let s: BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
-    assert_eq!(s.len(), moves.len(), "duplicate in the expected list");
-    s
-}
-
-/// The legal move written `text` (coordinate notation); panics when there is none.
-fn find(pos: &mut Position, text: &str) -> Move {
-    let rs = pos.rules().clone();
-    let found: Vec<Move> = legal(pos)
-        .into_iter()
-        .filter(|&m| coord(&rs, m) == text)
-        .collect();
-    assert_eq!(
-        found.len(),
-        1,
-        "exactly one legal move {text} in {}",
-        pos.fen()
-    );
-    found[0]
-}
-
-/// The FEN letter on `name`, or None for an empty square.
-fn piece(pos: &Position, name: &str) -> Option<char> {
-    let rs = pos.rules().clone();
-    let c = pos.piece_at(sq(&rs, name));
-    if c == EMPTY { None } else { Some(rs.letter(c)) }
-}
 
 fn check_moves(pos: &mut Position, from: &str, want: &[&str]) {
     let got = moves_from(pos, from);
@@ -762,51 +650,6 @@ fn metamachy_all_24_setups_load() {
     }
 }
 
-#[test]
-fn show_places_a_setup_on_the_same_files() {
-    // Default start: rank 1 "CM3QK3MC", rank 2 "ERNBILGIBNRE". Setup KQLG: K f1, Q g1, L f2,
-    // G g2; Black mirrored across the middle on the same files. Setup number 1 is GLKQ.
-    let cases = [
-        (
-            "KQLG",
-            "cm3kq3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3KQ3MC",
-        ),
-        (
-            "GLKQ",
-            "cm3gl3mc/ernbikqibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBIKQIBNRE/CM3GL3MC",
-        ),
-        (
-            "1",
-            "cm3gl3mc/ernbikqibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBIKQIBNRE/CM3GL3MC",
-        ),
-    ];
-    for (setup, want) in cases {
-        let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-            .args(["show", "--variant", "metamachy", "--setup", setup])
-            .output()
-            .expect("run polymachy");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "show --setup {setup}: {out:?}");
-        let last = stdout.lines().last().unwrap_or("");
-        assert_eq!(
-            last.split(' ').next(),
-            Some(want),
-            "show --setup {setup}:\n{stdout}"
-        );
-    }
-
-    for bad in ["KQLL", "13", "XYZW"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-            .args(["show", "--variant", "metamachy", "--setup", bad])
-            .output()
-            .expect("run polymachy");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "show --setup {bad}: {out:?}");
-        assert!(stderr.starts_with("error: "), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Grand Chess: promotion zone of three ranks, optional on the first two, compulsory on the
 // last, only to kinds the side has lost.
@@ -904,7 +747,7 @@ fn grand_black_promotes_on_ranks_three_to_one() {
 
 #[test]
 fn compulsory_zone_larger_than_the_zone_is_refused() {
-    let text = include_str!("../variants/grand.toml")
+    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/grand.toml"))
         .replace("compulsory-zone = 1", "compulsory-zone = 4");
     let Err(err) = Variant::from_toml(&text, "grand.toml") else {
         panic!("compulsory-zone 4 with zone 3 was accepted");
@@ -982,21 +825,15 @@ fn gigachess2_has_53_legal_moves_from_the_start() {
 // drops (Crazyhouse)
 // ---------------------------------------------------------------------------------------------
 
-/// Plays `text` (coordinate notation, drops `P@e4`) in `pos`, which must list it as legal.
-fn play_coord(pos: &mut Position, text: &str) {
-    let mv = find(pos, text);
-    pos.make(mv);
-}
-
 #[test]
 fn drops_a_captured_piece_goes_to_the_captors_hand_and_may_be_dropped() {
     let rs = rules("crazyhouse");
     // White's Bishop on c4 takes the Knight on f7 (no check matters here): White then holds a
     // Knight, which it may drop on any of the empty squares on its next turn.
     let mut pos = Position::from_fen(&rs, "4k3/5n2/8/8/2B5/8/8/4K3[] w - - 0 1").unwrap();
-    play_coord(&mut pos, "c4f7");
+    play_coords(&mut pos, &["c4f7"]);
     assert_eq!(pos.fen(), "4k3/5B2/8/8/8/8/8/4K3[N] b - - 0 1");
-    play_coord(&mut pos, "e8d7");
+    play_coords(&mut pos, &["e8d7"]);
     let drops: BTreeSet<String> = legal(&mut pos)
         .into_iter()
         .filter(|m| m.kind == MoveKind::Drop)
@@ -1005,7 +842,7 @@ fn drops_a_captured_piece_goes_to_the_captors_hand_and_may_be_dropped() {
     // 64 squares less the three occupied ones (d7, f7, e1).
     assert_eq!(drops.len(), 61, "{drops:?}");
     assert!(drops.contains("N@e5") && !drops.contains("N@d7"));
-    play_coord(&mut pos, "N@b6");
+    play_coords(&mut pos, &["N@b6"]);
     // The drop gives check: the Knight on b6 attacks d7.
     assert!(pos.in_check());
     // Every drop restarts the move clock, as in Fairy-Stockfish.
@@ -1040,10 +877,10 @@ fn drops_a_promoted_piece_returns_to_hand_as_a_pawn() {
     // gets a Pawn, not a Queen. Unmaking restores the mark, the hands and the hash.
     let mut pos = Position::from_fen(&rs, "8/1Pk5/8/8/8/8/8/4K3[] w - - 0 1").unwrap();
     let start_hash = pos.hash();
-    play_coord(&mut pos, "b7b8q");
+    play_coords(&mut pos, &["b7b8q"]);
     assert_eq!(pos.fen(), "1Q~6/2k5/8/8/8/8/8/4K3[] b - - 0 1");
     let after_promotion = pos.hash();
-    play_coord(&mut pos, "c7b8");
+    play_coords(&mut pos, &["c7b8"]);
     assert_eq!(pos.fen(), "1k6/8/8/8/8/8/8/4K3[p] w - - 0 2");
     assert_eq!(pos.hash(), pos.hash_from_scratch());
     pos.unmake();
@@ -1129,7 +966,7 @@ fn shogi_promoted_pieces_are_written_plus_and_go_to_the_hand_demoted() {
     );
     // Outside the zone no promotion is offered.
     assert!(!from_h2.contains("h2h6+") && from_h2.contains("h2h6"));
-    play_coord(&mut pos, "h2h8+");
+    play_coords(&mut pos, &["h2h8+"]);
     assert_eq!(pos.fen(), "4k4/7+R1/9/9/9/9/9/9/4K4[B] b - - 0 1");
     // The written `+` reads back through the move parser too.
     let mut again = Position::from_fen(&rs, "4k4/7+b1/9/9/9/9/9/7R1/4K4[-] w 0 1").unwrap();
@@ -1211,7 +1048,7 @@ fn shogi_a_pawn_drop_that_mates_loses_for_the_side_that_dropped() {
     // Black's own): a legal move, as Fairy-Stockfish counts it, but the mate loses for White.
     let fen = "7lk/9/8G/9/9/9/9/9/K8[P] w 0 1";
     let mut pos = Position::from_fen(&rs, fen).unwrap();
-    play_coord(&mut pos, "P@i8");
+    play_coords(&mut pos, &["P@i8"]);
     assert!(pos.in_check() && legal(&mut pos).is_empty());
     assert!(pos.mated_by_losing_drop());
     let o = polymachy::game::outcome(&mut pos).unwrap();
@@ -1220,7 +1057,7 @@ fn shogi_a_pawn_drop_that_mates_loses_for_the_side_that_dropped() {
     assert_eq!(o.to_string(), "Mate by a forbidden drop: Black wins.");
     // A Gold dropped there mates and wins.
     let mut gold = Position::from_fen(&rs, "7lk/9/8G/9/9/9/9/9/K8[G] w 0 1").unwrap();
-    play_coord(&mut gold, "G@i8");
+    play_coords(&mut gold, &["G@i8"]);
     let o = polymachy::game::outcome(&mut gold).unwrap();
     assert_eq!(o.result, polymachy::game::GameResult::WhiteWins);
     assert_eq!(o.to_string(), "Checkmate: White wins.");
@@ -1274,7 +1111,7 @@ fn shogi_perpetual_check_loses_for_the_side_that_checks() {
             "cycle {cycle}"
         );
         for m in ["h1i1", "i9h9", "i1h1", "h9i9"] {
-            play_coord(&mut pos, m);
+            play_coords(&mut pos, &[m]);
         }
     }
     let o = polymachy::game::outcome(&mut pos).unwrap();
@@ -1284,7 +1121,7 @@ fn shogi_perpetual_check_loses_for_the_side_that_checks() {
     let mut quiet = Position::from_fen(&rs, "8k/9/9/9/9/9/9/9/4K2R1[-] w 0 1").unwrap();
     for _ in 0..3 {
         for m in ["h1g1", "i9h9", "g1h1", "h9i9"] {
-            play_coord(&mut quiet, m);
+            play_coords(&mut quiet, &[m]);
         }
     }
     let o = polymachy::game::outcome(&mut quiet).unwrap();
@@ -1304,12 +1141,12 @@ fn minishogi_repetition_loses_for_white_unless_a_side_checked_throughout() {
     ] {
         let mut pos = Position::start(&rs);
         for m in first {
-            play_coord(&mut pos, m);
+            play_coords(&mut pos, &[m]);
         }
         for n in 0..3 {
             assert!(outcome(&mut pos).is_none(), "cycle {n}");
             for m in cycle {
-                play_coord(&mut pos, m);
+                play_coords(&mut pos, &[m]);
             }
         }
         let o = outcome(&mut pos).unwrap();
@@ -1323,7 +1160,7 @@ fn minishogi_repetition_loses_for_white_unless_a_side_checked_throughout() {
     let mut pos = Position::from_fen(&rs, "1r2k/5/5/5/K4[-] b 0 1").unwrap();
     for _ in 0..3 {
         for m in ["b5a5", "a1b1", "a5b5", "b1a1"] {
-            play_coord(&mut pos, m);
+            play_coords(&mut pos, &[m]);
         }
     }
     let o = outcome(&mut pos).unwrap();
@@ -1346,7 +1183,7 @@ fn xiangqi_perpetual_check_loses_for_the_side_that_checks() {
             "cycle {cycle}"
         );
         for m in ["e2f2", "f10e10", "f2e2", "e10f10"] {
-            play_coord(&mut pos, m);
+            play_coords(&mut pos, &[m]);
         }
     }
     let o = polymachy::game::outcome(&mut pos).unwrap();
@@ -1357,7 +1194,7 @@ fn xiangqi_perpetual_check_loses_for_the_side_that_checks() {
     let mut quiet = Position::from_fen(&rs, "5k3/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
     for _ in 0..2 {
         for m in ["a2b2", "f10e10", "b2a2", "e10f10"] {
-            play_coord(&mut quiet, m);
+            play_coords(&mut quiet, &[m]);
         }
     }
     let o = polymachy::game::outcome(&mut quiet).unwrap();
@@ -1377,7 +1214,7 @@ fn the_search_judges_a_perpetual_check_as_the_game_does() {
     // from the search's own stack.
     let mut pos = Position::from_fen(&rs, "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
     for m in ["e2f2", "f10e10", "f2e2", "e10f10", "e2f2", "f10e10", "f2e2"] {
-        play_coord(&mut pos, m);
+        play_coords(&mut pos, &[m]);
     }
     let only: Vec<String> = legal(&mut pos).into_iter().map(|m| coord(&rs, m)).collect();
     assert_eq!(only, ["e10f10"], "Black's only move");
@@ -1396,7 +1233,7 @@ fn the_search_judges_a_perpetual_check_as_the_game_does() {
     let rs = Ruleset::new(&v, None).unwrap();
     let mut pos = Position::from_fen(&rs, "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
     for m in ["e2f2", "f10e10", "f2e2", "e10f10", "e2f2", "f10e10", "f2e2"] {
-        play_coord(&mut pos, m);
+        play_coords(&mut pos, &[m]);
     }
     let r = Searcher::new(&rs, 1).search(&mut pos, &Limits::depth(3), |_| {});
     assert_eq!(r.score, Score::Cp(0), "a repetition draws");
