@@ -272,7 +272,7 @@ pub fn setboard_position(
 /// 0 (the Xiangqi convention: Shako's `f3f4` is `f2f3` for XBoard); elsewhere from 1, as
 /// Polymachy does. `shift` is -1 from Polymachy's numbering to XBoard's and +1 back; every
 /// square name (a letter followed by digits) in `text` is renumbered. Read back (`shift` +1),
-/// a move in legs (`d6e6,e6e7`) becomes one move first ([`join_legs`]: `d6e7ep`).
+/// a move in legs (`d6e6,e6e7`) becomes one move first (`d6e7ep`).
 pub fn xb_ranks(ranks: u8, text: &str, shift: i32) -> String {
     let joined;
     let text = if shift > 0 {
