@@ -234,6 +234,7 @@ fn work(arc: &Arc<Mutex<Table>>, wake: &Condvar) {
             loop {
                 if s.closed {
                     s.analysis.alive = false;
+                    s.freed.store(true, Ordering::Relaxed);
                     return;
                 }
                 if let Some(j) = s.analysis.job.take() {
@@ -245,6 +246,7 @@ fn work(arc: &Arc<Mutex<Table>>, wake: &Condvar) {
                 s = g;
                 if waited.timed_out() && s.analysis.job.is_none() {
                     s.analysis.alive = false;
+                    s.freed.store(true, Ordering::Relaxed);
                     return;
                 }
             }

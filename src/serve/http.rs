@@ -14,8 +14,11 @@
 //! announced length is over [`MAX_BODY`](super::MAX_BODY) is refused with 413 before any of it
 //! is read; a body without a length is cut off there. At most [`MAX_CONNECTIONS`] connections
 //! are kept (fewer where the descriptor limit is lower): a new one makes the oldest idle one close
-//! (or, where none is idle, the oldest, once its answer in progress is sent). A failure to accept (out of descriptors, out of
-//! memory) is waited out; the server goes on accepting.
+//! (or, where none is idle, the oldest, once its answer in progress is sent). A connection
+//! closed without a request in progress (idle, or its request head not yet whole) gives its
+//! descriptor back within [`IDLE_GRACE`], so half-sent requests cannot hold descriptors under
+//! pressure. A failure to accept (out of descriptors, out of memory) is waited out; the
+//! server goes on accepting.
 //!
 //! **Who may ask.** The `Host` must be one this server answers to: `localhost`, `127.0.0.1`,
 //! `[::1]` or the `--host` address, with the port served, or the address the connection came
@@ -66,6 +69,10 @@ const WAIT_STEP: Duration = Duration::from_millis(30);
 const COSTLY: usize = 2;
 /// How long a connection told to close may take to finish its answer in progress.
 const GRACE: Duration = Duration::from_secs(5);
+/// How long a connection told to close without a request in progress keeps its descriptor:
+/// long enough to send an answer just finished, short enough that a burst of half-sent
+/// requests under descriptor pressure frees its descriptors at once.
+const IDLE_GRACE: Duration = Duration::from_millis(200);
 /// How long an idle worker thread waits for work before it ends.
 const WORKER_IDLE: Duration = Duration::from_secs(2);
 /// The largest request head, in bytes (hyper's read buffer).
@@ -347,9 +354,10 @@ async fn connection(
     busy: Arc<AtomicBool>,
 ) {
     let sh = shared.clone();
+    let answering = busy.clone();
     let service = hyper::service::service_fn(move |req| {
         let sh = sh.clone();
-        let busy = busy.clone();
+        let busy = answering.clone();
         busy.store(true, Ordering::Relaxed);
         async move {
             let r = answer(&sh, local, peer, req).await;
@@ -375,8 +383,15 @@ async fn connection(
     })
     .await;
     if !ended {
+        // An answer in progress is finished; a connection without one (idle, or with a
+        // request not yet whole) lets its descriptor go almost at once.
+        let grace = if busy.load(Ordering::Relaxed) {
+            GRACE
+        } else {
+            IDLE_GRACE
+        };
         conn.as_mut().graceful_shutdown();
-        let _ = tokio::time::timeout(GRACE, conn).await;
+        let _ = tokio::time::timeout(grace, conn).await;
     }
     lock(&shared.conns).remove(&id);
     shared.server.note_freed();

@@ -173,6 +173,7 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
                 };
                 let mut s = lock(&arc2);
                 if s.review.worker.generation != generation {
+                    s.freed.store(true, Ordering::Relaxed);
                     return;
                 }
                 s.review.evals.push(cp);
@@ -185,6 +186,7 @@ pub(super) fn review(arc: &Arc<Mutex<Table>>, body: &Value) -> Result<(), ApiErr
             if s.review.worker.generation == generation {
                 s.review.worker.stop = None;
             }
+            s.freed.store(true, Ordering::Relaxed);
         });
     match spawned {
         Ok(h) => s.review.worker.thread = Some(h),

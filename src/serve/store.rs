@@ -24,8 +24,9 @@ pub struct Server {
     pub(super) default_setup: Option<String>,
     /// A game unused this long sleeps: its engine stops and frees its memory.
     pub(super) sleep_after: Duration,
-    /// Set when memory was freed (a game evicted or asleep, a connection closed).
-    pub(super) freed: AtomicBool,
+    /// Set when memory was freed (a game evicted or asleep, a connection closed, a game's
+    /// analysis or review thread ended); each game holds it too.
+    pub(super) freed: Arc<AtomicBool>,
     /// The compiled rules of named variants, by name and setup.
     pub(super) compiled: Mutex<HashMap<(String, Option<String>), Compiled>>,
     /// The answer to `GET /api/variants`, built at its first request (every built-in file
@@ -58,7 +59,7 @@ impl Server {
             default_variant: variant.to_string(),
             default_setup: setup.map(str::to_string),
             sleep_after: DEFAULT_SLEEP_AFTER,
-            freed: AtomicBool::new(false),
+            freed: Arc::new(AtomicBool::new(false)),
             compiled: Mutex::new(HashMap::new()),
             variants: std::sync::OnceLock::new(),
         })
@@ -353,7 +354,8 @@ impl Server {
 
     /// Keeps the new game `sess` under a fresh id, starts its engine if it is to move, and
     /// answers with the id and the game's state.
-    fn open(&self, sess: Table) -> Result<Value, ApiError> {
+    fn open(&self, mut sess: Table) -> Result<Value, ApiError> {
+        sess.freed = self.freed.clone();
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
         self.admit(&sid, &arc)?;

@@ -106,6 +106,9 @@ pub(super) struct Table {
     pub(super) sent: std::collections::VecDeque<(String, String, Value)>,
     /// The client (address) that opened the game, counted against its cap.
     pub(super) owner: Option<std::net::IpAddr>,
+    /// The server's mark that memory was freed, set when this game's analysis or review
+    /// thread ends (its engine's tables go with it), so that the allocator gives them back.
+    pub(super) freed: Arc<AtomicBool>,
 }
 
 impl Table {
@@ -142,6 +145,7 @@ impl Table {
             last_use: Instant::now(),
             variant,
             owner: None,
+            freed: Arc::new(AtomicBool::new(false)),
             sent: std::collections::VecDeque::new(),
         }
     }
