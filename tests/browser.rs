@@ -1988,6 +1988,21 @@ fn a_finished_game_is_reviewed_with_a_graph_of_its_moves() {
         json!(["5"])
     );
     b.screenshot("review-blunder");
+    // The graph at a laptop's and a phone's size; nothing wider than the phone.
+    for (device, w, h, mobile) in [("laptop", 1366, 657, false), ("phone", 390, 844, true)] {
+        b.resize(w, h, mobile);
+        assert_eq!(
+            b.eval("document.querySelectorAll('#review-graph circle.point').length"),
+            json!(6),
+            "{device}"
+        );
+        if mobile {
+            let wide = wider_than_the_screen(&mut b);
+            assert!(wide.is_empty(), "wider than 390 px: {wide:?}");
+        }
+        b.eval("document.getElementById('review-graph').scrollIntoView({block: 'center'}) || true");
+        b.screenshot(&format!("review-{device}"));
+    }
 }
 
 /// Waits until the page shows `plies` moves; how long it took.
