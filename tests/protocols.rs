@@ -620,9 +620,17 @@ fn uci_eval_is_the_static_evaluation_from_whites_side() {
 }
 
 /// Runs the binary with `args`, writing `before`, then a line of `long` bytes (`x`, written
-/// in pieces, never held whole), then `after` on its standard input; gives back its output.
-fn with_a_long_line(args: &[&str], before: &str, long: usize, after: &str) -> String {
-    use std::io::Write;
+/// in pieces, never held whole), then `after` on its standard input; reads its output up to
+/// the line `until`, notes the process's peak resident memory (KiB, `VmHWM`), then sends
+/// `quit`. Gives back the output and the peak.
+fn with_a_long_line(
+    args: &[&str],
+    before: &str,
+    long: usize,
+    after: &str,
+    until: &str,
+) -> (String, usize) {
+    use std::io::{BufRead, Write};
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
         .args(args)
@@ -643,16 +651,41 @@ fn with_a_long_line(args: &[&str], before: &str, long: usize, after: &str) -> St
             left -= n;
         }
         stdin.write_all(after.as_bytes()).unwrap();
+        stdin
     });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut out = String::new();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        out.push_str(&line);
+        out.push('\n');
+        if line == until {
+            break;
+        }
+    }
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let peak = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut stdin = writer.join().unwrap();
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    for line in lines {
+        out.push_str(&line.unwrap());
+        out.push('\n');
+    }
+    child.wait().unwrap();
+    (out, peak)
 }
 
 #[test]
 fn uci_drops_a_line_of_a_hundred_megabytes_and_goes_on() {
     let bound = polymachy::protocol::lineio::MAX_LINE_BYTES;
-    let out = with_a_long_line(&["uci"], "uci\n", 100 << 20, "\nisready\nquit\n");
+    let (out, peak) = with_a_long_line(&["uci"], "uci\n", 100 << 20, "\nisready\n", "readyok");
     let error = format!(
         "info string error: the line `{}...` is longer than {bound} bytes (ignored)",
         "x".repeat(40)
@@ -662,6 +695,101 @@ fn uci_drops_a_line_of_a_hundred_megabytes_and_goes_on() {
     assert!(at.is_some(), "{out}");
     assert_eq!(lines.last(), Some(&"readyok"), "{out}");
     assert!(lines.iter().position(|l| *l == "uciok") < at, "{out}");
+    // The line is never held whole: the process's peak memory stays far below its size.
+    println!("uci read a 100 MiB line with a peak resident memory of {peak} KiB");
+    if cfg!(target_os = "linux") {
+        assert!(peak > 0, "no VmHWM read");
+        assert!(peak < 64 * 1024, "peak resident memory {peak} KiB");
+    }
+}
+
+/// Runs `polymachy xboard`, writes `input` and nothing more until the engine's `move` line and
+/// the line after it (within 5 s) have come; then quits. Gives back that line and the output.
+fn line_after_the_move(input: &str) -> (Option<String>, String) {
+    use std::io::{BufRead, Write};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .arg("xboard")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = String::new();
+    let mut after = None;
+    let mut moved = false;
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(5)) {
+        out.push_str(&line);
+        out.push('\n');
+        if moved {
+            after = Some(line);
+            break;
+        }
+        moved = line.starts_with("move ");
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let _ = child.wait();
+    drop(rx);
+    let _ = reader.join();
+    (after, out)
+}
+
+/// A draw by Makruk's counting rules, which XBoard does not judge (with its legality test on
+/// it takes such a claim for a false one and forfeits the claimer): offered, never claimed,
+/// and the opponent's offer accepted once the count has run out (two engines offering a draw
+/// agree it), but not before.
+#[test]
+fn xboard_offers_a_draw_by_the_counting_rules_instead_of_claiming_it() {
+    let (out, _, code) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant makruk\nforce\nsetboard 8/8/8/4k3/8/8/3R4/4K3 b - 32 31 1\ndraw\nping 1\nusermove e5e4\nusermove d2d3\ndraw\nping 2\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    let after = |tag: &str| out.split_once(tag).map(|(_, rest)| rest.to_string());
+    let before_count = out.split_once("pong 1").unwrap().0;
+    assert!(!before_count.contains("offer draw"), "{out}");
+    let ended = after("pong 1").unwrap();
+    assert!(!ended.contains("1/2-1/2"), "{out}");
+    assert_eq!(
+        ended.lines().filter(|l| *l == "offer draw").count(),
+        2,
+        "the count's end, then the answer to the opponent's offer: {out}"
+    );
+    // The engine's own move that runs the count out carries the offer at once (XBoard
+    // relays the opponent's offer only after the offerer's next move, which never comes).
+    // Nothing more is sent after `go` until the move and the line after it have come.
+    let (after_move, out) = line_after_the_move(
+        "xboard\nprotover 2\nvariant makruk\nforce\nsetboard 8/8/8/8/4k3/8/3R4/4K3 w - 32 32 2\nsd 1\ngo\n",
+    );
+    assert_eq!(after_move.as_deref(), Some("offer draw"), "{out}");
+    assert!(!out.contains("1/2-1/2"), "{out}");
+    // Checkmate and the draws XBoard judges itself are still claimed.
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant normal\nforce\nsetboard 7k/5Q2/6K1/8/8/8/8/8 w - - 0 1\nusermove f7g7\nping 1\nquit\n",
+    );
+    assert!(out.contains("1-0 {Checkmate: White wins.}"), "{out}");
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant normal\nforce\nsetboard 7k/4Q3/6K1/8/8/8/8/8 w - - 0 1\nusermove e7f7\nping 1\nquit\n",
+    );
+    assert!(out.contains("1/2-1/2 {Stalemate: draw.}"), "{out}");
 }
 
 #[test]
@@ -670,8 +798,10 @@ fn xboard_drops_a_line_over_the_bound_and_goes_on() {
         &["xboard"],
         "xboard\nprotover 2\n",
         2 << 20,
-        "\nping 7\nquit\n",
-    );
+        "\nping 7\n",
+        "pong 7",
+    )
+    .0;
     let error = format!("Error (line too long): {}...", "x".repeat(40));
     assert!(out.lines().any(|l| l == error), "{out}");
     assert!(out.lines().any(|l| l == "pong 7"), "{out}");

@@ -129,6 +129,9 @@ fn check(m: &XbMatch, variant: &str, games: usize) -> usize {
             "move-count rule",
             "50-move",
             "Xboard adjudication: Checkmate",
+            // Both engines offered a draw: a rule XBoard does not judge (Makruk's counting)
+            // drew the game (Polymachy offers only then; see `docs/protocols.md`).
+            "Draw agreed",
             // Fairy-Max's claim of a mate, which XBoard passes on with its legality test off.
             "White mates}",
             "Black mates}",
@@ -410,6 +413,77 @@ fn xboard_lions_and_unicorns_against_fairy_max() {
     check(&m, "lions-and-unicorns", 2);
 }
 
+/// Whether `san` is an en-passant capture in the position at the end of the Metamachy game
+/// `block` (a game of XBoard's PGN; its FEN and piece tags, in XBoard's dialect, left out:
+/// the game starts from Metamachy's start position).
+fn en_passant_at_the_end(block: &str, san: &str) -> bool {
+    use polymachy::game::{Game, parse_pgn};
+    let text: String = format!("[Event {block}")
+        .lines()
+        .filter(|l| {
+            !["[FEN ", "[SetUp ", "[VariantMen "]
+                .iter()
+                .any(|t| l.starts_with(t))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let Ok(rec) = parse_pgn(&text) else {
+        return false;
+    };
+    let Ok(mut game) = Game::from_record(&common::rules("metamachy"), &rec) else {
+        return false;
+    };
+    game.parse(san)
+        .is_ok_and(|mv| mv.kind == polymachy::moves::MoveKind::EnPassant)
+}
+
+/// A game of XBoard's PGN (Fairy-Max against Polymachy, Metamachy) whose last move Fairy-Max
+/// refused: Black's `hxg4` took the g-Pawn's double step en passant. The reader of refusals
+/// above must see it as one, and a plain capture as none.
+#[test]
+fn a_refused_en_passant_capture_is_told_from_other_moves() {
+    let block = r#""Computer Chess Game"]
+[Site "vm"]
+[Date "2026.12.06"]
+[Round "2"]
+[White "Fairy-Max 5.0b"]
+[Black "Polymachy 0.1.0"]
+[Result "1-0"]
+[TimeControl "40/60"]
+[Variant "metamachy"]
+[VariantMen "P:fmWfceFfmnnD;N:N;B:B;R:R;Q:Q;L:KNAD;E:FA;C:mRcpR;M:C;I:KfmnnD;G:FyafsF;K:KimAimDimN"]
+[FEN "cm3qk3mc/ernbilgibnre/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/ERNBILGIBNRE/CM3QK3MC w Gg g: 0 1"]
+[SetUp "1"]
+
+{--------------
+c m . . . q k . . . m c
+e r n b i l g i b n r e
+p p p p p p p p p p p p
+. . . . . . . . . . . .
+. . . . . . . . . . . .
+. . . . . . . . . . . .
+. . . . . . . . . . . .
+. . . . . . . . . . . .
+. . . . . . . . . . . .
+P P P P P P P P P P P P
+E R N B I L G I B N R E
+C M . . . Q K . . . M C
+white to play
+--------------}
+1. Ec4 {+0.31/3} Ec9 {-0.12/3} 2. Mj4 {+0.19/3} Ej9 {-0.12/3} 3. Ma4
+{+0.22/3} h8 {-0.06/3} 4. Md5 {+0.29/3} Gh9 {+0.09/3} 5. Ni4 {+0.16/3} e9
+{+0.24/3} 6. Mg5 {-0.05/3 0.1} Bg9 {+0.30/3} 7. l4 {-0.08/3} h6 {+0.48/3}
+8. Md4 {+0.13/3} h5 {+0.33/3} 9. Nh6 {+0.10/3} Qk7 {+0.22/3} 10. Lf4
+{+0.00/3 0.1} Bi6 {-0.06/3} 11. j5 {+0.23/3} Bk8 {-0.28/3} 12. Mg6
+{+0.13/3 0.1} Gg7 {-0.63/3} 13. j7 {+0.38/3} Gxf4 {-0.56/3} 14. exf4
+{+0.89/3} Bl7 {-0.73/3} 15. Bj3 {+0.79/3 0.1} Qj8 {-1.59/3} 16. g5
+{+1.45/3}
+{White wins on time} 1-0"#;
+    assert!(en_passant_at_the_end(block, "hxg4"));
+    assert!(!en_passant_at_the_end(block, "Qj4"));
+    assert!(!en_passant_at_the_end(block, "h4"));
+}
+
 /// Polymachy against Fairy-Max 5.0b in Metamachy under the settings of `docs/protocols.md`: legality test
 /// off (`-xlegal`), so that XBoard does not pass an illegal king leap and then rule against
 /// the engine that refuses it. Fairy-Max plays from `tests/engines/fmax-metamachy.ini`, whose
@@ -451,17 +525,34 @@ fn xboard_metamachy_against_fairy_max() {
             .filter(|l| l.contains(&format!("<{who}: Illegal move")))
             .count()
     };
-    assert_eq!(
-        refused_by("second"),
-        0,
-        "Fairy-Max refused a move\n{}",
-        ctx()
-    );
     let polymachy_claims = refused_by("first ");
     let blocks: Vec<&str> = m.pgn.split("[Event ").skip(1).collect();
     assert_eq!(blocks.len(), 2, "{}", ctx());
+    // Fairy-Max refuses every en-passant capture (see its ini file); each such refusal stalls
+    // the game until Polymachy's clock runs out. Any other refusal is a fault.
+    let refused: Vec<&str> = m
+        .stdout
+        .lines()
+        .filter(|l| l.contains("(rejected by second chess program)"))
+        .filter_map(|l| l.split('"').nth(1))
+        .collect();
+    assert_eq!(refused.len(), refused_by("second"), "{}", ctx());
+    let stalled: Vec<bool> = blocks
+        .iter()
+        .map(|b| refused.iter().any(|san| en_passant_at_the_end(b, san)))
+        .collect();
+    assert_eq!(
+        stalled.iter().filter(|&&s| s).count(),
+        refused.len(),
+        "Fairy-Max refused a move that is no en-passant capture\n{}",
+        ctx()
+    );
     let mut fairy_max_forfeits = 0;
-    for b in &blocks {
+    for (b, stalled) in blocks.iter().zip(stalled) {
+        if stalled {
+            assert!(b.contains("wins on time"), "{b}");
+            continue;
+        }
         assert!(b.contains("[Variant \"metamachy\"]"), "{b}");
         let white_is_me = b.contains("[White \"Polymachy");
         let end = b.trim_end().lines().last().unwrap_or("");

@@ -11,7 +11,7 @@ use crate::geometry::{Color, Square};
 use crate::moves::Move;
 use crate::position::Ruleset;
 use crate::search::{Clock, Limits, Score};
-use crate::session::Session;
+use crate::session::{GameResult, Reason, Session, Verdict};
 use crate::variant::{BUILTIN, Variant};
 
 /// XBoard's piece slots, in the order of its piece-to-char table (the King last).
@@ -384,13 +384,50 @@ pub fn run(
     Ok(())
 }
 
+/// Whether `o` is a draw by a rule XBoard cannot verify: not stalemate, repetition, the
+/// move-count rule or checkmate, which it judges itself.
+fn unjudged_draw(o: Verdict) -> bool {
+    o.result == GameResult::Draw && matches!(o.reason, Reason::Counting | Reason::Rule(_))
+}
+
+/// The legal moves in `pos` after which the game is drawn by a rule XBoard does not judge
+/// (see [`unjudged_draw`]).
+fn unjudged_draws(pos: &mut crate::position::Position) -> Vec<Move> {
+    use crate::position::{GameResult as Result_, Termination};
+    let mut legal = crate::moves::MoveList::new();
+    pos.legal_moves(&mut legal);
+    let mut out = Vec::new();
+    for &m in legal.iter() {
+        pos.make(m);
+        if pos.verdict().is_some_and(|o| {
+            o.result == Result_::Draw
+                && matches!(o.reason, Termination::Counting | Termination::Rule(_))
+        }) {
+            out.push(m);
+        }
+        pos.unmake();
+    }
+    out
+}
+
 impl Cecp {
     /// One command other than `quit`: `cmd` is its first word, `arg` the rest.
     fn command(&mut self, cmd: &str, arg: &str, line: &str) {
         let s = self;
         match cmd {
             "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
-            | "name" | "rating" | "ics" | "otim" | "draw" | "bk" | "hint" => {}
+            | "name" | "rating" | "ics" | "otim" | "bk" | "hint" => {}
+            // The opponent offers a draw: accepted (by offering one back) only where this
+            // engine's rules have drawn the game already (see `report_end`).
+            "draw" => {
+                if s.eng
+                    .game
+                    .verdict()
+                    .is_some_and(|o| o.result == GameResult::Draw)
+                {
+                    s.out.line("offer draw");
+                }
+            }
             "protover" => s.features(),
             "ping" => s.out.line(&format!("pong {arg}")),
             "cores" | "memory" => s.resources(cmd, arg),
@@ -666,9 +703,17 @@ impl Cecp {
         }
     }
 
-    /// Prints the result when the game is over; returns whether it is.
+    /// Prints the result when the game is over; returns whether it is. A draw by a rule
+    /// XBoard does not judge (the counting rules, a rule file's own ending) is offered, not
+    /// claimed: XBoard with its legality test on takes a claim it cannot verify for a false
+    /// one and gives the game to the other side, while two engines offering a draw agree it.
     fn report_end(&mut self) -> bool {
         match self.eng.game.verdict() {
+            Some(o) if unjudged_draw(o) => {
+                self.out.line("offer draw");
+                self.engine_side = None;
+                true
+            }
             Some(o) => {
                 self.out.line(&format!("{} {{{o}}}", o.result.pgn()));
                 self.engine_side = None;
@@ -710,6 +755,14 @@ impl Cecp {
                 .filter_map(|&m| ep_legs(&pos, m).map(|t| (m, t)))
                 .collect()
         };
+        // The moves here after which the game is drawn by a rule XBoard does not judge: the
+        // engine offers the draw with the move, as the opponent will on receiving it (XBoard
+        // relays an offer only once the offerer has moved again, which it then never does).
+        let offers = if analyzing {
+            Vec::new()
+        } else {
+            unjudged_draws(&mut self.eng.game.position().snapshot())
+        };
         self.eng.go(
             limits,
             move |rules, info| {
@@ -749,6 +802,9 @@ impl Cecp {
                         "move {}",
                         xb_ranks(rules.geometry.ranks, &text, -1)
                     ));
+                    if offers.contains(&m) {
+                        o2.line("offer draw");
+                    }
                 }
             },
         );
