@@ -1330,6 +1330,8 @@ impl Searcher {
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         pos.pseudo_legal_moves(&mut moves);
         self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+        // A capture as the hash move: the quiet moves after it are reduced a ply more.
+        let tt_capture = tt_move != Move::default() && is_tactical(pos, tt_move);
 
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -1412,32 +1414,40 @@ impl Searcher {
             self.plies[ply].cur = history_key(piece, mv.to);
             let gives_check = prunable || pos.in_check();
             let quiet = !tactical && !gives_check;
+            // A capture that loses material in the exchange on its square (ordered last).
+            let bad_capture = tactical && !gives_check && scores[i - 1] < 0;
             let ext = ((gives_check || mv == singular) && extend_ok) as i32;
             let nd = depth - 1 + ext;
             let score = if legal == 1 {
                 -self.negamax(pos, nd, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
-                // Reduced from the second move on, in PV nodes from the third.
-                if depth >= 3 && quiet && !in_check && legal > 1 + pv_node as i32 {
+                // Reduced from the second move on, in PV nodes from the third: quiet moves,
+                // and captures that lose material (by the table alone).
+                if depth >= 3 && (quiet || bad_capture) && !in_check && legal > 1 + pv_node as i32 {
                     r = self.lmr[(depth as usize).min(63)][(legal as usize).min(63)] as i32;
                     if pv_node {
                         r -= 1;
                     }
-                    if mv == self.plies[ply].killers[0] || mv == self.plies[ply].killers[1] {
-                        r -= 1;
+                    if quiet {
+                        if mv == self.plies[ply].killers[0] || mv == self.plies[ply].killers[1] {
+                            r -= 1;
+                        }
+                        if !improving {
+                            r += 1;
+                        }
+                        if tt_capture {
+                            r += 1;
+                        }
+                        // Quiet moves with a good history are reduced less, bad ones more
+                        // (with continuation histories, their sum).
+                        let per_ply = if self.cont_history {
+                            LMR_HISTORY
+                        } else {
+                            LMR_HISTORY_PLAIN
+                        };
+                        r -= self.quiet_score(ply, history_key(piece, mv.to)) / per_ply;
                     }
-                    if !improving {
-                        r += 1;
-                    }
-                    // Quiet moves with a good history are reduced less, bad ones more (with
-                    // continuation histories, their sum).
-                    let per_ply = if self.cont_history {
-                        LMR_HISTORY
-                    } else {
-                        LMR_HISTORY_PLAIN
-                    };
-                    r -= self.quiet_score(ply, history_key(piece, mv.to)) / per_ply;
                     r = r.clamp(0, nd - 1);
                 }
                 let mut s = -self.negamax(pos, nd - r, -alpha - 1, -alpha, ply + 1);
