@@ -619,6 +619,18 @@ fn uci_eval_is_the_static_evaluation_from_whites_side() {
     assert_ne!(want, 0, "a position with a real evaluation");
 }
 
+/// The binary started with `args`, its standard input and output piped (its errors dropped).
+fn piped(args: &[&str]) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 /// Runs the binary with `args`, writing `before`, then a line of `long` bytes (`x`, written
 /// in pieces, never held whole), then `after` on its standard input; reads its output up to
 /// the line `until`, notes the process's peak resident memory (KiB, `VmHWM`), then sends
@@ -631,14 +643,7 @@ fn with_a_long_line(
     until: &str,
 ) -> (String, usize) {
     use std::io::{BufRead, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = piped(args);
     let mut stdin = child.stdin.take().unwrap();
     let (before, after) = (before.to_string(), after.to_string());
     let writer = std::thread::spawn(move || {
@@ -707,16 +712,9 @@ fn uci_drops_a_line_of_a_hundred_megabytes_and_goes_on() {
 /// the line after it (within 5 s) have come; then quits. Gives back that line and the output.
 fn line_after_the_move(input: &str) -> (Option<String>, String) {
     use std::io::{BufRead, Write};
-    use std::process::{Command, Stdio};
     use std::sync::mpsc;
     use std::time::Duration;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polymachy"))
-        .arg("xboard")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = piped(&["xboard"]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
