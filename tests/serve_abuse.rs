@@ -593,8 +593,9 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
     }
     // Slow bodies: a byte every half second.
     let slow_answers = Arc::new(AtomicUsize::new(0));
+    let slow_closed = Arc::new(AtomicUsize::new(0));
     for _ in 0..SLOW {
-        let (addr, answered) = (addr.clone(), slow_answers.clone());
+        let (addr, answered, closed) = (addr.clone(), slow_answers.clone(), slow_closed.clone());
         attackers.push(std::thread::spawn(move || {
             let mut c = TcpStream::connect(&addr).unwrap();
             c.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
@@ -603,14 +604,20 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
             );
             let _ = c.write_all(head.as_bytes());
             let mut got = Vec::new();
-            let deadline = Instant::now() + Duration::from_secs(30);
+            // The body's time limit runs from when the server reads the head, which may be
+            // late on a loaded machine (2,000 connections are opened at the same time).
+            let deadline = Instant::now() + Duration::from_secs(60);
             while Instant::now() < deadline {
                 if c.write_all(b" ").is_err() {
+                    closed.fetch_add(1, Ordering::Relaxed);
                     break;
                 }
                 let mut buf = [0u8; 512];
                 match c.read(&mut buf) {
-                    Ok(0) => break,
+                    Ok(0) => {
+                        closed.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
                     Ok(n) => got.extend_from_slice(&buf[..n]),
                     Err(_) => {}
                 }
@@ -736,7 +743,7 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
         std::thread::sleep(Duration::from_millis(100));
     }
     // The slow bodies run into their time limit.
-    let slow_deadline = Instant::now() + Duration::from_secs(20);
+    let slow_deadline = Instant::now() + Duration::from_secs(40);
     while slow_answers.load(Ordering::Relaxed) < SLOW && Instant::now() < slow_deadline {
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -788,7 +795,8 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
     assert_eq!(
         slow_answers.load(Ordering::Relaxed),
         SLOW,
-        "slow bodies end with 408"
+        "slow bodies end with 408 ({} closed without an answer)",
+        slow_closed.load(Ordering::Relaxed)
     );
     let made = created.load(Ordering::Relaxed);
     assert!(
@@ -804,7 +812,7 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
         within((threads1, rss1)),
         "threads {threads0} → {threads1}, memory {rss0} → {rss1} KiB"
     );
-    assert!(attack_time < Duration::from_secs(60), "{attack_time:?}");
+    assert!(attack_time < Duration::from_secs(90), "{attack_time:?}");
 }
 
 /// Samples the server's thread count every 5 ms until `stop`; the highest seen.
