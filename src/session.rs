@@ -153,7 +153,8 @@ impl Verdict {
         }
     }
 
-    fn of(o: Outcome) -> Verdict {
+    /// The verdict of a position's ending.
+    pub(crate) fn of(o: Outcome) -> Verdict {
         Verdict {
             result: o.result,
             reason: Reason::of(o.reason),

@@ -165,6 +165,15 @@ fn request_from(
     (st, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// A new game between two people, opened by the client `127.0.0.<client>`: the server's
+/// answer, which must be 200.
+fn hot_seat(client: u8, addr: &str) -> Value {
+    let humans = json!({"white": "human", "black": "human"});
+    let (st, v) = request_from(client, addr, "POST", "/api/new", Some(&humans));
+    assert_eq!(st, 200, "{v}");
+    v
+}
+
 /// A request's bytes; `close` asks the server to close the connection after it.
 fn request_text(
     addr: &str,
@@ -420,14 +429,7 @@ fn an_evicted_game_s_engine_thread_ends() {
     // every engine game out.
     std::thread::sleep(polymachy::serve::IN_PLAY);
     for i in 0..MAX_SESSIONS {
-        let (st, v) = request_from(
-            client(i),
-            &s.addr,
-            "POST",
-            "/api/new",
-            Some(&json!({"white": "human", "black": "human"})),
-        );
-        assert_eq!(st, 200, "{v}");
+        hot_seat(client(i), &s.addr);
     }
     let after = settle(&s, Duration::from_secs(10), |(t, _)| t <= base).0;
     assert!(
@@ -530,14 +532,7 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
     // Where it starts: every game asleep and no longer in play, the workers gone.
     std::thread::sleep(polymachy::serve::IN_PLAY);
     // Another client's game, the target of the analysis flood below.
-    let (st, analysed) = request_from(
-        9,
-        &addr,
-        "POST",
-        "/api/new",
-        Some(&json!({"white": "human", "black": "human"})),
-    );
-    assert_eq!(st, 200, "{analysed}");
+    let analysed = hot_seat(9, &addr);
     let (threads0, rss0) = settle(&s, Duration::from_secs(10), |(t, _)| t == 1);
 
     // The player's game starts; then the abuse.
@@ -758,11 +753,8 @@ fn soak_abuse_of_every_kind_while_a_game_is_played() {
     // from the attack are as long as the attack lasted: they are not what is measured.)
     assert_eq!(request(&addr, "GET", "/", None).0, 200);
     std::thread::sleep(polymachy::serve::IN_PLAY);
-    let fresh = json!({"white": "human", "black": "human"});
     for i in 0..MAX_SESSIONS {
-        let client = 20 + (i / PER_CLIENT) as u8;
-        let (st, v) = request_from(client, &addr, "POST", "/api/new", Some(&fresh));
-        assert_eq!(st, 200, "{v}");
+        hot_seat(20 + (i / PER_CLIENT) as u8, &addr);
     }
     let within = |(t, r): (usize, usize)| t <= threads0 + threads0 / 10 && r <= rss0 + rss0 / 10;
     let (threads1, rss1) = settle(&s, Duration::from_secs(20), within);
@@ -843,13 +835,7 @@ fn thread_peak(s: &Server, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usi
 fn two_thousand_analyses_keep_one_analysis_thread_a_game() {
     let _alone = alone();
     let s = start(&[], None);
-    let (st, game) = request(
-        &s.addr,
-        "POST",
-        "/api/new",
-        Some(&json!({"white": "human", "black": "human"})),
-    );
-    assert_eq!(st, 200, "{game}");
+    let game = hot_seat(1, &s.addr);
     let sid = game["sid"].as_str().unwrap().to_string();
     let (base, _) = settle(&s, Duration::from_secs(5), |(t, _)| t == 1);
     let stop = Arc::new(AtomicBool::new(false));
@@ -1007,13 +993,7 @@ fn a_players_moves_are_answered_quickly_while_others_flood() {
         })
         .collect();
     // The player: a game between two people, every move timed.
-    let (st, game) = request(
-        &addr,
-        "POST",
-        "/api/new",
-        Some(&json!({"white": "human", "black": "human"})),
-    );
-    assert_eq!(st, 200, "{game}");
+    let game = hot_seat(1, &addr);
     let sid = game["sid"].as_str().unwrap().to_string();
     let mut state = game["state"].clone();
     let mut times = Vec::new();
@@ -1021,13 +1001,7 @@ fn a_players_moves_are_answered_quickly_while_others_flood() {
     c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     for n in 0..60usize {
         if !state["result"].is_null() {
-            let (st, g) = request(
-                &addr,
-                "POST",
-                "/api/new",
-                Some(&json!({"white": "human", "black": "human"})),
-            );
-            assert_eq!(st, 200, "{g}");
+            let g = hot_seat(1, &addr);
             state = g["state"].clone();
         }
         let legal = state["legal"].as_array().unwrap();
@@ -1076,13 +1050,7 @@ fn a_players_moves_are_answered_quickly_while_others_flood() {
 fn the_state_since_a_version_is_only_what_changed() {
     let _alone = alone();
     let s = start(&[], None);
-    let (st, game) = request(
-        &s.addr,
-        "POST",
-        "/api/new",
-        Some(&json!({"white": "human", "black": "human"})),
-    );
-    assert_eq!(st, 200, "{game}");
+    let game = hot_seat(1, &s.addr);
     let sid = game["sid"].as_str().unwrap().to_string();
     let (_, before) = request(&s.addr, "GET", &format!("/api/state?sid={sid}"), None);
     let v0 = before["version"].as_str().unwrap().to_string();

@@ -606,6 +606,12 @@ impl Ruleset {
         self.hands.on
     }
 
+    /// Whether a rule of the variant ends games by its own ending (the counting rules, the
+    /// bare King): the endings beyond checkmate, stalemate, repetition and the move count.
+    pub fn has_rule_endings(&self) -> bool {
+        !self.dispatch.enders.is_empty() || !self.dispatch.final_enders.is_empty()
+    }
+
     /// With hands: whether a captured piece goes to the captor's hand.
     pub fn captures_to_hand(&self) -> bool {
         self.hands.captures_to_hand

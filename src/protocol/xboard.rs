@@ -391,18 +391,17 @@ fn unjudged_draw(o: Verdict) -> bool {
 }
 
 /// The legal moves in `pos` after which the game is drawn by a rule XBoard does not judge
-/// (see [`unjudged_draw`]).
+/// (see [`unjudged_draw`]); none where no rule of the variant ends games.
 fn unjudged_draws(pos: &mut crate::position::Position) -> Vec<Move> {
-    use crate::position::{GameResult as Result_, Termination};
+    if !pos.rules().has_rule_endings() {
+        return Vec::new();
+    }
     let mut legal = crate::moves::MoveList::new();
     pos.legal_moves(&mut legal);
     let mut out = Vec::new();
     for &m in legal.iter() {
         pos.make(m);
-        if pos.verdict().is_some_and(|o| {
-            o.result == Result_::Draw
-                && matches!(o.reason, Termination::Counting | Termination::Rule(_))
-        }) {
+        if pos.verdict().is_some_and(|o| unjudged_draw(Verdict::of(o))) {
             out.push(m);
         }
         pos.unmake();
