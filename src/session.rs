@@ -425,19 +425,7 @@ impl Session {
     /// A line of moves from the current position (a principal variation) in the SAN-like
     /// form, up to the first that is not legal.
     pub fn san_line(&self, line: &[Move]) -> Vec<String> {
-        let mut p = self.game.position().clone();
-        let mut out = Vec::new();
-        for &m in line {
-            let mut l = crate::moves::MoveList::new();
-            crate::moves::count_generation();
-            p.legal_moves(&mut l);
-            if !l.as_slice().contains(&m) {
-                break;
-            }
-            out.push(san(&mut p, m));
-            p.make(m);
-        }
-        out
+        san_line(self.game.position(), line)
     }
 
     /// Reads `text` (coordinates or the SAN-like form; see the module's case rule) as a
@@ -676,6 +664,24 @@ impl Session {
         let ending = self.ended.map(|v| (v.result, v.to_string()));
         self.game.to_pgn_with(ending)
     }
+}
+
+/// A line of moves from `pos` (a principal variation) in the SAN-like form, up to the first
+/// that is not legal.
+pub fn san_line(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in line {
+        let mut l = crate::moves::MoveList::new();
+        crate::moves::count_generation();
+        p.legal_moves(&mut l);
+        if !l.as_slice().contains(&m) {
+            break;
+        }
+        out.push(san(&mut p, m));
+        p.make(m);
+    }
+    out
 }
 
 #[cfg(test)]

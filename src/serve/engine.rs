@@ -52,8 +52,13 @@ pub(super) fn maybe_start_engine(sess_arc: &Arc<Mutex<Table>>, force: bool) {
         .spawn(move || {
             lower_priority();
             let stop = thread_stop;
-            // While the generation holds, the game's position is the one searched.
+            // While the generation holds, the game's position is the one searched. This
+            // thread's work is done before it takes the game's lock, which it holds as
+            // briefly as it can: at its low priority, it may wait long for a core meanwhile,
+            // and so would every request of the game.
+            let searched = pos.clone();
             let r = searcher.search(&mut pos, &limits, |info| {
+                let pv = pv_san_from(&searched, &info.pv);
                 let mut s = lock(&arc);
                 if s.generation != generation {
                     return;
@@ -61,8 +66,9 @@ pub(super) fn maybe_start_engine(sess_arc: &Arc<Mutex<Table>>, force: bool) {
                 s.report.depth = info.depth;
                 s.report.score = Some(info.score);
                 s.report.nodes = info.nodes;
-                s.report.pv = pv_san(&s.game, &info.pv);
+                s.report.pv = pv;
             });
+            let pv = (r.depth > 0).then(|| pv_san_from(&searched, &r.pv));
             let mut s = lock(&arc);
             s.searching = false;
             // The searcher goes back unless the game changed to another variant meanwhile (then
@@ -91,10 +97,10 @@ pub(super) fn maybe_start_engine(sess_arc: &Arc<Mutex<Table>>, force: bool) {
                 return;
             }
             s.report.nodes = r.nodes;
-            if r.depth > 0 {
+            if let Some(pv) = pv {
                 s.report.depth = r.depth;
                 s.report.score = Some(r.score);
-                s.report.pv = pv_san(&s.game, &r.pv);
+                s.report.pv = pv;
             }
             // The time is charged, and the move refused when the engine's flag fell.
             s.check_flag();

@@ -20,7 +20,12 @@ pub(super) const PV_SHOWN: usize = 12;
 /// A principal variation from the current position of `game` in the SAN-like form, cut where a
 /// move is not legal.
 pub(super) fn pv_san(game: &Session, pv: &[Move]) -> Vec<String> {
-    game.san_line(&pv[..pv.len().min(PV_SHOWN)])
+    pv_san_from(game.position(), pv)
+}
+
+/// [`pv_san`] from the position `pos`.
+pub(super) fn pv_san_from(pos: &Position, pv: &[Move]) -> Vec<String> {
+    crate::session::san_line(pos, &pv[..pv.len().min(PV_SHOWN)])
 }
 
 /// A score as text: `+0.35`, `#3`.

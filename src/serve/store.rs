@@ -16,7 +16,10 @@ use super::{api::*, engine::*, state::*, table::*};
 
 /// All games.
 pub struct Server {
-    pub(super) sessions: Mutex<HashMap<String, Arc<Mutex<Table>>>>,
+    /// The games by address (a shared game has several). The map's lock is taken by every
+    /// request: nobody waits for a game's lock while holding it, since a game's lock may be
+    /// held by its engine's thread, which runs at a low priority.
+    pub(super) sessions: Mutex<HashMap<String, Kept>>,
     pub(super) counter: AtomicU64,
     pub(super) seed: u64,
     /// The variant and setup `serve` was started with.
@@ -33,6 +36,13 @@ pub struct Server {
     /// read, and the default's) and kept: the built-in games are part of the program, and a
     /// default given as a file is described as it was then.
     pub(super) variants: std::sync::OnceLock<serde_json::Value>,
+}
+
+/// A kept game: its table, and the client (address) that opened it, counted against its cap.
+#[derive(Clone)]
+pub(super) struct Kept {
+    pub(super) table: Arc<Mutex<Table>>,
+    pub(super) owner: Option<std::net::IpAddr>,
 }
 
 /// A variant and its compiled rules.
@@ -76,7 +86,10 @@ impl Server {
     /// game wakes it, and the engine resumes if it is to move.
     pub fn sweep(&self) {
         let mut slept = false;
-        let sessions: Vec<Arc<Mutex<Table>>> = lock(&self.sessions).values().cloned().collect();
+        let sessions: Vec<Arc<Mutex<Table>>> = lock(&self.sessions)
+            .values()
+            .map(|k| k.table.clone())
+            .collect();
         for arc in sessions {
             let mut s = lock(&arc);
             if s.asleep || s.last_use.elapsed() < self.sleep_after {
@@ -124,7 +137,7 @@ impl Server {
 
     pub(super) fn session(&self, sid: &str) -> Result<Arc<Mutex<Table>>, ApiError> {
         let map = lock(&self.sessions);
-        let s = map.get(sid).cloned().ok_or(ApiError {
+        let s = map.get(sid).map(|k| k.table.clone()).ok_or(ApiError {
             status: 404,
             message: format!("no game `{sid}` (start one with /api/new)"),
         })?;
@@ -144,8 +157,16 @@ impl Server {
     /// pushed out with it.
     pub(super) fn alias(&self, sids: &[String], arc: &Arc<Mutex<Table>>) {
         let mut map = lock(&self.sessions);
+        let owner = map
+            .values()
+            .find(|k| Arc::ptr_eq(&k.table, arc))
+            .and_then(|k| k.owner);
         for sid in sids {
-            map.insert(sid.clone(), arc.clone());
+            let kept = Kept {
+                table: arc.clone(),
+                owner,
+            };
+            map.insert(sid.clone(), kept);
         }
     }
 
@@ -160,10 +181,13 @@ impl Server {
     /// The game `sid`, without counting as a use of it (a page waiting for a change does
     /// not keep its game awake).
     pub(super) fn peek(&self, sid: &str) -> Result<Arc<Mutex<Table>>, ApiError> {
-        lock(&self.sessions).get(sid).cloned().ok_or(ApiError {
-            status: 404,
-            message: format!("no game `{sid}` (start one with /api/new)"),
-        })
+        lock(&self.sessions)
+            .get(sid)
+            .map(|k| k.table.clone())
+            .ok_or(ApiError {
+                status: 404,
+                message: format!("no game `{sid}` (start one with /api/new)"),
+            })
     }
 
     pub(super) fn session_of(&self, body: &Value) -> Result<(String, Arc<Mutex<Table>>), ApiError> {
@@ -172,42 +196,36 @@ impl Server {
         Ok((sid, s))
     }
 
-    /// Keeps a new game `sid`: games unused for a while make room for it when the most are
-    /// kept (their engines stopped and waited for); with every kept game in play, it is
-    /// refused (503).
-    pub(super) fn admit(&self, sid: &str, arc: &Arc<Mutex<Table>>) -> Result<(), ApiError> {
+    /// Keeps a new game `sid` of `owner`: games unused for a while make room for it when the
+    /// most are kept (their engines stopped and waited for); with every kept game in play, it
+    /// is refused (503).
+    pub(super) fn admit(
+        &self,
+        sid: &str,
+        arc: &Arc<Mutex<Table>>,
+        owner: Option<std::net::IpAddr>,
+    ) -> Result<(), ApiError> {
         let mut evicted = Vec::new();
         let full;
         let mut client_full = false;
         {
             let mut map = lock(&self.sessions);
             // A client at its cap makes room with its own games first.
-            let owner = lock(arc).owner;
             if let Some(client) = owner {
                 loop {
-                    let mut mine: Vec<(Instant, String)> = Vec::new();
-                    let mut seen: Vec<*const Mutex<Table>> = Vec::new();
-                    for (k, s) in map.iter() {
-                        if seen.contains(&Arc::as_ptr(s)) {
-                            continue;
-                        }
-                        seen.push(Arc::as_ptr(s));
-                        let t = lock(s);
-                        if t.owner == Some(client) {
-                            mine.push((t.last_use, k.clone()));
+                    let mut mine: Vec<Arc<Mutex<Table>>> = Vec::new();
+                    for k in map.values() {
+                        if k.owner == Some(client) && !mine.iter().any(|m| Arc::ptr_eq(m, &k.table))
+                        {
+                            mine.push(k.table.clone());
                         }
                     }
                     if mine.len() < PER_CLIENT {
                         break;
                     }
-                    let oldest = mine
-                        .into_iter()
-                        .filter(|(used, _)| used.elapsed() >= IN_PLAY)
-                        .min()
-                        .map(|(_, k)| k);
-                    match oldest.and_then(|k| map.remove(&k)) {
+                    match unused_longest(mine.iter()) {
                         Some(s) => {
-                            map.retain(|_, o| !Arc::ptr_eq(o, &s));
+                            map.retain(|_, o| !Arc::ptr_eq(&o.table, &s));
                             evicted.push(s);
                         }
                         None => {
@@ -219,16 +237,10 @@ impl Server {
             }
             while !client_full && map.len() >= MAX_SESSIONS {
                 // A game in play is never pushed out by new ones: only those unused a while.
-                let oldest = map
-                    .iter()
-                    .map(|(k, s)| (lock(s).last_use, k))
-                    .filter(|(used, _)| used.elapsed() >= IN_PLAY)
-                    .min()
-                    .map(|(_, k)| k.clone());
-                match oldest.and_then(|k| map.remove(&k)) {
+                match unused_longest(map.values().map(|k| &k.table)) {
                     Some(s) => {
                         // A shared game's other addresses go with it.
-                        map.retain(|_, o| !Arc::ptr_eq(o, &s));
+                        map.retain(|_, o| !Arc::ptr_eq(&o.table, &s));
                         evicted.push(s)
                     }
                     None => break,
@@ -236,7 +248,11 @@ impl Server {
             }
             full = map.len() >= MAX_SESSIONS;
             if !full && !client_full {
-                map.insert(sid.to_string(), arc.clone());
+                let kept = Kept {
+                    table: arc.clone(),
+                    owner,
+                };
+                map.insert(sid.to_string(), kept);
             }
         }
         // An evicted game's engine stops, and its thread is waited for: the engines never
@@ -322,8 +338,7 @@ impl Server {
             sess.players[1] = p;
         }
         settings.apply(&mut sess)?;
-        sess.owner = client;
-        self.open(sess)
+        self.open(sess, client)
     }
 
     /// A new game with the settings of the game `old` (variant, setup, start position, time
@@ -346,21 +361,73 @@ impl Server {
             let mut t = Table::new(game, o.variant.clone(), o.control);
             t.players = [o.players[1], o.players[0]];
             (t.movetime, t.depth, t.nodes) = (o.movetime, o.depth, o.nodes);
-            t.owner = client;
             t
         };
-        self.open(sess)
+        self.open(sess, client)
     }
 
     /// Keeps the new game `sess` under a fresh id, starts its engine if it is to move, and
     /// answers with the id and the game's state.
-    fn open(&self, mut sess: Table) -> Result<Value, ApiError> {
+    fn open(&self, mut sess: Table, owner: Option<std::net::IpAddr>) -> Result<Value, ApiError> {
         sess.freed = self.freed.clone();
         let sid = self.new_sid();
         let arc = Arc::new(Mutex::new(sess));
-        self.admit(&sid, &arc)?;
+        self.admit(&sid, &arc, owner)?;
         maybe_start_engine(&arc, false);
         let mut s = lock(&arc);
         Ok(json!({"sid": sid, "state": state_json(&sid, &mut s)}))
+    }
+}
+
+/// Of `games`, the one unused longest, if it has been unused for [`IN_PLAY`] at least. A game
+/// whose lock is held now is in use: it is passed over, never waited for.
+fn unused_longest<'a>(
+    games: impl Iterator<Item = &'a Arc<Mutex<Table>>>,
+) -> Option<Arc<Mutex<Table>>> {
+    games
+        .filter_map(|g| {
+            let used = match g.try_lock() {
+                Ok(t) => t.last_use,
+                Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().last_use,
+                Err(std::sync::TryLockError::WouldBlock) => return None,
+            };
+            (used.elapsed() >= IN_PLAY).then_some((used, g))
+        })
+        .min_by_key(|(used, _)| *used)
+        .map(|(_, g)| g.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new game on a full server is admitted, pushing out a game unused a while, even while
+    /// another kept game's lock is held (as its engine's thread, at a low priority, may hold
+    /// it for long): every request waits for the map's lock, so admitting never waits for a
+    /// game's lock while holding it.
+    #[test]
+    fn admitting_never_waits_for_a_busy_game() {
+        let server = Arc::new(Server::new("chess", None).unwrap());
+        let hot_seat = br#"{"white": "human", "black": "human"}"#;
+        let new = |server: &Server| -> String {
+            let v = server.api("POST", "/api/new", "", hot_seat).unwrap();
+            v["sid"].as_str().unwrap().to_string()
+        };
+        let sids: Vec<String> = (0..MAX_SESSIONS).map(|_| new(&server)).collect();
+        // Every game unused long enough to be pushed out.
+        for sid in &sids {
+            lock(&server.session(sid).unwrap()).last_use -= IN_PLAY * 2;
+        }
+        let busy = server.peek(&sids[0]).unwrap();
+        let held = lock(&busy);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let s2 = server.clone();
+        std::thread::spawn(move || tx.send(new(&s2)).unwrap());
+        let admitted = rx.recv_timeout(Duration::from_secs(20));
+        drop(held);
+        let sid = admitted.expect("a new game waited for a busy game's lock");
+        assert!(server.peek(&sid).is_ok());
+        assert!(server.peek(&sids[0]).is_ok(), "the busy game is kept");
+        assert_eq!(server.games(), MAX_SESSIONS);
     }
 }

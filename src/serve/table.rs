@@ -104,8 +104,6 @@ pub(super) struct Table {
     pub(super) variant: Arc<Variant>,
     /// The last states sent, by address and version (see [`state_since`]).
     pub(super) sent: std::collections::VecDeque<(String, String, Value)>,
-    /// The client (address) that opened the game, counted against its cap.
-    pub(super) owner: Option<std::net::IpAddr>,
     /// The server's mark that memory was freed, set when this game's analysis or review
     /// thread ends (its engine's tables go with it), so that the allocator gives them back.
     pub(super) freed: Arc<AtomicBool>,
@@ -144,7 +142,6 @@ impl Table {
             legal_lists: Vec::new(),
             last_use: Instant::now(),
             variant,
-            owner: None,
             freed: Arc::new(AtomicBool::new(false)),
             sent: std::collections::VecDeque::new(),
         }
