@@ -196,6 +196,43 @@ pub fn check_budget(b: &Betza) -> Result<usize, String> {
     Ok(paths)
 }
 
+/// Whether a movement is the same turned left to right: every walk it expands into has its
+/// mirror image (files reversed) among them. `None` where a component does not compile or
+/// expands into too many paths (reported elsewhere).
+pub fn mirror_symmetric(b: &Betza) -> Option<bool> {
+    type Key = (
+        Vec<(i32, i32, bool)>,
+        (i32, i32),
+        (i32, i32),
+        Option<u32>,
+        bool,
+        u16,
+        Option<(i32, i32)>,
+        Option<bool>,
+    );
+    let key = |w: &Walk, m: i32| -> Key {
+        let mut conds: Vec<(i32, i32, bool)> =
+            w.conds.iter().map(|&(x, y, e)| (m * x, y, e)).collect();
+        conds.sort_unstable();
+        (
+            conds,
+            (m * w.start.0, w.start.1),
+            (m * w.step.0, w.step.1),
+            w.range,
+            w.leap,
+            w.flags,
+            w.ep.map(|(x, y)| (m * x, y)),
+            w.bend_empty,
+        )
+    };
+    let mut walks = Vec::new();
+    for c in distinct(&b.components) {
+        walks.extend(component_walks(c).ok()?);
+    }
+    let set: std::collections::HashSet<Key> = walks.iter().map(|w| key(w, 1)).collect();
+    Some(walks.iter().all(|w| set.contains(&key(w, -1))))
+}
+
 /// The message for a movement over [`MAX_PATHS`], naming the component that crossed it.
 fn paths_message(c: Option<&Component>) -> String {
     let at = c.map(|c| format!(" (passed at `{c}`)")).unwrap_or_default();

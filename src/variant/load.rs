@@ -4,7 +4,7 @@ use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint};
 use super::{Loc, Locations, PieceDef, SpecCatalog, Variant};
 use crate::geometry::{Color, Geometry, MAX_SIDE, Square};
 use crate::moves::MAX_KINDS;
-use crate::notation;
+use crate::notation::{self, Betza};
 
 /// The built-in variants: (name, file text). The files live in `variants/`.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -1414,6 +1414,41 @@ pub fn parse_placement(
     }
 }
 
+/// A zone's copy for Black is White's turned top to bottom, while Black's directions turn
+/// 180°: the two agree where the movement or the zone is the same left to right. Where neither
+/// is, Black's piece would move otherwise than White's mirror image: refused.
+fn one_sided_in_a_one_sided_zone(
+    g: Geometry,
+    zone: &super::Zone,
+    piece: &str,
+    text: &str,
+    betza: &Betza,
+    span: &Span,
+) -> Option<Diag> {
+    let white = &zone.squares[Color::White.index()];
+    let zone_symmetric = white
+        .iter()
+        .all(|sq| white.contains(g.square(g.files - 1 - g.file(sq), g.rank(sq))));
+    if zone_symmetric || crate::tables::mirror_symmetric(betza) != Some(false) {
+        return None;
+    }
+    Some(Diag {
+        span: span.clone(),
+        message: format!(
+            "{piece}: `{text}` in `{}` moves otherwise to the left than to the right, and the zone is \
+             not the same left to right: Black's copy of a zone is White's turned top to bottom \
+             while Black's directions turn 180°, so Black's {piece} would not move as White's \
+             mirror image does",
+            zone.name
+        ),
+        hint: Some(
+            "make the movement the same to both sides (`s` for both sideways directions, or \
+             each side written), or the zone the same left to right"
+                .into(),
+        ),
+    })
+}
+
 /// Resolves each piece's `confined` and `betza-in` against the zones read.
 fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &mut Vec<Diag>) {
     let names: Vec<String> = v.zones.iter().map(|z| z.name.clone()).collect();
@@ -1432,6 +1467,8 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
         }
         i
     };
+    let v_geometry = Geometry::new(v.files, v.ranks);
+    let v_zones = v.zones.clone();
     for (def, k) in v.pieces.iter_mut().zip(keys) {
         if let Some((z, span)) = k.confined {
             def.confined = find(&z, &span, diags);
@@ -1479,6 +1516,19 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
                     ),
                     hint: Some("put first moves in the piece's `betza`".into()),
                 });
+                continue;
+            }
+            if let Some(zone) = zone
+                && let Some(d) = one_sided_in_a_one_sided_zone(
+                    v_geometry,
+                    &v_zones[zone],
+                    &def.name,
+                    &b,
+                    &parsed,
+                    &bspan,
+                )
+            {
+                diags.push(d);
                 continue;
             }
             if let Some(zone) = zone {

@@ -116,6 +116,42 @@ fn zone_mistakes_are_precise_errors() {
     assert!(e.contains("bad notation for King in `home`"), "{e}");
 }
 
+// Black's copy of a zone is White's turned top to bottom, while Black's directions turn 180°:
+// a movement that goes otherwise left than right, in a zone that is not the same left to
+// right, would give Black another game. Refused where both are one-sided; either alone loads.
+#[test]
+fn a_one_sided_movement_in_a_one_sided_zone_is_refused() {
+    let e = refusal(
+        "[zones]\ncorner = { squares = [\"a1\", \"b1\", \"a2\"] }\n",
+        "betza-in = { corner = \"lWfF\" }",
+    );
+    assert!(
+        e.contains("z.toml:14:23:")
+            && e.contains("King: `lWfF` in `corner` moves otherwise to the left than to the right"),
+        "{e}"
+    );
+    assert!(
+        e.contains("hint:") && e.contains("the same to both sides"),
+        "{e}"
+    );
+    let load = |zone: &str, betza: &str| {
+        let t = format!(
+            "name = \"Z\"\nfiles = 5\nranks = 5\nstart = \"4k/5/5/5/K4\"\n\n[zones]\nz = {zone}\n\n\
+             [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+             betza-in = {{ z = \"{betza}\" }}\n"
+        );
+        Variant::from_toml(&t, "z.toml")
+            .map(|_| ())
+            .map_err(|e| e.lines.join("\n"))
+    };
+    // A one-sided movement in a zone the same left to right (the first rank).
+    load("{ ranks = [1] }", "lWfF").unwrap();
+    // A movement the same to both sides in a one-sided zone.
+    load("{ squares = [\"a1\", \"b1\"] }", "sWfF").unwrap();
+    load("{ squares = [\"a1\", \"b1\"] }", "lWrWfF").unwrap();
+    assert!(load("{ squares = [\"a1\", \"b1\"] }", "rN").is_err());
+}
+
 /// A 5x5 game whose Pawns promote where `promotion` says; the Rook-like Ship `S` too.
 fn promoting(promotion: &str) -> String {
     format!(
