@@ -15,6 +15,7 @@ pub mod export;
 pub mod files;
 pub mod game;
 pub mod geometry;
+pub mod lints;
 pub mod moves;
 pub mod nnue;
 pub mod notation;

@@ -191,12 +191,12 @@ fn check_runs_the_files_tests_first_and_fails_on_a_disagreement() {
     let r = run_binary(&["check", "-v", &path, "--cases", "2"], "");
     assert_eq!(r.code, 1);
     assert!(r.stdout.starts_with("Mini (mini): 2 tests"), "{}", r.stdout);
-    assert!(r.stdout.ends_with("9 passed, 1 failed\n"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("10 passed, 1 failed\n"), "{}", r.stdout);
     // Skipped: only the random games.
     let r = run_binary(&["check", "-v", &path, "--cases", "2", "--no-tests"], "");
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(!r.stdout.contains("test"), "{}", r.stdout);
-    assert!(r.stdout.ends_with("8 passed, 0 failed\n"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("9 passed, 0 failed\n"), "{}", r.stdout);
 }
 
 #[test]
@@ -252,4 +252,111 @@ fn an_illegal_test_position_is_refused_where_it_is_written() {
             r.stderr
         );
     }
+}
+
+/// A shipped file with one change planted in it, written to a folder of its own; its path.
+fn planted(dir: &common::TempDir, file: &str, from: &str, to: &str) -> String {
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("variants")
+        .join(file);
+    let text = std::fs::read_to_string(&shipped).unwrap();
+    assert!(text.contains(from), "`{from}` is not in {file}");
+    let path = dir.join(file);
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    // The files it includes (its evaluation table) beside it.
+    let eval = file.replace(".toml", ".eval.toml");
+    let _ = std::fs::copy(shipped.with_file_name(&eval), dir.join(&eval));
+    path.display().to_string()
+}
+
+// A designer's likely mistakes, each planted in a shipped file that `check` passes: `check`
+// reports every one, by a lint, by one of the file's own tests or (a royal piece that would
+// promote) by refusing the file. (Of the mistakes one makes in Janggi, a Guard let out of its
+// palace and the Chariot's palace diagonals, none can be planted: no shipped file plays it.)
+#[test]
+fn check_reports_each_planted_mistake() {
+    let dir = common::TempDir::new("planted");
+    let check = |path: &str| run_binary(&["check", "-v", path, "--cases", "2", "--plies", "8"], "");
+    // The shipped files pass.
+    for name in ["courier", "minishogi", "chess"] {
+        let r = check(name);
+        assert_eq!(r.code, 0, "{name}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("ok    lints"), "{}", r.stdout);
+    }
+    // Courier's Schleich written as a Ferz: the file's own perft counts (Fairy-Stockfish's).
+    let p = planted(
+        &dir,
+        "courier.toml",
+        "letter = \"W\"\nbetza = \"W\"",
+        "letter = \"W\"\nbetza = \"F\"",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("FAIL  test \"start\": perft"),
+        "{}",
+        r.stdout
+    );
+    // Minishogi without compulsory promotion where a piece is stuck: its Pawn may stay on
+    // the last rank.
+    let p = planted(
+        &dir,
+        "minishogi.toml",
+        "compulsory-where-stuck = true\n",
+        "",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "LINT  stuck-piece  White's Pawn can move to a5, b5, c5, d5, e5 and stay there, with no move from there"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("hint: make it promote there (`compulsory-where-stuck`"),
+        "{}",
+        r.stdout
+    );
+    // Minishogi's Pawn drops allowed on the last rank.
+    let p = planted(&dir, "minishogi.toml", "no-drop-ranks = { P = 5 }\n", "");
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("LINT  stuck-piece  White's Pawn can be dropped on a5, b5,"),
+        "{}",
+        r.stdout
+    );
+    // Chess whose Pawns may promote to a second King.
+    let p = planted(
+        &dir,
+        "chess.toml",
+        "promotes-to = \"QRBN\"",
+        "promotes-to = \"QRBNK\"",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("LINT  royal-by-promotion  Pawn promotes to King, a royal piece"),
+        "{}",
+        r.stdout
+    );
+    // A King that promotes: refused where it is written.
+    let p = planted(
+        &dir,
+        "chess.toml",
+        "royal = true\n",
+        "royal = true\npromotes-to = \"Q\"\n",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("King is royal but promotes to Queen"),
+        "{}",
+        r.stderr
+    );
 }

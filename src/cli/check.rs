@@ -7,8 +7,10 @@
 //! random games of up to `--plies` moves from the start position, then of `--positions` short
 //! games from random positions. The same `--seed` plays the same games. One line per invariant
 //! says `ok` or `FAIL`; a failure is followed by its shrunk game in coordinate notation and the
-//! FEN before the failing move. The last line counts both: `N passed, M failed`. Exit status:
-//! 0 when everything holds, 1 when a test or an invariant failed, 2 for bad input.
+//! FEN before the failing move. Before the invariants, the lints of [`crate::lints`] (a
+//! stuck piece, a royal piece by promotion): `ok    lints` or a `LINT` line per finding, each
+//! counted as a failure. The last line counts all: `N passed, M failed`. Exit status: 0 when
+//! everything holds, 1 when a test, a lint or an invariant failed, 2 for bad input.
 
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -108,6 +110,13 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
         }
         return Ok(());
     }
+    // The lints, read from the rules: each finding counts as a failure.
+    let found = crate::lints::lints(&rules);
+    print!("{}", render_lints(&found));
+    let tests = (
+        tests.0 + usize::from(found.is_empty()),
+        tests.1 + found.len(),
+    );
     let tty = std::io::stderr().is_terminal();
     let setup = match &rules.setup {
         Some(s) => format!(", setup {s}"),
@@ -158,6 +167,23 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// The lints as printed: `ok    lints` when none is found, else one `LINT` line per finding
+/// with its hint under it.
+pub fn render_lints(found: &[crate::lints::Lint]) -> String {
+    if found.is_empty() {
+        return format!(
+            "ok    lints  no likely mistake found ({})\n",
+            crate::lints::NAMES.join(", ")
+        );
+    }
+    let mut out = String::new();
+    for l in found {
+        out.push_str(&format!("LINT  {}  {}\n", l.name, l.message));
+        out.push_str(&format!("      hint: {}\n", l.hint));
+    }
+    out
 }
 
 /// The report as printed: one line per invariant, failures detailed under their line, and a
