@@ -249,7 +249,7 @@ impl Setup {
             ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
-            hand: [[0; MAX_KINDS]; 2],
+            hand: rules.hands.start,
             promoted: SquareSet::default(),
             state: [0; MAX_STATE],
         }

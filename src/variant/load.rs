@@ -553,6 +553,7 @@ fn read_variant(
         pieces: defs,
         placement: vec![],
         holes: vec![],
+        start_hand: vec![],
         rules: vec![],
         source: String::new(),
         locations: Locations::default(),
@@ -1166,6 +1167,53 @@ fn read_start(
     diags: &mut Vec<Diag>,
 ) -> Vec<char> {
     let mut start_unknown: Vec<char> = Vec::new();
+    // The pieces in hand, written after the placement as in FEN (`…/RNBQKBNR[HEhe]`).
+    let start = start.map(|(s, span)| {
+        let Some((open, close)) = s.find('[').zip(s.find(']')) else {
+            return (s, span);
+        };
+        if close < open {
+            return (s, span);
+        }
+        for (i, c) in s[open + 1..close].char_indices() {
+            let col = s[..open + 1 + i].chars().count() + 1;
+            let at = offset_in_string(text, &span, col);
+            let kind = variant
+                .pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_uppercase());
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            match kind {
+                Some(k) if variant.pieces[k].royal => diags.push(Diag {
+                    span: at..at + 1,
+                    message: format!(
+                        "start position: a royal piece ({}) cannot be in hand",
+                        variant.pieces[k].name
+                    ),
+                    hint: None,
+                }),
+                Some(k) => variant.start_hand.push((k, color)),
+                None if c == '-' => {}
+                None => {
+                    start_unknown.push(c.to_ascii_uppercase());
+                    if !letters_broken {
+                        diags.push(Diag {
+                            span: at..at + 1,
+                            message: format!(
+                                "start position: `{c}` in hand: {UNKNOWN_LETTER} '{c}'"
+                            ),
+                            hint: None,
+                        });
+                    }
+                }
+            }
+        }
+        (format!("{}{}", &s[..open], &s[close + 1..]), span)
+    });
     match (start, size) {
         (Some((s, span)), Some((f, r))) => match parse_placement(variant, &s, f, r) {
             Ok((p, holes)) => {

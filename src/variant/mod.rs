@@ -128,6 +128,9 @@ pub struct Variant {
     pub placement: Vec<Option<(usize, Color)>>,
     /// The holes of the board (squares that do not exist, `*` in the start placement).
     pub holes: Vec<crate::geometry::Square>,
+    /// The pieces in hand at the start (`[…]` after the start placement, as in FEN), by kind
+    /// and side: a variant whose rules give the sides hands.
+    pub start_hand: Vec<(usize, Color)>,
     /// The rules' specs, in the order of the file (compiled into rules with the variant).
     pub rules: Vec<Box<dyn RuleSpec>>,
     /// Where it was read from (a path, or `built-in`).

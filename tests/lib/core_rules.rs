@@ -247,3 +247,54 @@ fn two_kings_pass_the_invariants() {
     let report = polymachy::testing::check_variant(&rs, 60, 80, 3);
     assert_eq!(report.failed(), 0, "{}", report.first_failure().unwrap());
 }
+
+// Pieces in hand at the start, written after the start placement as in FEN: Crazyhouse with a
+// Queen in each hand. Its start position is the FEN's, hands and all, and the move tree from
+// it is Fairy-Stockfish's (11.1 through pyffish 0.0.90, its crazyhouse from
+// `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1`, legal moves counted
+// recursively).
+#[test]
+fn a_start_position_may_hold_pieces_in_hand() {
+    let text = crate::common::builtin_text("crazyhouse").replacen(
+        "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+        "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq]\"",
+        1,
+    );
+    let rs = compile(&text, "hands.toml");
+    let mut p = Position::start(&rs);
+    assert_eq!(
+        p.fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1"
+    );
+    let mut perft = polymachy::perft::Perft::new();
+    let counts: Vec<u64> = (1..=3).map(|d| perft.count(&mut p, d)).collect();
+    assert_eq!(counts, [52, 2652, 110_989]);
+    // A hand needs a rule that gives the sides hands; a royal piece is never in one; its
+    // letters are checked like the board's.
+    let refused = |from: &str, to: &str, name: &str| {
+        let t = crate::common::builtin_text(name).replacen(from, to, 1);
+        assert_ne!(t, crate::common::builtin_text(name));
+        match Variant::from_toml(&t, "h.toml") {
+            Err(e) => e.to_string(),
+            Ok(v) => match Ruleset::new(&v, None) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("{to} was accepted"),
+            },
+        }
+    };
+    let e = refused("RNBQKBNR\"", "RNBQKBNR[Qq]\"", "chess");
+    assert!(
+        e.contains("pieces in hand, but this variant has no hands"),
+        "{e}"
+    );
+    let e = refused("RNBQKBNR\"", "RNBQKBNR[K]\"", "crazyhouse");
+    assert!(
+        e.contains("h.toml:21:54: start position: a royal piece (King) cannot be in hand"),
+        "{e}"
+    );
+    let e = refused("RNBQKBNR\"", "RNBQKBNR[Qz]\"", "crazyhouse");
+    assert!(
+        e.contains("h.toml:21:55: start position: `z` in hand: no piece has the letter 'z'"),
+        "{e}"
+    );
+}

@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     // Hands the rules' registry to the variant reader and the core.
     &["compile"],
-    &["perft", "text", "variant_tests", "export"],
+    &["perft", "text", "variant_tests", "export", "lints"],
     &["game"],
     // One game as the front-ends play it: moves read and judged, clocks, endings.
     &["session"],
