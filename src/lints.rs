@@ -49,7 +49,7 @@ fn no_move(rules: &Ruleset, kind: usize, color: Color, sq: Square) -> bool {
 
 /// The squares where a piece of `kind` may be dropped by `color`, found by asking the rules:
 /// the start position's royal pieces alone on the board, one piece of `kind` in hand.
-fn drop_squares(rules: &Arc<Ruleset>, kind: usize, color: Color) -> Vec<Square> {
+pub fn drop_squares(rules: &Arc<Ruleset>, kind: usize, color: Color) -> Vec<Square> {
     if !rules.has_hands() || rules.is_royal_kind(kind) {
         return Vec::new();
     }

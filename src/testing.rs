@@ -74,12 +74,40 @@ pub fn position_strategy(rules: Arc<Ruleset>, max_plies: usize) -> impl Strategy
     choices_strategy(max_plies).prop_map(move |c| play_choices(&rules, &c))
 }
 
+/// The squares (indices) where a piece of `kind` and `color` may stand: its side's copy of its
+/// zone where it is `confined`, else every square of the board.
+fn standing_squares(rules: &Ruleset, kind: usize, color: Color) -> Vec<usize> {
+    (0..rules.geometry.size())
+        .filter(|&sq| {
+            let sq = Square::from_index(sq);
+            !rules.geometry.is_hole(sq)
+                && rules.variant.pieces[kind]
+                    .confined
+                    .is_none_or(|z| rules.variant.zones[z].contains(color, sq))
+        })
+        .collect()
+}
+
+/// The kinds of `others` each side may hold in hand: those it may drop.
+fn hand_kinds(rules: &Arc<Ruleset>, others: &[usize]) -> Vec<(usize, Color)> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .flat_map(|c| {
+            others
+                .iter()
+                .filter(move |&&k| !crate::lints::drop_squares(rules, k, c).is_empty())
+                .map(move |&k| (k, c))
+        })
+        .collect()
+}
+
 /// A random position with at most `max_pieces` pieces besides the royal ones: each side gets
 /// the royal pieces of its start position, on random squares, and the other pieces are of
-/// random kinds and colours on random squares. No rights, no en-passant square; the side to
-/// move is random (the other one when the side not to move would be in check). A promoting
-/// piece never stands unpromoted in its own promotion zone when promotion is compulsory.
-/// Shrinking removes pieces.
+/// random kinds and colours on random squares. A piece `confined` to a zone stands in its
+/// side's copy of it; in a variant with hands, each side holds 0 to 2 pieces of each kind it
+/// may drop. No rights, no en-passant square; the side to move is random (the other one when
+/// the side not to move would be in check). A promoting piece never stands unpromoted in its
+/// own promotion zone when promotion is compulsory. Shrinking removes pieces.
 pub fn random_position_strategy(
     rules: Arc<Ruleset>,
     max_pieces: usize,
@@ -94,26 +122,52 @@ pub fn random_position_strategy(
         .collect();
     let others: Vec<usize> = (0..kinds).filter(|&k| !rules.is_royal_kind(k)).collect();
     let pieces = if others.is_empty() { 0 } else { max_pieces };
-    let royal_squares = vec(0..size, royals.len());
-    let other_pieces = vec((0..size, 0..others.len().max(1), any::<bool>()), 0..=pieces);
-    (royal_squares, other_pieces, any::<bool>()).prop_filter_map(
+    let allowed = |kind: usize, color: Color| standing_squares(&rules, kind, color);
+    let royal_allowed: Vec<Vec<usize>> = royals.iter().map(|&(k, c)| allowed(k, c)).collect();
+    let other_allowed: Vec<[Vec<usize>; 2]> = (0..kinds)
+        .map(|k| [allowed(k, Color::White), allowed(k, Color::Black)])
+        .collect();
+    let in_hand = hand_kinds(&rules, &others);
+    let royal_squares = vec(any::<prop::sample::Index>(), royals.len());
+    let other_pieces = vec(
+        (
+            any::<prop::sample::Index>(),
+            0..others.len().max(1),
+            any::<bool>(),
+        ),
+        0..=pieces,
+    );
+    let hands = vec(0u8..=2, in_hand.len());
+    (royal_squares, other_pieces, any::<bool>(), hands).prop_filter_map(
         "royal pieces on one square, or both sides in check",
-        move |(royal_squares, other_pieces, black)| {
+        move |(royal_squares, other_pieces, black, hands)| {
             let mut placement: Vec<Option<(usize, Color)>> = vec![None; size];
-            let hole = |sq: usize| rules.geometry.is_hole(Square::from_index(sq));
-            for (&sq, &piece) in royal_squares.iter().zip(&royals) {
-                if placement[sq].is_some() || hole(sq) {
+            for ((ix, &piece), squares) in royal_squares.iter().zip(&royals).zip(&royal_allowed) {
+                if squares.is_empty() {
+                    return None;
+                }
+                let sq = squares[ix.index(squares.len())];
+                if placement[sq].is_some() {
                     return None;
                 }
                 placement[sq] = Some(piece);
             }
-            for &(sq, k, white) in &other_pieces {
+            for &(ix, k, white) in &other_pieces {
                 let kind = others[k];
                 let color = if white { Color::White } else { Color::Black };
+                let squares = &other_allowed[kind][color.index()];
+                if squares.is_empty() {
+                    continue;
+                }
+                let sq = squares[ix.index(squares.len())];
                 let stuck = !rules.arrival(kind, color, Square::from_index(sq)).stay;
-                if placement[sq].is_none() && !stuck && !hole(sq) {
+                if placement[sq].is_none() && !stuck {
                     placement[sq] = Some((kind, color));
                 }
+            }
+            let mut hand = [[0; crate::moves::MAX_KINDS]; 2];
+            for (&(k, c), &n) in in_hand.iter().zip(&hands) {
+                hand[c.index()][k] = n;
             }
             // Through the same checks as a FEN or a variant's start position.
             let board = placement
@@ -131,7 +185,7 @@ pub fn random_position_strategy(
                 ep: crate::position::EpSquares::NONE,
                 halfmove: 0,
                 fullmove: 1,
-                hand: [[0; crate::moves::MAX_KINDS]; 2],
+                hand,
                 promoted: Default::default(),
                 state: Default::default(),
             };

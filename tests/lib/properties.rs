@@ -430,3 +430,56 @@ fn a_game_with_an_illegal_move_is_reported_where_it_happens() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
 }
+
+// Random positions honour confinement (Xiangqi's Kings and Advisors in their palaces, its
+// Elephants on their own side: every position is made, none refused) and, in a game with
+// hands, hold pieces in hand.
+#[test]
+fn random_positions_keep_confined_pieces_home_and_fill_hands() {
+    let xiangqi = crate::common::rules("xiangqi");
+    let strategy = testing::random_position_strategy(xiangqi.clone(), 10);
+    let mut runner = testing::seeded_runner(32, 5);
+    let g = xiangqi.geometry;
+    for _ in 0..32 {
+        let pos = strategy.new_tree(&mut runner).unwrap().current();
+        testing::check_legal_state(&pos).unwrap();
+        for sq in g.squares() {
+            let c = pos.piece_at(sq);
+            if c == polymachy::moves::EMPTY {
+                continue;
+            }
+            let k = polymachy::moves::kind_of(c);
+            let color = polymachy::moves::color_of(c);
+            if let Some(z) = xiangqi.variant.pieces[k].confined {
+                assert!(
+                    xiangqi.variant.zones[z].contains(color, sq),
+                    "{} outside its zone: {}",
+                    xiangqi.variant.pieces[k].name,
+                    pos.fen()
+                );
+            }
+        }
+    }
+    let crazyhouse = crate::common::rules("crazyhouse");
+    let strategy = testing::random_position_strategy(crazyhouse.clone(), 6);
+    let mut runner = testing::seeded_runner(32, 6);
+    let mut with_hands = 0;
+    for _ in 0..32 {
+        let pos = strategy.new_tree(&mut runner).unwrap().current();
+        testing::check_legal_state(&pos).unwrap();
+        let hand = pos
+            .fen()
+            .split(' ')
+            .next()
+            .unwrap()
+            .split('[')
+            .nth(1)
+            .unwrap()
+            .to_string();
+        with_hands += usize::from(hand.len() > 1);
+    }
+    assert!(
+        with_hands >= 16,
+        "{with_hands} of 32 positions hold pieces in hand"
+    );
+}
