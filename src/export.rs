@@ -12,7 +12,9 @@ use crate::geometry::Color;
 use crate::notation::{Atom, Betza, Component, Range};
 use crate::position::Ruleset;
 use crate::position::hooks::Stalemate;
-use crate::rules::{BareKingSpec, CastlingSpec, CountingSpec, DropsSpec, PromotionSpec};
+use crate::rules::{
+    BareKingSpec, CastlingSpec, CountingSpec, DropsSpec, GoalSquaresSpec, PromotionSpec,
+};
 use crate::variant::{RuleSpec, Variant};
 
 /// A section for Fairy-Stockfish and what it leaves out.
@@ -409,6 +411,29 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
         lines.push("extinctionOpponentPieceCount = 2".into());
         if !b.answer {
             gaps.push("a bare King that loses at once (`answer = false`)".into());
+        }
+    }
+    if let Some(gs) = spec("goal-squares").and_then(downcast::<GoalSquaresSpec>) {
+        let kinds: Vec<usize> = match &gs.pieces {
+            Some(k) => k.clone(),
+            None => (0..v.pieces.len()).filter(|&k| v.pieces[k].royal).collect(),
+        };
+        if let [k] = kinds.as_slice() {
+            lines.push(format!(
+                "flagPiece = {}",
+                v.pieces[*k].letter.to_ascii_lowercase()
+            ));
+            for (color, side) in [(Color::White, "White"), (Color::Black, "Black")] {
+                let g = rules.geometry;
+                let squares: Vec<String> = g
+                    .squares()
+                    .filter(|&sq| v.zones[gs.zone].contains(color, sq))
+                    .map(|sq| g.name(sq).to_string())
+                    .collect();
+                lines.push(format!("flagRegion{side} = {}", squares.join(" ")));
+            }
+        } else {
+            gaps.push("goal squares for more than one kind of piece (goal-squares)".into());
         }
     }
     if let Some(c) = spec("counting").and_then(downcast::<CountingSpec>) {

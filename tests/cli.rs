@@ -38,6 +38,7 @@ fn variants_lists_every_built_in_game() {
         "shatranj",
         "courier",
         "minishogi",
+        "kingofthehill",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -54,7 +55,7 @@ fn variants_toml_is_machine_readable() {
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
     assert_eq!(list.len(), polymachy::variant::BUILTIN.len());
-    assert_eq!(list.len(), 21);
+    assert_eq!(list.len(), 22);
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))

@@ -390,3 +390,38 @@ fn shatranj_and_courier_endings_agree_with_pyffish_on_random_games() {
         verdicts_agree(variant, &[start.as_str()], 2, |_, _| {});
     }
 }
+
+/// King of the Hill positions where random moves soon bring a King to the centre.
+const HILL: &[&str] = &[
+    "4k3/8/8/8/8/4K3/8/8 w - - 0 1",
+    "r3k2r/8/8/2q5/8/4K3/8/R6R w kq - 0 1",
+    "rnbqkbnr/pppp1ppp/8/4p3/4P3/5K2/PPPP1PPP/RNBQ1BNR w kq - 2 3",
+    "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 b - - 0 1",
+];
+
+/// King of the Hill: a King that reaches the centre wins at once, as Fairy-Stockfish rules it
+/// (the goal-squares rule), and every FEN and verdict along the games agrees.
+#[test]
+fn king_of_the_hill_endings_agree_with_pyffish_on_random_games() {
+    if !have_pyffish() {
+        return;
+    }
+    let mut reached = [0; 2];
+    verdicts_agree("kingofthehill", HILL, 6, |p, o| {
+        if o.reason == Termination::Rule("Goal reached") {
+            // The side that just moved won.
+            assert_eq!(
+                o.result,
+                GameResult::win_for(p.side().flip()),
+                "{}",
+                p.fen()
+            );
+            reached[p.side().index()] += 1;
+        }
+    });
+    println!(
+        "kingofthehill: goals reached by White {}, by Black {}",
+        reached[1], reached[0]
+    );
+    assert!(reached[0] > 0 && reached[1] > 0, "{reached:?}");
+}

@@ -25,6 +25,7 @@ mod draw;
 mod drops;
 mod en_passant;
 mod flying_general;
+mod goal_squares;
 mod initial_ranks;
 mod king_leap;
 mod last_royal;
@@ -43,6 +44,7 @@ pub use castling::CastlingSpec;
 pub use counting::CountingSpec;
 pub use drops::DropsSpec;
 pub use en_passant::EnPassantSpec;
+pub use goal_squares::GoalSquaresSpec;
 pub use promotion::PromotionSpec;
 
 /// Compiles a rule's spec into the rule used in play.
@@ -77,6 +79,7 @@ pub const REGISTRY: &[Registered] = &[
     drops::REGISTERED,
     counting::REGISTERED,
     bare_king::REGISTERED,
+    goal_squares::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").

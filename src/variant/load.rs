@@ -35,6 +35,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shatranj", include_str!("../../variants/shatranj.toml")),
     ("courier", include_str!("../../variants/courier.toml")),
     ("minishogi", include_str!("../../variants/minishogi.toml")),
+    (
+        "kingofthehill",
+        include_str!("../../variants/kingofthehill.toml"),
+    ),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
