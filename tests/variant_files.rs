@@ -360,3 +360,75 @@ fn check_reports_each_planted_mistake() {
         r.stderr
     );
 }
+
+// `check --against fairy-stockfish:courier` finds the Schleich planted as a Ferz by comparing
+// legal moves with Fairy-Stockfish's Courier chess, and passes the shipped file; the file's
+// own export, loaded into that engine, plays the same moves.
+#[test]
+fn check_against_fairy_stockfish_finds_a_planted_mistake() {
+    let found = common::find_program(&["fairy-stockfish"]);
+    if !common::need("fairy-stockfish", found.is_some()) {
+        return;
+    }
+    let fsf = found.unwrap().display().to_string();
+    let dir = common::TempDir::new("against");
+    let against = |path: &str, spec: &str| {
+        run_binary(
+            &[
+                "check",
+                "-v",
+                path,
+                "--cases",
+                "4",
+                "--plies",
+                "30",
+                "--no-tests",
+                "--against",
+                spec,
+            ],
+            "",
+        )
+    };
+    let builtin = format!("{fsf}:courier");
+    let r = against("courier", &builtin);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(&format!(
+            "ok    against {builtin}  the same legal moves in "
+        )),
+        "{}",
+        r.stdout
+    );
+    let p = planted(
+        &dir,
+        "courier.toml",
+        "letter = \"W\"\nbetza = \"W\"",
+        "letter = \"W\"\nbetza = \"F\"",
+    );
+    let r = against(&p, &builtin);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!(
+            "FAIL  against {builtin}  the legal moves differ in "
+        )),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("only Polymachy's:") && r.stdout.contains("only the other engine's:"),
+        "{}",
+        r.stdout
+    );
+    // The file's own section: chess as this program writes it for that engine.
+    let r = against("chess", &fsf);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // A variant the engine does not know is an error, not a pass.
+    let r = against("chess", &format!("{fsf}:no-such-game"));
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("does not play a variant named `no-such-game`"),
+        "{}",
+        r.stderr
+    );
+}

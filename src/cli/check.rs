@@ -9,7 +9,8 @@
 //! says `ok` or `FAIL`; a failure is followed by its shrunk game in coordinate notation and the
 //! FEN before the failing move. Before the invariants, the lints of [`crate::lints`] (a
 //! stuck piece, a royal piece by promotion): `ok    lints` or a `LINT` line per finding, each
-//! counted as a failure. The last line counts all: `N passed, M failed`. Exit status: 0 when
+//! counted as a failure; with `--against`, the comparison with Fairy-Stockfish's legal moves
+//! ([`super::against`]), one item more. The last line counts all: `N passed, M failed`. Exit status: 0 when
 //! everything holds, 1 when a test, a lint or an invariant failed, 2 for bad input.
 
 use std::io::{IsTerminal, Write};
@@ -49,6 +50,11 @@ pub struct CheckArgs {
     /// Skip the file's own tests
     #[arg(long)]
     pub no_tests: bool,
+    /// Compare the legal moves with Fairy-Stockfish's on the positions of random games:
+    /// `fairy-stockfish` loads this file's `export --fsf` section, `fairy-stockfish:VARIANT`
+    /// one of that engine's built-in games (a path may replace the program's name)
+    #[arg(long, value_name = "ENGINE[:VARIANT]")]
+    pub against: Option<String>,
 }
 
 /// Runs the file's tests (with the default setup: the tests describe it), printing one line
@@ -113,10 +119,21 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
     // The lints, read from the rules: each finding counts as a failure.
     let found = crate::lints::lints(&rules);
     print!("{}", render_lints(&found));
-    let tests = (
+    let mut tests = (
         tests.0 + usize::from(found.is_empty()),
         tests.1 + found.len(),
     );
+    // The comparison with another engine, where asked: passed or failed as one item.
+    if let Some(spec) = &a.against {
+        let c = super::against::compare(&rules, spec, a.cases, a.plies, a.seed)?;
+        print!("{}", super::against::render(&c));
+        if c.differences.is_empty() {
+            tests.0 += 1;
+        } else {
+            tests.1 += 1;
+        }
+        let _ = std::io::stdout().flush();
+    }
     let tty = std::io::stderr().is_terminal();
     let setup = match &rules.setup {
         Some(s) => format!(", setup {s}"),

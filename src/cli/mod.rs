@@ -10,6 +10,8 @@ use crate::position::Position;
 use crate::position::Ruleset;
 use crate::variant::Variant;
 
+#[cfg(feature = "testing")]
+pub mod against;
 pub mod bench;
 #[cfg(feature = "testing")]
 pub mod check;
