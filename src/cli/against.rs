@@ -144,7 +144,10 @@ fn our_moves(rules: &Ruleset, pos: &mut Position) -> Vec<String> {
     }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let mut moves: Vec<String> = list.iter().map(|&m| crate::session::coord(rules, m)).collect();
+    let mut moves: Vec<String> = list
+        .iter()
+        .map(|&m| crate::session::coord(rules, m))
+        .collect();
     moves.sort();
     moves
 }
