@@ -408,7 +408,7 @@ fn king_of_the_hill_endings_agree_with_pyffish_on_random_games() {
     }
     let mut reached = [0; 2];
     verdicts_agree("kingofthehill", HILL, 6, |p, o| {
-        if o.reason == Termination::Rule("Goal reached") {
+        if o.reason == Termination::Rule("Goal squares") {
             // The side that just moved won.
             assert_eq!(
                 o.result,

@@ -131,8 +131,8 @@ impl GoalSquares {
     }
 }
 
-/// The words of the ending.
-const GOAL: &str = "Goal reached";
+/// The words of the ending (a `[[test]]`'s `ending = "goal-squares"`).
+const GOAL: &str = "Goal squares";
 
 impl Rule for GoalSquares {
     fn name(&self) -> &'static str {
