@@ -10,6 +10,9 @@
 //! piece-files = { L = ["f", "g"] }     # optional: per piece letter, the files it must stand on
 //! chooser = "white"                    # "white" (default) or "black": the side that arranges
 //!                                      # its pieces; the other side mirrors them
+//! each-side = false                    # optional: each side arranges its own (Janggi's
+//!                                      # Horses and Elephants): a setup `KQLG/GLKQ` names the
+//!                                      # chooser's arrangement, then the other side's
 //! ```
 //! Each square is named once and lies on the chooser's half of the board (a middle rank, on
 //! a board with an odd number of ranks, is no side's); anything else is refused.
@@ -18,7 +21,10 @@
 //! A user picks a setup by its letters (any arrangement of the default's letters, e.g. `KQLG`)
 //! or by its number in `numbered`. The other side's copy stands on the same files (a reflection
 //! across the horizontal midline, never a rotation). Zanzibar-XXL's rules let Black arrange and
-//! White mirror: `chooser = "black"` with Black's squares.
+//! White mirror: `chooser = "black"` with Black's squares. With `each-side = true` a setup may
+//! name two arrangements, `A/B`: `A` on the chooser's squares, `B` on their mirror images for
+//! the other side (each checked like one arrangement); one arrangement alone is mirrored as
+//! before. Without it, `A/B` is refused.
 
 use super::{Registered, spec_as};
 use crate::position::hooks::{
@@ -66,14 +72,26 @@ impl Rule for SetupChoice {
             .iter()
             .map(|&sq| g.name(g.mirror_rank(sq)).to_string())
             .collect();
-        let mut text = format!(
-            "Before the game, {chooser} may arrange its {} on {} in any order ({} arrangements), \
-             and {other} sets up the mirror image on the same files ({}).",
-            super::join(&names, "and"),
-            super::join(&s.square_names, "and"),
-            s.arrangements(),
-            mirrored.join(", ")
-        );
+        let mut text = if s.each_side {
+            format!(
+                "Before the game, each side arranges its {} in any order ({} arrangements): \
+                 {chooser} on {}, {other} on the same files ({}). A setup names {chooser}'s \
+                 arrangement, then {other}'s after a `/`; one arrangement alone is mirrored.",
+                super::join(&names, "and"),
+                s.arrangements(),
+                super::join(&s.square_names, "and"),
+                mirrored.join(", ")
+            )
+        } else {
+            format!(
+                "Before the game, {chooser} may arrange its {} on {} in any order ({} \
+                 arrangements), and {other} sets up the mirror image on the same files ({}).",
+                super::join(&names, "and"),
+                super::join(&s.square_names, "and"),
+                s.arrangements(),
+                mirrored.join(", ")
+            )
+        };
         let mut named: Vec<char> = Vec::new();
         for c in s.default.chars() {
             if named.contains(&c) {
@@ -139,6 +157,8 @@ pub struct SetupChoiceSpec {
     /// The variant's name and the names of `squares`, for the messages.
     pub title: String,
     pub square_names: Vec<String>,
+    /// `each-side`: each side arranges its own pieces (a setup may be `A/B`).
+    pub each_side: bool,
 }
 
 fn sorted(s: &str) -> Vec<char> {
@@ -236,6 +256,7 @@ impl SetupChoiceSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<SetupChoiceSpec> {
         let g = Geometry::new(v.files, v.ranks);
         let chooser = read_chooser(p);
+        let each_side = p.boolean("each-side").unwrap_or(false);
         let mut squares = Vec::new();
         for (s, span) in p.strings("squares").unwrap_or_default() {
             match g.parse_square(&s) {
@@ -321,6 +342,7 @@ impl SetupChoiceSpec {
             chooser,
             title: v.title.clone(),
             square_names,
+            each_side,
         };
         if let Err(e) = rule.royal_placed(&rule.default) {
             p.error(dspan, e, None);
@@ -482,6 +504,24 @@ impl SetupChoiceSpec {
     }
 
     /// The letters of a choice: a number from `numbered`, or letters.
+    /// The arrangements `choice` gives the chooser and the other side: one arrangement
+    /// ([`SetupChoiceSpec::resolve`]) for both, or with `each-side`, `A/B`, one each.
+    pub fn resolve_sides(&self, choice: &str) -> Result<(String, String), String> {
+        match choice.split_once('/') {
+            None => {
+                let one = self.resolve(choice)?;
+                Ok((one.clone(), one))
+            }
+            Some(_) if !self.each_side => Err(format!(
+                "setup `{choice}`: in {} the other side mirrors the chooser's arrangement, so a \
+                 setup names one: {}",
+                self.title,
+                self.how_to_choose()
+            )),
+            Some((a, b)) => Ok((self.resolve(a)?, self.resolve(b)?)),
+        }
+    }
+
     pub fn resolve(&self, choice: &str) -> Result<String, String> {
         if let Ok(n) = choice.parse::<usize>() {
             if self.numbered.is_empty() {
@@ -530,17 +570,18 @@ impl RuleSpec for SetupChoiceSpec {
         choice: Option<&str>,
         placement: &mut Placement,
     ) -> Result<bool, String> {
-        let letters = match choice {
-            Some(c) => self.resolve(c)?,
-            None => self.default.clone(),
+        let (mine, theirs) = match choice {
+            Some(c) => self.resolve_sides(c)?,
+            None => (self.default.clone(), self.default.clone()),
         };
         let g = Geometry::new(v.files, v.ranks);
-        for (&sq, c) in self.squares.iter().zip(letters.chars()) {
-            let k = v
-                .kind_by_letter(c)
-                .ok_or_else(|| format!("no piece has the letter '{c}'"))?;
-            placement[sq.index()] = Some((k, self.chooser));
-            placement[g.mirror_rank(sq).index()] = Some((k, self.chooser.flip()));
+        let kind = |c: char| {
+            v.kind_by_letter(c)
+                .ok_or_else(|| format!("no piece has the letter '{c}'"))
+        };
+        for ((&sq, a), b) in self.squares.iter().zip(mine.chars()).zip(theirs.chars()) {
+            placement[sq.index()] = Some((kind(a)?, self.chooser));
+            placement[g.mirror_rank(sq).index()] = Some((kind(b)?, self.chooser.flip()));
         }
         Ok(true)
     }

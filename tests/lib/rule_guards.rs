@@ -258,3 +258,52 @@ fn setup_choices_constrain_any_piece() {
         assert!(e.contains(words), "{bad}: {e}");
     }
 }
+
+/// Four pieces on a1-d1 arranged by a setup choice, and Black's on a8-d8 by its mirror;
+/// `extra` added to the setup-choice table.
+fn each_side(extra: &str) -> Variant {
+    let t = format!(
+        "name = \"Sides\"\nfiles = 8\nranks = 8\nstart = \"8/8/8/8/8/8/8/KQBR4\"\n\n\
+         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
+         [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n\
+         [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
+         [[piece]]\nname = \"Bishop\"\nletter = \"B\"\nbetza = \"B\"\n\n\
+         [rules.setup-choice]\nsquares = [\"a1\", \"b1\", \"c1\", \"d1\"]\ndefault = \"KQBR\"\n{extra}\n"
+    );
+    Variant::from_toml(&t, "sides.toml").unwrap_or_else(|e| panic!("{e}"))
+}
+
+// With `each-side`, a setup `A/B` arranges each side its own way (Janggi's Horses and
+// Elephants); one arrangement alone is mirrored; each half is checked like one arrangement.
+// Without it, the other side mirrors the chooser, and `A/B` is refused.
+#[test]
+fn each_side_may_arrange_its_own_pieces() {
+    let start = |v: &Variant, setup: &str| {
+        polymachy::position::Position::start(&Ruleset::new(v, Some(setup)).unwrap()).fen()
+    };
+    let v = each_side("each-side = true");
+    assert_eq!(start(&v, "KQBR/KBQR"), "kbqr4/8/8/8/8/8/8/KQBR4 w - - 0 1");
+    assert_eq!(start(&v, "QKBR"), "qkbr4/8/8/8/8/8/8/QKBR4 w - - 0 1");
+    let e = Ruleset::new(&v, Some("KQBR/KQBB")).unwrap_err().to_string();
+    assert!(
+        e.contains("setup `KQBB` is not an arrangement of KQBR"),
+        "{e}"
+    );
+    let rs = Ruleset::new(&v, None).unwrap();
+    let explained = rs
+        .compiled_rules()
+        .iter()
+        .find(|h| h.name() == "setup-choice")
+        .unwrap()
+        .explain(&rs);
+    assert!(
+        explained.contains("each side arranges its King, Queen, Bishop and Rook"),
+        "{explained}"
+    );
+    let v = each_side("");
+    let e = Ruleset::new(&v, Some("KQBR/RBQK")).unwrap_err().to_string();
+    assert!(
+        e.contains("the other side mirrors the chooser's arrangement, so a setup names one"),
+        "{e}"
+    );
+}
