@@ -111,40 +111,35 @@ fn stuck_pieces(rules: &Arc<Ruleset>, out: &mut Vec<Lint>) {
                 Color::White => "White's",
                 Color::Black => "Black's",
             };
+            // Each way it gets there: the squares, how the message says it, and the hint.
+            let ways: [(&[Square], &str, &str); 3] = [
+                (
+                    &starts,
+                    "starts on {} where it has no move",
+                    "start it where it can move, or give it a move from there",
+                ),
+                (
+                    &arrives,
+                    "can move to {} and stay there, with no move from there",
+                    "make it promote there (`compulsory-where-stuck` in `[rules.promotion]`), \
+                     or give it a move from there",
+                ),
+                (
+                    &drops,
+                    "can be dropped on {}, where it has no move",
+                    "forbid those ranks (`no-drop-ranks` in `[rules.drops]`)",
+                ),
+            ];
             let mut found = false;
-            if !starts.is_empty() {
+            for (squares, what, hint) in ways {
+                if squares.is_empty() {
+                    continue;
+                }
                 found = true;
                 out.push(Lint {
                     name: "stuck-piece",
-                    message: format!(
-                        "{side} {name} starts on {} where it has no move",
-                        names(&starts)
-                    ),
-                    hint: "start it where it can move, or give it a move from there".into(),
-                });
-            }
-            if !arrives.is_empty() {
-                found = true;
-                out.push(Lint {
-                    name: "stuck-piece",
-                    message: format!(
-                        "{side} {name} can move to {} and stay there, with no move from there",
-                        names(&arrives)
-                    ),
-                    hint: "make it promote there (`compulsory-where-stuck` in \
-                           `[rules.promotion]`), or give it a move from there"
-                        .into(),
-                });
-            }
-            if !drops.is_empty() {
-                found = true;
-                out.push(Lint {
-                    name: "stuck-piece",
-                    message: format!(
-                        "{side} {name} can be dropped on {}, where it has no move",
-                        names(&drops)
-                    ),
-                    hint: "forbid those ranks (`no-drop-ranks` in `[rules.drops]`)".into(),
+                    message: format!("{side} {name} {}", what.replace("{}", &names(squares))),
+                    hint: hint.into(),
                 });
             }
             // Black's findings mirror White's in a game the same for both sides.

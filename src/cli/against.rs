@@ -9,16 +9,17 @@
 //! position whose game a rule has ended at once (a bare King, a goal reached) has no legal
 //! move, as in Fairy-Stockfish.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
 
 use super::UserError;
 use crate::moves::MoveList;
 use crate::position::{Position, Ruleset};
+use crate::referee::engine::{EngineProc, EngineSpec, Protocol};
 use crate::selfplay::Rng;
 
 /// One position where the two lists differ.
@@ -59,82 +60,46 @@ fn find(program: &str) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(program))
 }
 
-/// The other engine over UCI.
-struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+/// Never set: nothing stops a comparison but its end.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// How long the engine may take to list one position's moves.
+const PER_POSITION: Duration = Duration::from_secs(30);
+
+/// Starts `program` (a shell word: a path with spaces is quoted) as a UCI engine.
+fn start(program: &str) -> Result<EngineProc, UserError> {
+    let path = find(program).display().to_string();
+    let spec = EngineSpec {
+        cmd: format!("'{}'", path.replace('\'', "'\\''")),
+        protocol: Some(Protocol::Uci),
+        options: Vec::new(),
+        interrupt: &NEVER,
+        limit: None,
+    };
+    EngineProc::start(&spec).map_err(|e| {
+        UserError(format!(
+            "cannot start `{program}`: {e} (install Fairy-Stockfish, or name its path: --against /path/to/fairy-stockfish:VARIANT)"
+        ))
+    })
 }
 
-impl Engine {
-    fn start(program: &str) -> Result<Engine, UserError> {
-        let mut child = Command::new(find(program))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                UserError(format!(
-                    "cannot start `{program}`: {e} (install Fairy-Stockfish, or name its path: --against /path/to/fairy-stockfish:VARIANT)"
-                ))
-            })?;
-        let input = child.stdin.take().expect("piped");
-        let output = BufReader::new(child.stdout.take().expect("piped"));
-        let mut e = Engine {
-            child,
-            input,
-            output,
-        };
-        e.send("uci")?;
-        e.until(|l| l == "uciok")?;
-        Ok(e)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), UserError> {
-        writeln!(self.input, "{line}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| UserError(format!("the engine stopped reading: {e}")))
-    }
-
-    /// Reads lines until `end` accepts one; the lines before it.
-    fn until(&mut self, end: impl Fn(&str) -> bool) -> Result<Vec<String>, UserError> {
-        let mut lines = Vec::new();
-        loop {
-            let mut l = String::new();
-            match self.output.read_line(&mut l) {
-                Ok(0) | Err(_) => {
-                    return Err(UserError("the engine ended before it answered".into()));
-                }
-                Ok(_) => {}
-            }
-            let l = l.trim_end();
-            if end(l) {
-                return Ok(lines);
-            }
-            lines.push(l.to_string());
-        }
-    }
-
-    /// The engine's legal moves in `fen`, sorted.
-    fn moves(&mut self, fen: &str) -> Result<Vec<String>, UserError> {
-        self.send(&format!("position fen {fen}"))?;
-        self.send("go perft 1")?;
-        let lines = self.until(|l| l.starts_with("Nodes searched"))?;
-        let mut moves: Vec<String> = lines
-            .iter()
-            .filter_map(|l| l.strip_suffix(": 1"))
-            .map(str::to_string)
-            .collect();
-        moves.sort();
-        Ok(moves)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
-    }
+/// The engine's legal moves in `fen` (its `go perft 1`), sorted.
+fn their_moves(engine: &mut EngineProc, fen: &str) -> Result<Vec<String>, UserError> {
+    let position = format!("position fen {fen}");
+    let lines = engine
+        .exchange(
+            &[&position, "go perft 1"],
+            |l| l.starts_with("Nodes searched"),
+            PER_POSITION,
+        )
+        .map_err(|e| UserError(format!("the engine, listing the moves of {fen}: {e}")))?;
+    let mut moves: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_suffix(": 1"))
+        .map(str::to_string)
+        .collect();
+    moves.sort();
+    Ok(moves)
 }
 
 /// Polymachy's legal moves in `pos`, sorted (none where a rule ended the game at once).
@@ -182,12 +147,17 @@ pub fn compare(
         Some((p, v)) if !v.is_empty() => (p, Some(v)),
         _ => (spec.trim_end_matches(':'), None),
     };
-    let mut engine = Engine::start(program)?;
+    let mut engine = start(program)?;
+    let unknown = |name: &str, why: String| {
+        UserError(format!(
+            "`{program}` does not play a variant named `{name}` ({why})"
+        ))
+    };
     let mut gaps = Vec::new();
     // The file's own section, written where the engine can read it, for as long as it runs.
     let mut _ini = None;
-    let name = match variant {
-        Some(v) => v.to_string(),
+    match variant {
+        Some(v) => engine.select_variant(v, None).map_err(|e| unknown(v, e))?,
         None => {
             let name = format!("pm-{}", rules.variant.id);
             let export = crate::export::fsf(rules, &name);
@@ -205,25 +175,23 @@ pub fn compare(
             ));
             std::fs::write(&path, &export.text)
                 .map_err(|e| UserError(format!("cannot write {}: {e}", path.display())))?;
-            engine.send(&format!(
-                "setoption name VariantPath value {}",
-                path.display()
-            ))?;
-            _ini = Some(TempFile(path));
-            name
+            _ini = Some(TempFile(path.clone()));
+            let load = format!("setoption name VariantPath value {}", path.display());
+            let select = format!("setoption name UCI_Variant value {name}");
+            let said = engine
+                .exchange(
+                    &[&load, &select, "isready"],
+                    |l| l == "readyok",
+                    PER_POSITION,
+                )
+                .map_err(|e| unknown(&name, e.to_string()))?;
+            // Fairy-Stockfish names the variant it set up; without that line it did not
+            // read the section.
+            let set_up = format!("info string variant {name} ");
+            if !said.iter().any(|l| l.starts_with(&set_up)) {
+                return Err(unknown(&name, "the exported section was not read".into()));
+            }
         }
-    };
-    engine.send(&format!("setoption name UCI_Variant value {name}"))?;
-    engine.send("isready")?;
-    let said = engine.until(|l| l == "readyok")?;
-    // Fairy-Stockfish names the variant it set up; without that line it did not know it.
-    if !said
-        .iter()
-        .any(|l| l.starts_with(&format!("info string variant {name} ")))
-    {
-        return Err(UserError(format!(
-            "`{program}` does not play a variant named `{name}`"
-        )));
     }
     let mut fens: Vec<String> = Vec::new();
     let mut rng = Rng::new(seed);
@@ -247,7 +215,7 @@ pub fn compare(
     for fen in &fens {
         let mut pos = Position::from_fen(rules, fen).map_err(|e| UserError(e.to_string()))?;
         let here = our_moves(rules, &mut pos);
-        let there = engine.moves(fen)?;
+        let there = their_moves(&mut engine, fen)?;
         if here != there {
             differences.push(Difference {
                 fen: fen.clone(),

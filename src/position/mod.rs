@@ -249,7 +249,14 @@ impl Setup {
             ep: EpSquares::NONE,
             halfmove: 0,
             fullmove: 1,
-            hand: rules.hands.start,
+            hand: {
+                // The variant's pieces in hand at the start.
+                let mut h = [[0u8; MAX_KINDS]; 2];
+                for &(k, c) in &rules.variant.start_hand {
+                    h[c.index()][k] = h[c.index()][k].saturating_add(1);
+                }
+                h
+            },
             promoted: SquareSet::default(),
             state: [0; MAX_STATE],
         }

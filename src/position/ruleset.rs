@@ -128,25 +128,12 @@ pub(crate) struct Royalty {
 
 /// Whether the sides have hands (a rule such as `drops` sets them up): pieces in hand are
 /// part of the position, its FEN and its hash, and promoted pieces are marked.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Hands {
     /// The sides have hands.
     pub(crate) on: bool,
     /// With hands: whether a captured piece goes to the captor's hand.
     pub(crate) captures_to_hand: bool,
-    /// The pieces in hand at the start, by colour index and kind (the variant's
-    /// `start_hand`).
-    pub(crate) start: [[u8; crate::moves::MAX_KINDS]; 2],
-}
-
-impl Default for Hands {
-    fn default() -> Hands {
-        Hands {
-            on: false,
-            captures_to_hand: false,
-            start: [[0; crate::moves::MAX_KINDS]; 2],
-        }
-    }
 }
 
 /// The words of state handed out to rules ([`Builder::claim_state`]).
@@ -422,16 +409,7 @@ impl Ruleset {
                 check_needs_every: false,
                 succession: false,
             },
-            hands: Hands {
-                start: {
-                    let mut h = [[0u8; crate::moves::MAX_KINDS]; 2];
-                    for &(k, c) in &variant.start_hand {
-                        h[c.index()][k] = h[c.index()][k].saturating_add(1);
-                    }
-                    h
-                },
-                ..Hands::default()
-            },
+            hands: Hands::default(),
             state: StateSlots::default(),
             irreversible,
             ep_capturers: 0,

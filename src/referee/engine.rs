@@ -440,6 +440,30 @@ impl EngineProc {
         self.protocol == Protocol::Uci || self.setboard
     }
 
+    /// Sends `lines`, then reads the engine's lines until `done` accepts one, within `within`;
+    /// the lines before it (a question the protocol leaves open, such as Fairy-Stockfish's
+    /// `go perft 1`).
+    pub fn exchange(
+        &mut self,
+        lines: &[&str],
+        done: impl Fn(&str) -> bool,
+        within: Duration,
+    ) -> Result<Vec<String>, Failure> {
+        for l in lines {
+            self.send(l)?;
+        }
+        let deadline = Instant::now() + within;
+        let mut said = Vec::new();
+        loop {
+            let l = self.recv(deadline)?;
+            let l = l.trim();
+            if done(l) {
+                return Ok(said);
+            }
+            said.push(l.to_string());
+        }
+    }
+
     /// Waits until the engine has read everything sent (`isready` / `ping`).
     pub fn sync(&mut self) -> Result<(), Failure> {
         let deadline = Instant::now() + HANDSHAKE;

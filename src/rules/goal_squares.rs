@@ -119,14 +119,12 @@ struct GoalSquares {
 }
 
 impl GoalSquares {
-    /// Whether a piece of `side` that wins there stands on one of its goal squares.
+    /// Whether a piece of `side` that wins there stands on one of its goal squares (asked
+    /// after every move: the goal squares are few, the side's pieces may be many).
     fn reached(&self, pos: &Position, side: Color) -> bool {
-        let zone = &self.zone[side.index()];
-        pos.occupied(side).iter().any(|sq| {
-            zone.contains(sq) && {
-                let c = pos.piece_at(sq);
-                self.codes.iter().any(|k| k[side.index()] == c)
-            }
+        self.zone[side.index()].iter().any(|sq| {
+            let c = pos.piece_at(sq);
+            self.codes.iter().any(|k| k[side.index()] == c)
         })
     }
 }

@@ -1519,8 +1519,8 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
         }
         i
     };
-    let v_geometry = Geometry::new(v.files, v.ranks);
-    let v_zones = v.zones.clone();
+    let geometry = Geometry::new(v.files, v.ranks);
+    let zones = &v.zones;
     for (def, k) in v.pieces.iter_mut().zip(keys) {
         if let Some((z, span)) = k.confined {
             def.confined = find(&z, &span, diags);
@@ -1572,8 +1572,8 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
             }
             if let Some(zone) = zone
                 && let Some(d) = one_sided_in_a_one_sided_zone(
-                    v_geometry,
-                    &v_zones[zone],
+                    geometry,
+                    &zones[zone],
                     &def.name,
                     &b,
                     &parsed,

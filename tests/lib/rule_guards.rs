@@ -193,8 +193,13 @@ fn no_shipped_game_draws_a_warning() {
 /// Four pieces arranged on a1-d1 (King, Rook, Queen, Bishop), `constraints` added to the
 /// setup-choice table.
 fn arranged(constraints: &str) -> Variant {
+    arranged_from("4k3/8/8/8/8/8/8/KQBR4", constraints)
+}
+
+/// [`arranged`] from the start placement `start`.
+fn arranged_from(start: &str, constraints: &str) -> Variant {
     let t = format!(
-        "name = \"Arrange\"\nfiles = 8\nranks = 8\nstart = \"4k3/8/8/8/8/8/8/KQBR4\"\n\n\
+        "name = \"Arrange\"\nfiles = 8\nranks = 8\nstart = \"{start}\"\n\n\
          [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
          [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n\
          [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
@@ -262,15 +267,7 @@ fn setup_choices_constrain_any_piece() {
 /// Four pieces on a1-d1 arranged by a setup choice, and Black's on a8-d8 by its mirror;
 /// `extra` added to the setup-choice table.
 fn each_side(extra: &str) -> Variant {
-    let t = format!(
-        "name = \"Sides\"\nfiles = 8\nranks = 8\nstart = \"8/8/8/8/8/8/8/KQBR4\"\n\n\
-         [[piece]]\nname = \"King\"\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\n\
-         [[piece]]\nname = \"Rook\"\nletter = \"R\"\nbetza = \"R\"\n\n\
-         [[piece]]\nname = \"Queen\"\nletter = \"Q\"\nbetza = \"Q\"\n\n\
-         [[piece]]\nname = \"Bishop\"\nletter = \"B\"\nbetza = \"B\"\n\n\
-         [rules.setup-choice]\nsquares = [\"a1\", \"b1\", \"c1\", \"d1\"]\ndefault = \"KQBR\"\n{extra}\n"
-    );
-    Variant::from_toml(&t, "sides.toml").unwrap_or_else(|e| panic!("{e}"))
+    arranged_from("8/8/8/8/8/8/8/KQBR4", extra)
 }
 
 // With `each-side`, a setup `A/B` arranges each side its own way (Janggi's Horses and
