@@ -174,6 +174,16 @@ impl Position {
         fx
     }
 
+    /// The move that `mv` is written as when a rule made it as an addition to another move
+    /// ([`super::hooks::Rule::written_as`]).
+    pub fn written_as(&self, mv: Move) -> Option<Move> {
+        if !mv.is_rule_made() {
+            return None;
+        }
+        let rule = self.rules.dispatch.hooks.get(mv.aux as usize)?;
+        rule.written_as(self, mv)
+    }
+
     /// The effects of an ordinary board move: a capture on its square (or en passant), the
     /// mover's move, a promotion. A rule's effects may start from them.
     #[inline]

@@ -51,7 +51,7 @@
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/lib/layers.rs` checks it.
 
-pub use super::effects::{Effect, Effects};
+pub use super::effects::{Effect, Effects, MAX_EFFECTS};
 pub use super::verdict::{GameResult, Outcome, Termination};
 pub use super::{EpSquares, MAX_STATE, Position, Ruleset, StateWords};
 pub use crate::geometry::{Color, Geometry, Square};
@@ -99,13 +99,26 @@ impl Default for Draws {
 }
 
 /// The FEN fields a rule's state may be written in, as Fairy-Stockfish writes Makruk's
-/// counting: the en-passant field and the halfmove-clock field.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StateFields {
+/// counting (the en-passant field and the halfmove-clock field) and Seirawan's gates (letters
+/// of the rights field).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateFields<'a> {
+    /// The placement (rank 1 first), as read or as it stands: where a rule's letters name
+    /// squares by the pieces on them.
+    pub board: &'a [Code],
+    /// The pieces in hand (by side, then kind), as read or as they stand.
+    pub hands: &'a [[u8; crate::moves::MAX_KINDS]; 2],
     /// The en-passant field's text (`None`: `-`, or a rule took the field for its state).
     pub ep: Option<String>,
     /// The halfmove-clock field.
     pub halfmove: u32,
+    /// The rights field. Reading: the field as written (`-` as empty). Writing: the letters
+    /// the rules' rights wrote ([`Rule::write_rights`]), which a rule may add to.
+    pub rights: String,
+    /// Reading: the letters of the rights field that no rule's rights took
+    /// ([`Rule::parse_right`]). A rule whose state they are removes them; any left are
+    /// refused as unknown rights.
+    pub unclaimed: String,
 }
 
 /// A rule move with a name of its own (a castling, which relocates its partner as well),
@@ -154,6 +167,13 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
     /// every such move made, in the search too: it must be cheap and allocate nothing.
     fn effects(&self, pos: &Position, mv: Move, fx: &mut Effects) {
         pos.ordinary_effects(mv, fx);
+    }
+
+    /// The move that a move this rule added is written as, when it adds to another move (a
+    /// gating adds a piece from the hand to a piece's move or to a castling): its SAN is that
+    /// move's, followed by what it adds (`Nc3/H`, `O-O/He1`). `None`: written as itself.
+    fn written_as(&self, _pos: &Position, _mv: Move) -> Option<Move> {
+        None
     }
 
     /// A word for a move this rule added, where several moves share a from and a to square
@@ -218,14 +238,17 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
     fn read_state(
         &self,
         _rs: &Ruleset,
-        _fields: &mut StateFields,
+        _fields: &mut StateFields<'_>,
         _state: &mut StateWords,
     ) -> Result<(), String> {
         Ok(())
     }
 
+    /// Sets this rule's state words for the start position (they start at 0 otherwise).
+    fn start_state(&self, _rs: &Ruleset, _board: &[Code], _state: &mut StateWords) {}
+
     /// Writes this rule's state into the FEN's fields, when the FEN must show it.
-    fn write_state(&self, _rs: &Ruleset, _state: &StateWords, _fields: &mut StateFields) {}
+    fn write_state(&self, _rs: &Ruleset, _state: &StateWords, _fields: &mut StateFields<'_>) {}
 
     /// How the game ends in `pos` by this rule, if it does (called only for rules that
     /// registered with [`Builder::ends_games`], and then it counts only when the side to move

@@ -258,7 +258,13 @@ impl Setup {
                 h
             },
             promoted: SquareSet::default(),
-            state: [0; MAX_STATE],
+            state: {
+                let mut state = [0; MAX_STATE];
+                for h in &rules.dispatch.hooks {
+                    h.start_state(rules, &rules.start, &mut state);
+                }
+                state
+            },
         }
     }
 }
@@ -595,6 +601,10 @@ impl Position {
     pub fn board(&self) -> &[Code; 256] {
         &self.board
     }
+    /// The pieces in hand, by side, then kind.
+    pub fn hands(&self) -> &[[u8; MAX_KINDS]; 2] {
+        &self.hand
+    }
     /// How many pieces of `kind` `color` holds in hand (0 in a variant without hands).
     #[inline]
     pub fn hand(&self, color: Color, kind: usize) -> u32 {
@@ -807,15 +817,20 @@ impl Position {
                 Effect::Relocate { to, .. } => (to, other),
                 Effect::Drop { kind, to } => {
                     let k = kind as usize;
-                    moved = code(k, side);
-                    placed = moved;
+                    let dropped = code(k, side);
+                    // A drop alone is the move; beside a piece's move (a gating) it is a
+                    // second piece that lands.
+                    if moved == EMPTY {
+                        moved = dropped;
+                        placed = dropped;
+                    }
                     if let Some(n) = self.hand[me].get_mut(k).filter(|n| **n > 0) {
                         h ^= rs.z_hand(side, k, *n);
                         *n -= 1;
                     }
-                    self.counts[moved.index()] += 1;
-                    royal_change |= rs.is_royal(moved);
-                    (to, moved)
+                    self.counts[dropped.index()] += 1;
+                    royal_change |= rs.is_royal(dropped);
+                    (to, dropped)
                 }
                 Effect::Promote { sq, kind } => {
                     let was = self.board[sq.index()];
@@ -985,9 +1000,12 @@ impl Position {
             let (sq, bit) = match e {
                 Effect::Move { to, .. } if lifted[0] => (to, 0),
                 Effect::Relocate { to, .. } if lifted[1] => (to, 0),
-                // A promoted kind of its own (Shogi's Tokin) carries no mark.
+                // A promoted kind of its own (Shogi's Tokin) carries no mark, nor does any
+                // piece where captures never go to a hand (the mark says what a captured piece
+                // becomes there).
                 Effect::Promote { sq, kind }
-                    if !self.promoted.contains(sq)
+                    if rs.hands.captures_to_hand
+                        && !self.promoted.contains(sq)
                         && rs.variant.pieces[kind as usize].demotes_to.is_none() =>
                 {
                     (sq, MARK_MADE)
@@ -1147,7 +1165,10 @@ impl Position {
         for &e in fx {
             match e {
                 Effect::Relocate { to, .. } => push(to, EMPTY, u.other),
-                Effect::Move { to, .. } | Effect::Drop { to, .. } => {
+                Effect::Drop { kind, to } => {
+                    push(to, EMPTY, code(kind as usize, color_of(u.moved)));
+                }
+                Effect::Move { to, .. } => {
                     let placed = match u.fx.promotion() {
                         Some(k) => code(k, color_of(u.moved)),
                         None => u.moved,
@@ -1226,7 +1247,7 @@ impl Position {
                 Effect::Drop { kind, to } => {
                     self.board[to.index()] = EMPTY;
                     self.occupied[me].remove(to);
-                    self.counts[u.moved.index()] -= 1;
+                    self.counts[code(kind as usize, self.side).index()] -= 1;
                     if let Some(n) = self.hand[me].get_mut(kind as usize) {
                         *n += 1;
                     }

@@ -550,6 +550,11 @@ impl Ruleset {
         i < 64 && self.dispatch.effect_rules >> i & 1 != 0
     }
 
+    /// The named rule moves (castlings) the rules registered ([`super::hooks::Builder::special`]).
+    pub fn special_moves(&self) -> &[SpecialMove] {
+        &self.dispatch.specials
+    }
+
     /// The named rule move that `mv` is (a castling), if it is one: registered by the rule
     /// that made it, between the same squares.
     pub fn special_for(&self, mv: Move) -> Option<&SpecialMove> {

@@ -62,16 +62,16 @@ impl Setup {
                 Color::White
             }
         };
-        if let Some(&r) = fields.get(2).filter(|&&r| r != "-") {
-            for c in r.chars() {
-                match rules
-                    .compiled_rules()
-                    .iter()
-                    .find_map(|h| h.parse_right(rules, c))
-                {
-                    Some(b) => s.rights |= b,
-                    None => problems.push(Problem::UnknownRight(c)),
-                }
+        let rights_text = fields.get(2).filter(|&&r| r != "-").copied().unwrap_or("");
+        let mut unclaimed = String::new();
+        for c in rights_text.chars() {
+            match rules
+                .compiled_rules()
+                .iter()
+                .find_map(|h| h.parse_right(rules, c))
+            {
+                Some(b) => s.rights |= b,
+                None => unclaimed.push(c),
             }
         }
         if let Some(&h) = fields.get(4) {
@@ -84,14 +84,19 @@ impl Setup {
         // Rules with state in the FEN take their fields first (Makruk's count stands where
         // the en-passant square and the halfmove clock do).
         let mut state = StateFields {
+            board: &s.board,
+            hands: &s.hand,
             ep: fields.get(3).filter(|&&e| e != "-").map(|e| e.to_string()),
             halfmove: s.halfmove,
+            rights: rights_text.to_string(),
+            unclaimed,
         };
         for h in rules.compiled_rules() {
             if let Err(m) = h.read_state(rules, &mut state, &mut s.state) {
                 problems.push(Problem::Placement(format!("{}: {m}", h.name())));
             }
         }
+        problems.extend(state.unclaimed.chars().map(Problem::UnknownRight));
         s.halfmove = state.halfmove;
         if let Some(e) = &state.ep {
             match parse_ep(g, e) {
@@ -419,11 +424,13 @@ impl Position {
         for h in rs.compiled_rules() {
             h.write_rights(rs, self.rights(), &mut rights);
         }
-        s.push_str(if rights.is_empty() { "-" } else { &rights });
-        s.push(' ');
         let mut fields = StateFields {
+            board: &self.board()[..g.size()],
+            hands: self.hands(),
             ep: None,
             halfmove: self.halfmove_clock(),
+            rights,
+            unclaimed: String::new(),
         };
         if !self.ep_squares().is_empty() {
             let names = self.ep_squares().as_slice().iter();
@@ -432,6 +439,12 @@ impl Position {
         for h in rs.compiled_rules() {
             h.write_state(rs, self.state(), &mut fields);
         }
+        s.push_str(if fields.rights.is_empty() {
+            "-"
+        } else {
+            &fields.rights
+        });
+        s.push(' ');
         s.push_str(fields.ep.as_deref().unwrap_or("-"));
         s.push_str(&format!(" {} {}", fields.halfmove, self.fullmove_number()));
         s

@@ -14,8 +14,8 @@
 
 use crate::geometry::{Geometry, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
-use crate::position::Position;
 use crate::position::Ruleset;
+use crate::position::{Effect, Position};
 
 pub use super::{coord, is_capture};
 
@@ -64,6 +64,44 @@ pub fn san_listed(
     replies: Option<&[Move]>,
 ) -> String {
     let rules = pos.rules().clone();
+    // A move that adds to another (a gating) is written as that move, then `/` and each piece
+    // it puts down besides, with its square where the move is a named one (`O-O/He1`).
+    let mut s = match pos.written_as(mv) {
+        Some(base) => {
+            let mut s = san_body(pos, &rules, base, legal);
+            let named = rules.special_for(base).is_some();
+            for e in pos.effects(mv).as_slice() {
+                if let Effect::Drop { kind, to } = *e {
+                    s.push('/');
+                    s.push(rules.variant.pieces[kind as usize].letter);
+                    if named {
+                        s.push_str(&rules.geometry.name(to).to_string());
+                    }
+                }
+            }
+            s
+        }
+        None => san_body(pos, &rules, mv, legal),
+    };
+    pos.make(mv);
+    if pos.in_check() {
+        let mated = match replies {
+            Some(r) => r.is_empty(),
+            None => {
+                let mut replies = MoveList::new();
+                crate::moves::count_generation();
+                pos.legal_moves(&mut replies);
+                replies.is_empty()
+            }
+        };
+        s.push(if mated { '#' } else { '+' });
+    }
+    pos.unmake();
+    s
+}
+
+/// The SAN-like form of `mv` without its check mark.
+fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]>) -> String {
     let g = rules.geometry;
     let mut s = String::new();
     // What the move does decides how it is written: a relocation is a castling (its rule's
@@ -75,7 +113,7 @@ pub fn san_listed(
     if let Some(sp) = rules.special_for(mv) {
         s.push_str(&sp.san);
     } else if fx.dropped().is_some() {
-        s.push_str(&coord(&rules, mv));
+        s.push_str(&coord(rules, mv));
     } else {
         let pc = pos.piece_at(mv.from);
         let kind = kind_of(pc);
@@ -99,7 +137,7 @@ pub fn san_listed(
                     && pos.piece_at(m.from) == pc
             })
             .collect();
-        let is_pawn = pawn_kind(&rules) == Some(kind);
+        let is_pawn = pawn_kind(rules) == Some(kind);
         if !is_pawn {
             s.push(rules.variant.pieces[kind].letter);
         }
@@ -132,20 +170,6 @@ pub fn san_listed(
             s.push_str(crate::text::EP_SUFFIX);
         }
     }
-    pos.make(mv);
-    if pos.in_check() {
-        let mated = match replies {
-            Some(r) => r.is_empty(),
-            None => {
-                let mut replies = MoveList::new();
-                crate::moves::count_generation();
-                pos.legal_moves(&mut replies);
-                replies.is_empty()
-            }
-        };
-        s.push(if mated { '#' } else { '+' });
-    }
-    pos.unmake();
     s
 }
 
@@ -723,6 +747,24 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     };
     if let Some(&m) = legal.iter().find(by_name) {
         return Ok(m);
+    }
+    // A move written as another plus what it adds (`Nc3/H`, `O-O/He1`): read by its name.
+    let bare = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    if bare
+        .split_once('/')
+        .is_some_and(|(_, added)| added.starts_with(|c: char| c.is_ascii_alphabetic()))
+    {
+        let candidates: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| pos.written_as(m).is_some())
+            .collect();
+        for m in candidates {
+            let written = san_listed(pos, m, Some(legal.as_slice()), None);
+            if written.trim_end_matches(['+', '#']) == bare {
+                return Ok(m);
+            }
+        }
     }
     // `c3d4=`: the move that declines to promote, as XBoard writes it in Shogi.
     if let Some(plain) = text.trim().strip_suffix('=')
