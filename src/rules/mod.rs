@@ -25,6 +25,7 @@ mod draw;
 mod drops;
 mod en_passant;
 mod flying_general;
+mod gating;
 mod goal_squares;
 mod initial_ranks;
 mod king_leap;
@@ -44,6 +45,7 @@ pub use castling::CastlingSpec;
 pub use counting::CountingSpec;
 pub use drops::DropsSpec;
 pub use en_passant::EnPassantSpec;
+pub use gating::GatingSpec;
 pub use goal_squares::GoalSquaresSpec;
 pub use promotion::PromotionSpec;
 
@@ -80,6 +82,7 @@ pub const REGISTRY: &[Registered] = &[
     counting::REGISTERED,
     bare_king::REGISTERED,
     goal_squares::REGISTERED,
+    gating::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").
