@@ -273,6 +273,11 @@ fn fairy_stockfish_fens_read_back_in_courier() {
     round_trip("courier", "courier", None, None);
 }
 
+#[test]
+fn fairy_stockfish_fens_read_back_in_seirawan() {
+    round_trip("seirawan", "seirawan", None, None);
+}
+
 // ------------------------------------------------------------ verdicts along random games
 
 /// The verdict as a word: `-` while the game goes on, else `draw`, `white` or `black`.

@@ -39,6 +39,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "kingofthehill",
         include_str!("../../variants/kingofthehill.toml"),
     ),
+    ("seirawan", include_str!("../../variants/seirawan.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):

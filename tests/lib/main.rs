@@ -11,6 +11,7 @@ mod counting;
 mod errors;
 mod eval_symmetry;
 mod foreign_fens;
+mod gating;
 mod harness;
 mod house;
 mod interpreter;

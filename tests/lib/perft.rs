@@ -128,6 +128,7 @@ perft_file!(shogi, shogi_deep, "shogi");
 perft_file!(shatranj, shatranj_deep, "shatranj");
 perft_file!(courier, courier_deep, "courier");
 perft_file!(minishogi, minishogi_deep, "minishogi");
+perft_file!(seirawan, seirawan_deep, "seirawan");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {
