@@ -13,7 +13,7 @@ use crate::notation::{Atom, Betza, Component, Range};
 use crate::position::Ruleset;
 use crate::position::hooks::Stalemate;
 use crate::rules::{
-    BareKingSpec, CastlingSpec, CountingSpec, DropsSpec, GoalSquaresSpec, PromotionSpec,
+    BareKingSpec, CastlingSpec, CountingSpec, DropsSpec, GatingSpec, GoalSquaresSpec, PromotionSpec,
 };
 use crate::variant::{RuleSpec, Variant};
 
@@ -442,18 +442,34 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             gaps.push("counting numbers other than Makruk's".into());
         }
     }
+    if let Some(gt) = spec("gating").and_then(downcast::<GatingSpec>) {
+        lines.push("gating = true".into());
+        lines.push("seirawanGating = true".into());
+        let all_in_hand = v.start_hand.iter().all(|(k, _)| gt.pieces.contains(k));
+        if gt.rank != 0 || !all_in_hand || spec("drops").is_some() {
+            gaps.push(
+                "gating from another rank than the first, of only some kinds in hand, or beside drops (gating)"
+                    .into(),
+            );
+        }
+    }
     for r in &v.rules {
-        let what = match r.name() {
-            "king-leap" => "the royal piece's leap to distance two (king-leap)",
+        let what: std::borrow::Cow<'_, str> = match r.name() {
+            "king-leap" => "the royal piece's leap to distance two (king-leap)".into(),
             "en-passant" if ep_pawns_only(r.as_ref(), pawn) => continue,
-            "en-passant" => "who may capture and be captured en passant (en-passant)",
-            "initial-ranks" => "first moves from other ranks (initial-ranks)",
-            "promotion-by-move" => "promotion by some moves only (promotion-by-move)",
-            "setup-choice" => "the setup choice (setup-choice; the default setup is written)",
-            "last-royal" => "several royal pieces, the last one counting (last-royal)",
-            "royal-succession" => "the royal succession (royal-succession)",
-            "royal-swap" => "the royal piece's swap (royal-swap)",
-            _ => continue,
+            "en-passant" => "who may capture and be captured en passant (en-passant)".into(),
+            "initial-ranks" => "first moves from other ranks (initial-ranks)".into(),
+            "promotion-by-move" => "promotion by some moves only (promotion-by-move)".into(),
+            "setup-choice" => {
+                "the setup choice (setup-choice; the default setup is written)".into()
+            }
+            "last-royal" => "several royal pieces, the last one counting (last-royal)".into(),
+            "royal-succession" => "the royal succession (royal-succession)".into(),
+            "royal-swap" => "the royal piece's swap (royal-swap)".into(),
+            // Written above.
+            "castling" | "promotion" | "drops" | "draw" | "flying-general" | "bare-king"
+            | "goal-squares" | "counting" | "gating" => continue,
+            other => format!("the rule `{other}`").into(),
         };
         gaps.push(format!("no Fairy-Stockfish key: {what}"));
     }

@@ -93,6 +93,12 @@ const COMPARED: &[(&str, Option<&str>, u32)] = &[
     ),
     ("shogi", None, 2),
     ("minishogi", None, 3),
+    ("seirawan", None, 3),
+    (
+        "seirawan",
+        Some("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQkq - 0 1"),
+        3,
+    ),
 ];
 
 /// Games whose sections are complete with custom pieces: compared through pyffish (its
