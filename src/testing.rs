@@ -259,11 +259,16 @@ pub enum Invariant {
     /// The verdict of how the game stands is the one the search reaches: checkmate or
     /// stalemate exactly when no legal move is left, a rule's ending only with moves left.
     Verdict,
+    /// The position with the colours swapped and the board turned top to bottom (as a FEN)
+    /// has the same moves turned top to bottom: Black's game is White's. Every piece must move
+    /// the same to the left and to the right; where one does not, the mirror is another game
+    /// and nothing is compared.
+    ColourMirror,
 }
 
 impl Invariant {
     /// Every invariant, in the order reports list them.
-    pub const ALL: [Invariant; 8] = [
+    pub const ALL: [Invariant; 9] = [
         Invariant::FenRoundTrip,
         Invariant::MakeUnmake,
         Invariant::IncrementalHash,
@@ -272,6 +277,7 @@ impl Invariant {
         Invariant::NoDuplicateMoves,
         Invariant::LegalGameState,
         Invariant::Verdict,
+        Invariant::ColourMirror,
     ];
 
     /// A short name (`fen-round-trip`).
@@ -285,6 +291,7 @@ impl Invariant {
             Invariant::NoDuplicateMoves => "no-duplicate-moves",
             Invariant::LegalGameState => "legal-game-state",
             Invariant::Verdict => "verdict",
+            Invariant::ColourMirror => "colour-mirror",
         }
     }
 
@@ -309,6 +316,9 @@ impl Invariant {
             Invariant::Verdict => {
                 "the game's verdict is the search's, mate and stalemate exactly without moves"
             }
+            Invariant::ColourMirror => {
+                "colours swapped and the board turned top to bottom, the moves turn with it"
+            }
         }
     }
 
@@ -323,6 +333,7 @@ impl Invariant {
             Invariant::NoDuplicateMoves => check_no_duplicates(pos),
             Invariant::LegalGameState => check_legal_state(pos),
             Invariant::Verdict => check_verdict(pos),
+            Invariant::ColourMirror => check_colour_mirror(pos),
         }
     }
 }
@@ -476,6 +487,112 @@ pub fn check_verdict(pos: &mut Position) -> Result<(), String> {
 pub fn check_fen_round_trip(pos: &mut Position) -> Result<(), String> {
     let fen = pos.fen();
     check_reload(pos, &fen)
+}
+
+/// Whether every piece of the variant moves the same to the left and to the right (in every
+/// zone too), so that the colour mirror is the same game.
+pub fn left_right_symmetric(v: &crate::variant::Variant) -> bool {
+    v.pieces.iter().all(|p| {
+        crate::tables::mirror_symmetric(&p.betza) != Some(false)
+            && p.betza_in
+                .iter()
+                .all(|z| crate::tables::mirror_symmetric(&z.betza) != Some(false))
+    })
+}
+
+/// `fen` with the colours swapped and the board turned top to bottom: the ranks in the other
+/// order, every piece letter (on the board, in hand, in the rights) in the other case, the
+/// other side to move, every square named (en passant) on the other side.
+pub fn mirror_fen(g: crate::geometry::Geometry, fen: &str) -> String {
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if let Some(placement) = fields.first_mut() {
+        let (board, hand) = match placement.find('[') {
+            Some(i) => placement.split_at(i),
+            None => (placement.as_str(), ""),
+        };
+        let ranks: Vec<String> = board
+            .split('/')
+            .rev()
+            .map(|r| r.chars().map(swap).collect())
+            .collect();
+        *placement = ranks.join("/") + &hand.chars().map(swap).collect::<String>();
+    }
+    if let Some(side) = fields.get_mut(1) {
+        *side = if side == "w" { "b".into() } else { "w".into() };
+    }
+    if let Some(rights) = fields.get_mut(2) {
+        *rights = rights.chars().map(swap).collect();
+    }
+    if let Some(ep) = fields.get_mut(3) {
+        *ep = mirror_squares(g, ep);
+    }
+    fields.join(" ")
+}
+
+/// `text` with every square name in it (`e3`, `a10`) on the other side of the board.
+fn mirror_squares(g: crate::geometry::Geometry, text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let mut j = i + 1;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        match g
+            .parse_square(&text[i..j])
+            .filter(|_| b[i].is_ascii_lowercase() && j > i + 1)
+        {
+            Some(sq) => {
+                out.push_str(&g.name(g.mirror_rank(sq)).to_string());
+                i = j;
+            }
+            None => {
+                out.push(b[i] as char);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// [`Invariant::ColourMirror`].
+pub fn check_colour_mirror(pos: &mut Position) -> Result<(), String> {
+    let rules = pos.rules().clone();
+    if !left_right_symmetric(&rules.variant) {
+        return Ok(());
+    }
+    let g = rules.geometry;
+    let fen = pos.fen();
+    let mirrored = mirror_fen(g, &fen);
+    let mut other = Position::from_fen(&rules, &mirrored)
+        .map_err(|e| format!("the mirror of `{fen}`, `{mirrored}`, does not load: {e}"))?;
+    let name = |m: Move| crate::text::coord(&rules, m);
+    let mut mine: Vec<String> = legal_list(pos)
+        .into_iter()
+        .map(|m| mirror_squares(g, &name(m)))
+        .collect();
+    let mut theirs: Vec<String> = legal_list(&mut other).into_iter().map(name).collect();
+    mine.sort();
+    theirs.sort();
+    if mine != theirs {
+        let missing: Vec<&String> = mine.iter().filter(|m| !theirs.contains(m)).collect();
+        let extra: Vec<&String> = theirs.iter().filter(|m| !mine.contains(m)).collect();
+        return Err(format!(
+            "`{fen}` turned to `{mirrored}`: the mirror lacks {missing:?} and has {extra:?} besides"
+        ));
+    }
+    if other.in_check() != pos.in_check() {
+        return Err(format!("`{fen}` turned to `{mirrored}`: check differs"));
+    }
+    Ok(())
 }
 
 /// Reads `fen` and checks that it is `pos`: same FEN, hash, check status and legal moves.

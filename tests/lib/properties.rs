@@ -110,6 +110,43 @@ fn random_games_stay_in_legal_states() {
     holds_everywhere(Invariant::LegalGameState);
 }
 
+#[test]
+fn black_plays_the_game_white_plays() {
+    holds_everywhere(Invariant::ColourMirror);
+}
+
+/// A designer's slip that only the colour mirror sees: chess with Black's King and Queen
+/// swapped (King on d8), castling still on. Each side's castling is read from its own start
+/// squares, so Black castles another way than White: the mirror of a White castling is no
+/// Black move.
+#[test]
+fn the_colour_mirror_finds_a_side_that_plays_another_game() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml"))
+        .unwrap()
+        .replace(
+            "start = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+            "start = \"rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+        )
+        .replace("include = \"chess.eval.toml\"", "");
+    let rules = crate::common::compile(&text, "swapped.toml");
+    let f = testing::check_invariant(&rules, Invariant::ColourMirror, 32, 40, seed())
+        .expect_err("Black castles otherwise than White");
+    assert!(
+        f.to_string().contains("turned to") || f.to_string().contains("does not load"),
+        "{f}"
+    );
+    // Every other invariant holds: only the mirror tells.
+    for inv in Invariant::ALL
+        .into_iter()
+        .filter(|&i| i != Invariant::ColourMirror)
+    {
+        assert!(
+            testing::check_invariant(&rules, inv, 8, 40, seed()).is_ok(),
+            "{inv} fails too"
+        );
+    }
+}
+
 /// Every setup choice a variant offers starts legal games (a few short games each).
 #[test]
 fn every_setup_choice_plays() {
