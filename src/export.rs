@@ -437,9 +437,16 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
         }
     }
     if let Some(c) = spec("counting").and_then(downcast::<CountingSpec>) {
-        lines.push("countingRule = makruk".into());
-        if c.board != 64 || c.otherwise != 64 || c.pieces.len() != 5 {
-            gaps.push("counting numbers other than Makruk's".into());
+        if c.from_pieces {
+            lines.push("countingRule = makruk".into());
+            if c.board != 64 || c.otherwise != 64 || c.pieces.len() != 5 {
+                gaps.push("counting numbers other than Makruk's".into());
+            }
+        } else {
+            lines.push("countingRule = asean".into());
+            if c.board != 0 || c.otherwise != 0 || c.pieces.len() != 3 {
+                gaps.push("counting numbers other than ASEAN chess's".into());
+            }
         }
     }
     if let Some(gt) = spec("gating").and_then(downcast::<GatingSpec>) {

@@ -93,6 +93,8 @@ const COMPARED: &[(&str, Option<&str>, u32)] = &[
     ),
     ("shogi", None, 2),
     ("minishogi", None, 3),
+    ("asean", None, 3),
+    ("asean", Some("8/8/8/4k3/8/8/R2b4/4K3 w - - 0 1"), 4),
     ("seirawan", None, 3),
     (
         "seirawan",

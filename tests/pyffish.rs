@@ -12,7 +12,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{MAKRUK_ENDINGS, legal_names, play_coords, pos, pyffish_ok, random_game, rules};
+use common::{
+    ASEAN_ENDINGS, MAKRUK_ENDINGS, legal_names, play_coords, pos, pyffish_ok, random_game, rules,
+};
 use polymachy::game::{GameResult, Outcome, Termination};
 use polymachy::moves::{Move, MoveKind, MoveList};
 use polymachy::position::{Position, Ruleset};
@@ -334,6 +336,21 @@ fn verdicts_agree(
             }
         }
     }
+}
+
+/// ASEAN chess: its counts (a bare King's only, from zero) start, run and end as
+/// Fairy-Stockfish's do, and its FENs read back.
+#[test]
+fn asean_counts_and_verdicts_agree_with_pyffish_on_random_games() {
+    if !have_pyffish() {
+        return;
+    }
+    let mut ended = [0; 2];
+    verdicts_agree("asean", ASEAN_ENDINGS, 4, |_, o| {
+        ended[(o.reason == Termination::Counting) as usize] += 1;
+    });
+    assert!(ended[1] > 0 && ended[0] > 0, "endings: {ended:?}");
+    round_trip("asean", "asean", None, None);
 }
 
 /// Makruk: the counts start, run and end as Fairy-Stockfish's do.

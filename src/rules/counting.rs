@@ -9,7 +9,14 @@
 //!                  # the pieces' honour count: the first line whose pieces the stronger side
 //!                  # has (at least these) gives the count, in moves; default: none
 //! otherwise = 64   # integer, default 64: the pieces' honour count when no line fits
+//! counted-from = "pieces"  # "pieces" (default) or "zero": where the pieces' honour's count
+//!                  # starts
 //! ```
+//!
+//! `board = 0` and `otherwise = 0` mean no count: ASEAN chess (as Fairy-Stockfish plays it) has
+//! no board's honour, counts only for a bare King facing a Rook (16), a Khon (44) or a Knight
+//! (64), and starts the count from zero: `board = 0`, `pieces = ["R 16", "B 44", "N 64"]`,
+//! `otherwise = 0`, `counted-from = "zero"`.
 //!
 //! Two counts end a game that a side cannot win:
 //! - **the board's honour**: once no pawn is left on the board (either side's), a count of
@@ -26,10 +33,11 @@
 //! so its adjudications and ours agree: after each move, with the side now to move `S` and the
 //! side that moved `M`:
 //! 1. a count that runs goes one ply on;
-//! 2. when no count runs, or the move captured and left `S` a bare King, a count is set up if
-//!    one applies: none while a pawn stands on the board or while `M` has a bare King; the
-//!    board's honour (`board`, the ply count from 0) when `S` has more than its King; else the
-//!    pieces' honour by `M`'s pieces, the ply count starting at twice the pieces on the board.
+//! 2. when no count runs, or the move captured and left `S` a bare King, the count is set up
+//!    again: none while a pawn stands on the board or while `M` has a bare King; the board's
+//!    honour (`board`, the ply count from 0) when `S` has more than its King; else the pieces'
+//!    honour by `M`'s pieces, the ply count starting at twice the pieces on the board (or at
+//!    0, `counted-from = "zero"`). Where none applies, a count that runs goes on.
 //!
 //! The count is two words of rule state: its length in plies (hashed: a position under count
 //! is another position) and the plies counted (not hashed, so that repetitions are found as
@@ -66,8 +74,11 @@ pub struct CountingSpec {
     pub board: u16,
     /// The pieces' honour counts: (kind, how many at least) all held, then the count.
     pub pieces: Vec<(Vec<(usize, u32)>, u16)>,
-    /// The pieces' honour count when no line fits.
+    /// The pieces' honour count when no line fits (0: none).
     pub otherwise: u16,
+    /// Whether the pieces' honour is counted from twice the pieces on the board (Makruk), or
+    /// from zero (ASEAN).
+    pub from_pieces: bool,
 }
 
 impl RuleSpec for CountingSpec {
@@ -86,8 +97,21 @@ impl CountingSpec {
                 .filter(|&k| !v.pieces[k].promotes_to.is_empty())
                 .collect()
         });
-        let board = p.int("board", 1, 10_000).unwrap_or(64) as u16;
-        let otherwise = p.int("otherwise", 1, 10_000).unwrap_or(64) as u16;
+        let board = p.int("board", 0, 10_000).unwrap_or(64) as u16;
+        let otherwise = p.int("otherwise", 0, 10_000).unwrap_or(64) as u16;
+        let from_pieces = match p.string("counted-from") {
+            None => true,
+            Some((s, _)) if s == "pieces" => true,
+            Some((s, _)) if s == "zero" => false,
+            Some((s, span)) => {
+                p.error(
+                    span,
+                    format!("`rules.counting.counted-from`: \"{s}\" is neither \"pieces\" nor \"zero\""),
+                    Some("\"pieces\" starts the pieces' honour at twice the pieces on the board (Makruk), \"zero\" at 0 (ASEAN)".into()),
+                );
+                true
+            }
+        };
         let mut pieces = Vec::new();
         for (line, span) in p.strings("pieces").unwrap_or_default() {
             match parse_line(&line, v) {
@@ -104,6 +128,7 @@ impl CountingSpec {
             board,
             pieces,
             otherwise,
+            from_pieces,
         })
     }
 }
@@ -189,7 +214,7 @@ impl Rule for Counting {
             return;
         }
         state[self.limit] = count.saturating_mul(2);
-        state[self.ply] = if bare(pos) {
+        state[self.ply] = if bare(pos) && self.spec.from_pieces {
             let all = pos.occupied(Color::White).len() + pos.occupied(Color::Black).len();
             (2 * all).min(u16::MAX as u32) as u16
         } else {
@@ -254,7 +279,9 @@ impl Rule for Counting {
                 format!("{} {n}", join(&what, "and"))
             })
             .collect();
-        lines.push(format!("anything else {}", s.otherwise));
+        if s.otherwise != 0 {
+            lines.push(format!("anything else {}", s.otherwise));
+        }
         let pawns = if s.pawns.is_empty() {
             String::new()
         } else {
@@ -263,15 +290,36 @@ impl Rule for Counting {
                 kinds_plain(rs, &s.pawns)
             )
         };
+        let royal = super::royal_name(rs);
+        let board = if s.board == 0 {
+            String::new()
+        } else {
+            format!(
+                "The board's honour{pawns}: {} moves, while both sides have more than their \
+                 {royal}. ",
+                s.board
+            )
+        };
+        let none = if s.otherwise == 0 {
+            "; no count for anything else"
+        } else {
+            ""
+        };
+        let pawns_too = if s.board == 0 && !s.pawns.is_empty() {
+            format!(" and no {} is on the board", kinds_plain(rs, &s.pawns))
+        } else {
+            String::new()
+        };
+        let from = if s.from_pieces {
+            "counted from the number of pieces on the board"
+        } else {
+            "counted from zero"
+        };
         format!(
-            "Counting: a side must win within a count of moves or the game is drawn. \
-             The board's honour{pawns}: {} moves, while both sides have more than their {}. \
-             The pieces' honour, once a side has only its {} left: the stronger side's \
-             material sets the count ({}), counted from the number of pieces on the board. \
-             Checkmate on the last move still wins.",
-            s.board,
-            super::royal_name(rs),
-            super::royal_name(rs),
+            "Counting: a side must win within a count of moves or the game is drawn. {board}\
+             The pieces' honour, once a side has only its {royal} left{pawns_too}: the \
+             stronger side's material sets the count ({}{none}), {from}. Checkmate on the last \
+             move still wins.",
             lines.join(", ")
         )
     }

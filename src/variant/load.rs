@@ -40,6 +40,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../variants/kingofthehill.toml"),
     ),
     ("seirawan", include_str!("../../variants/seirawan.toml")),
+    ("asean", include_str!("../../variants/asean.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):

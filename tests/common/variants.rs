@@ -57,3 +57,16 @@ pub const MAKRUK_ENDINGS: &[&str] = &[
     "3k4/8/2s5/8/8/5N2/8/3K4 b - - 0 1",
     "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
 ];
+
+/// ASEAN chess positions near its counts (a bare King against a Rook, a Bishop, a Knight, a
+/// Queen alone, with Pawns still on the board) and the start position.
+pub const ASEAN_ENDINGS: &[&str] = &[
+    "8/8/8/4k3/8/8/R2b4/4K3 w - - 0 1",
+    "8/8/3k4/8/8/2b5/8/1N2K3 w - - 0 1",
+    "8/2q5/3k4/8/8/1B6/8/2N1K1N1 w - - 0 1",
+    "8/8/3k4/1p6/8/2R5/8/4K3 w - - 0 1",
+    "4k3/8/8/8/8/8/7r/R3K3 b - - 0 1",
+    "8/3k4/8/3q4/8/3Q4/3K4/8 w - - 0 1",
+    "3k4/8/2b5/8/8/5N2/8/3K4 b - - 0 1",
+    "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1",
+];

@@ -201,3 +201,26 @@ fn a_mate_on_the_last_move_of_the_move_count_wins_for_the_game_and_the_search() 
     let r = s.search(&mut q, &Limits::depth(2), |_| {});
     assert_eq!(r.score, Score::Cp(0));
 }
+
+/// ASEAN chess counts only for a bare King, from zero, by the stronger side's best piece; the
+/// FENs are pyffish's (0.0.90, Fairy-Stockfish's "asean").
+#[test]
+fn asean_counts_a_bare_king_only_and_from_zero() {
+    let asean = rules("asean");
+    // The Rook takes the last Bishop (a Khon): 16 moves, counted from zero.
+    let mut p = common::pos(&asean, "8/8/8/4k3/8/8/R2b4/4K3 w - - 0 1");
+    play_coords(&mut p, &["a2d2", "e5e4"]);
+    assert_eq!(p.fen(), "8/8/8/8/4k3/8/3R4/4K3 w - 32 1 2");
+    // No Pawn left and both sides with pieces: no board's honour.
+    let mut p = common::pos(&asean, "3k4/8/2b5/8/8/5N2/8/3K4 b - - 0 1");
+    play_coords(&mut p, &["d8e8"]);
+    assert_eq!(p.fen(), "4k3/8/2b5/8/8/5N2/8/3K4 w - - 1 2");
+    // A Queen (a Met) alone sets no count.
+    let mut p = common::pos(&asean, "8/8/8/4k3/8/2b5/1Q6/4K3 w - - 0 1");
+    play_coords(&mut p, &["b2c3"]);
+    assert_eq!(p.fen(), "8/8/8/4k3/8/2Q5/8/4K3 b - - 0 1");
+    // A Bishop (a Khon) against the bare King: 44 moves.
+    let mut p = common::pos(&asean, "8/8/8/4k3/8/2b5/1N6/4K3 w - - 0 1");
+    play_coords(&mut p, &["b2d1", "c3b4", "d1c3", "b4c3"]);
+    assert_eq!(p.fen(), "8/8/8/4k3/8/2b5/8/4K3 w - 88 0 3");
+}
