@@ -197,6 +197,12 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
                 lines.push(format!("customPiece{custom} = {letter}:{b}"));
             }
         }
+        if !p.betza_within.is_empty() {
+            gaps.push(format!(
+                "{}: its movement kept inside a zone (`betza-within`)",
+                p.name
+            ));
+        }
         if !p.betza_in.is_empty() && soldier_rank.is_none() {
             gaps.push(format!(
                 "{}: its movement where it stands in a zone (`betza-in`)",

@@ -238,6 +238,16 @@ impl SquareSet {
         self.0[sq.index() >> 6] |= 1 << (sq.index() & 63);
     }
 
+    /// The squares in both sets.
+    #[inline]
+    pub fn intersection(&self, other: &SquareSet) -> SquareSet {
+        let mut out = *self;
+        for (w, o) in out.0.iter_mut().zip(other.0) {
+            *w &= o;
+        }
+        out
+    }
+
     /// Whether the set has no square.
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -270,6 +270,9 @@ pub struct Zoning {
     pub alt: Vec<([SquareSet; 2], Betza)>,
     /// The squares the piece never leaves.
     pub confine: Option<[SquareSet; 2]>,
+    /// (the zone's squares, a movement the piece has besides where it stands there, every
+    /// square of which stays in the zone).
+    pub within: Vec<([SquareSet; 2], Betza)>,
 }
 
 /// A walk in board coordinates before it is laid into the tables.
@@ -866,7 +869,7 @@ impl Tables {
             let z = zoning.get(kind).unwrap_or(&no_zoning);
             let mut lists = vec![compile(kind, b, 0)?];
             let mut base = b.components.len();
-            for (_, alt) in &z.alt {
+            for (_, alt) in z.alt.iter().chain(&z.within) {
                 lists.push(compile(kind, alt, base)?);
                 base += alt.components.len();
             }
@@ -891,6 +894,17 @@ impl Tables {
                             continue;
                         }
                         t.lay(geometry, sq, sgn, *ci, w, confine.as_ref());
+                    }
+                    // The movements it has besides inside a zone, kept inside it.
+                    for (i, (zone, _)) in z.within.iter().enumerate() {
+                        let zone = zone[color.index()];
+                        if stranded || !zone.contains(sq) {
+                            continue;
+                        }
+                        let inside = confine.map_or(zone, |c| c.intersection(&zone));
+                        for (ci, _, w) in &lists[1 + z.alt.len() + i] {
+                            t.lay(geometry, sq, sgn, *ci, w, Some(&inside));
+                        }
                     }
                     t.drop_redundant(first as usize);
                     if t.entries.len() > MAX_ENTRIES {
@@ -1671,6 +1685,7 @@ mod tests {
         let g = Geometry::new(8, 8);
         let z = zone(g, &["a1", "b1", "a2", "b2"]);
         let zoning = [Zoning {
+            within: vec![],
             alt: vec![],
             confine: Some(z),
         }];
@@ -1692,6 +1707,7 @@ mod tests {
             .collect();
         let far: Vec<&str> = far.iter().map(|s| s.as_str()).collect();
         let zoning = [Zoning {
+            within: vec![],
             alt: vec![(zone(g, &far), parse("fsW").unwrap())],
             confine: None,
         }];

@@ -496,6 +496,7 @@ pub fn left_right_symmetric(v: &crate::variant::Variant) -> bool {
         crate::tables::mirror_symmetric(&p.betza) != Some(false)
             && p.betza_in
                 .iter()
+                .chain(&p.betza_within)
                 .all(|z| crate::tables::mirror_symmetric(&z.betza) != Some(false))
     })
 }

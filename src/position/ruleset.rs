@@ -313,6 +313,11 @@ impl Ruleset {
                     .map(|z| (variant.zones[z.zone].squares, z.betza.clone()))
                     .collect(),
                 confine: p.confined.map(|z| variant.zones[z].squares),
+                within: p
+                    .betza_within
+                    .iter()
+                    .map(|z| (variant.zones[z.zone].squares, z.betza.clone()))
+                    .collect(),
             })
             .collect();
         let tables = Tables::build_zoned(g, &betzas, &zoning, &|kind, component, color, sq| {

@@ -776,6 +776,7 @@ fn read_side(v: Option<SVal>, key: &str, diags: &mut Vec<Diag>) -> Option<u8> {
 struct ZoneKeys {
     confined: Option<(String, Span)>,
     betza_in: Vec<(String, Span, String, Span)>,
+    betza_within: Vec<(String, Span, String, Span)>,
 }
 
 struct PieceTables {
@@ -889,21 +890,26 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let promo = p.string("promotes-to");
     let demo = p.string("demotes-to");
     let confined = p.string("confined");
-    let mut betza_in = Vec::new();
-    if let Some((t, _)) = p.table("betza-in") {
-        for (zone, zspan, v) in t {
-            match &v.val {
-                Val::Str(b) => {
-                    betza_in.push((zone.clone(), zspan.clone(), b.clone(), v.span.clone()))
+    let zoned = |p: &mut Params<'_, '_>, key: &'static str| {
+        let mut out = Vec::new();
+        if let Some((t, _)) = p.table(key) {
+            for (zone, zspan, v) in t {
+                match &v.val {
+                    Val::Str(b) => {
+                        out.push((zone.clone(), zspan.clone(), b.clone(), v.span.clone()))
+                    }
+                    _ => p.error(
+                        v.span.clone(),
+                        format!("`{key}.{zone}` must be a string of XBetza"),
+                        None,
+                    ),
                 }
-                _ => p.error(
-                    v.span.clone(),
-                    format!("`betza-in.{zone}` must be a string of XBetza"),
-                    None,
-                ),
             }
         }
-    }
+        out
+    };
+    let betza_in = zoned(&mut p, "betza-in");
+    let betza_within = zoned(&mut p, "betza-within");
     p.finish();
     let name = match name {
         Some(n) => n.0,
@@ -944,8 +950,13 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
         demotes_to: None,
         confined: None,
         betza_in: Vec::new(),
+        betza_within: Vec::new(),
     });
-    tables.zone_keys.push(ZoneKeys { confined, betza_in });
+    tables.zone_keys.push(ZoneKeys {
+        confined,
+        betza_in,
+        betza_within,
+    });
     tables.spans.push(it.span.clone());
     tables.promotes.push(promo);
     tables.demotes.push(demo);
@@ -1530,7 +1541,12 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
         // The piece's movements together stay within the paths limit: a movement past it is
         // reported once, and those after it are not expanded.
         let mut paths = crate::tables::check_budget(&def.betza).unwrap_or(0);
-        for (z, zspan, b, bspan) in k.betza_in {
+        let keyed = k
+            .betza_in
+            .into_iter()
+            .map(|x| (false, x))
+            .chain(k.betza_within.into_iter().map(|x| (true, x)));
+        for (within, (z, zspan, b, bspan)) in keyed {
             let zone = find(&z, &zspan, diags);
             let parsed = match notation::parse(&b) {
                 Ok(ast) => ast,
@@ -1586,11 +1602,16 @@ fn resolve_zone_keys(text: &str, v: &mut Variant, keys: Vec<ZoneKeys>, diags: &m
                 continue;
             }
             if let Some(zone) = zone {
-                def.betza_in.push(crate::variant::ZonedBetza {
+                let zoned = crate::variant::ZonedBetza {
                     zone,
                     text: b,
                     betza: parsed,
-                });
+                };
+                if within {
+                    def.betza_within.push(zoned);
+                } else {
+                    def.betza_in.push(zoned);
+                }
             }
         }
     }

@@ -50,6 +50,9 @@ pub struct PieceDef {
     pub confined: Option<usize>,
     /// Other movements where it stands in a zone (`betza-in`), the first that holds it wins.
     pub betza_in: Vec<ZonedBetza>,
+    /// Movements it has besides, where it stands in a zone, whose every destination and
+    /// square passed lies in that zone (`betza-within`: Janggi's palace diagonals).
+    pub betza_within: Vec<ZonedBetza>,
 }
 
 /// A piece's movement while it stands in a zone.
@@ -159,17 +162,28 @@ impl Variant {
     pub fn piece_words(&self, kind: usize) -> String {
         let p = &self.pieces[kind];
         let mut out = crate::notation::words::describe(&p.betza);
-        for z in &p.betza_in {
-            let alt = crate::notation::words::describe(&z.betza);
-            let alt = alt.trim_end_matches('.');
-            let mut cs = alt.chars();
-            let alt = match cs.next() {
+        // A movement's words inside a sentence: no capital, no full stop.
+        let inner = |b: &crate::notation::Betza| {
+            let words = crate::notation::words::describe(b);
+            let words = words.trim_end_matches('.');
+            let mut cs = words.chars();
+            match cs.next() {
                 Some(c) => c.to_lowercase().collect::<String>() + cs.as_str(),
                 None => String::new(),
-            };
+            }
+        };
+        for z in &p.betza_in {
             out.push_str(&format!(
-                " Where it stands in `{}` it instead {alt}.",
-                self.zones[z.zone].name
+                " Where it stands in `{}` it instead {}.",
+                self.zones[z.zone].name,
+                inner(&z.betza)
+            ));
+        }
+        for z in &p.betza_within {
+            out.push_str(&format!(
+                " Where it stands in `{}` it also {}, staying inside it.",
+                self.zones[z.zone].name,
+                inner(&z.betza)
             ));
         }
         if let Some(z) = p.confined {

@@ -150,6 +150,20 @@ fn a_one_sided_movement_in_a_one_sided_zone_is_refused() {
     load("{ squares = [\"a1\", \"b1\"] }", "sWfF").unwrap();
     load("{ squares = [\"a1\", \"b1\"] }", "lWrWfF").unwrap();
     assert!(load("{ squares = [\"a1\", \"b1\"] }", "rN").is_err());
+    // The same for a movement kept inside a zone.
+    let e = refusal(
+        "[zones]\ncorner = { squares = [\"a1\", \"b1\", \"a2\"] }\n",
+        "betza-within = { corner = \"lWfF\" }",
+    );
+    assert!(
+        e.contains("moves otherwise to the left than to the right"),
+        "{e}"
+    );
+    let e = refusal(
+        "[zones]\nhome = { ranks = [1] }\n",
+        "betza-within = { home = \"ifmnD\" }",
+    );
+    assert!(e.contains("first-move (`i`) parts"), "{e}");
 }
 
 /// A 5x5 game whose Pawns promote where `promotion` says; the Rook-like Ship `S` too.
@@ -317,4 +331,65 @@ fn drops_keep_confined_pieces_in_their_zone() {
         .unwrap()
         .explain(&rs);
     assert!(text.contains("only inside `palace`"), "{text}");
+}
+
+/// Xiangqi's file with Janggi's palace diagonals for the Chariot: `betza-within` on the
+/// diagonal points (corners and centre) of both palaces, as a zone is each side's copy and
+/// Janggi's pieces use the diagonals of either palace; the Chariot slides along them without
+/// leaving them.
+fn xiangqi_with_palace_lines() -> Arc<Ruleset> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/xiangqi.toml"
+    ))
+    .unwrap()
+    .replacen(
+        "[zones]\n",
+        "[zones]\npalace-lines = { squares = [\"d1\", \"f1\", \"e2\", \"d3\", \"f3\", \"d8\", \"f8\", \"e9\", \"d10\", \"f10\"] }\n",
+        1,
+    )
+    .replacen(
+        "betza = \"R\"\n",
+        "betza = \"R\"\nbetza-within = { palace-lines = \"B\" }\n",
+        1,
+    );
+    compile(&text, "xiangqi-palace-lines.toml")
+}
+
+// Counted by hand. A Chariot on d1 (a palace corner) has its rank (8 squares) and file (d2 to
+// d10: 9) and the palace diagonal through the centre: e2 and f3, no further (g4 is outside),
+// and nothing toward c2 (off the lines). On e2 it also reaches the four corners, one step
+// each, stopping before its own piece on f3. Black's copy is the mirror image: its Chariot on
+// d10 reaches e9 and f8.
+#[test]
+fn a_movement_within_a_zone_stays_inside_it() {
+    let rs = xiangqi_with_palace_lines();
+    let fen = "4k4/9/9/9/9/9/9/9/5K3/3R5 w - - 0 1";
+    let t = targets(&rs, fen, "d1");
+    assert_eq!(t.len(), 19, "{t:?}");
+    assert!(
+        t.contains(&"e2".to_string()) && t.contains(&"f3".to_string()),
+        "{t:?}"
+    );
+    assert!(!t.contains(&"c2".to_string()) && !t.contains(&"g4".to_string()));
+    let fen = "5k3/9/9/9/9/9/9/5P3/4R4/4K4 w - - 0 1";
+    let t = targets(&rs, fen, "e2");
+    for sq in ["d1", "f1", "d3"] {
+        assert!(t.contains(&sq.to_string()), "{sq}: {t:?}");
+    }
+    assert!(
+        !t.contains(&"f3".to_string()) && !t.contains(&"g4".to_string()),
+        "{t:?}"
+    );
+    let fen = "3r1k3/9/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let t = targets(&rs, fen, "d10");
+    assert!(
+        t.contains(&"e9".to_string()) && t.contains(&"f8".to_string()),
+        "{t:?}"
+    );
+    assert!(!t.contains(&"c9".to_string()), "{t:?}");
+    // The attack follows the move: Black's Chariot on d3, in White's palace, checks a King on
+    // f1 along the diagonal.
+    let p = Position::from_fen(&rs, "4k4/9/9/9/9/9/9/3r5/9/5K3 w - - 0 1").unwrap();
+    assert!(p.in_check());
 }
