@@ -197,6 +197,12 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
                 lines.push(format!("customPiece{custom} = {letter}:{b}"));
             }
         }
+        if !p.no_screen.is_empty() || !p.no_capture.is_empty() {
+            gaps.push(format!(
+                "{}: the kinds it may not hop over or take (`no-screen`, `no-capture`)",
+                p.name
+            ));
+        }
         if !p.betza_within.is_empty() {
             gaps.push(format!(
                 "{}: its movement kept inside a zone (`betza-within`)",

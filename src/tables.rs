@@ -71,6 +71,19 @@ pub struct Entry {
     pub by: i8,
 }
 
+/// Where [`Entry`]'s flags keep the index of its piece's [`KindLimits`] (the high byte).
+const LIMITS_SHIFT: u16 = 8;
+
+/// The kinds a piece may not use as a screen or take (bit = kind): the Janggi Cannon hops over
+/// no Cannon and takes none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindLimits {
+    /// Kinds it may not hop over.
+    pub screens_not: u64,
+    /// Kinds it may not take.
+    pub takes_not: u64,
+}
+
 /// Which attack probe family a probe belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProbeKind {
@@ -82,6 +95,14 @@ pub enum ProbeKind {
     Hop,
     /// The first square must be occupied (the screen); the next piece beyond it attacks.
     Grass,
+    /// Hop or Grass (`grass`), for attackers that may not hop over some kinds: the screen's
+    /// kind must not be among the [`KindLimits::screens_not`] of `Tables::limits[limits]`.
+    LimitedHop {
+        /// The index into [`Tables::limits`].
+        limits: u8,
+        /// A grasshopper (the attacker just beyond the screen) rather than a hopper.
+        grass: bool,
+    },
     /// Bent rider: scan `squares` (bend candidates) while empty; each has an origin in
     /// `origins`.
     Bent {
@@ -144,6 +165,9 @@ pub struct Tables {
     pub fill_index: Vec<u32>,
     /// The probe lists `fill_index` points into.
     pub fill: Vec<u16>,
+    /// The kinds pieces may not hop over or take, by [`Entry::limits`] and [`Probe::limits`]
+    /// (index 0: no limit).
+    pub limits: Vec<KindLimits>,
 }
 
 /// A compile error for one piece's notation.
@@ -743,6 +767,44 @@ impl Tables {
         (kind * 2 + color.index()) * self.size + sq.index()
     }
 
+    /// Gives every entry of `kind` (both colours, every square) the limits `l`: the kinds it
+    /// may not hop over or take. To be called before the probes are built.
+    pub fn set_kind_limits(&mut self, kind: usize, l: KindLimits) {
+        if l == KindLimits::default() {
+            return;
+        }
+        if self.limits.is_empty() {
+            self.limits.push(KindLimits::default());
+        }
+        let i = match self.limits.iter().position(|&x| x == l) {
+            Some(i) => i,
+            None => {
+                self.limits.push(l);
+                self.limits.len() - 1
+            }
+        };
+        for color in [Color::White, Color::Black] {
+            for sq in 0..self.size {
+                let (s, n) = self.index[self.slot(kind, color, Square::from_index(sq))];
+                for e in &mut self.entries[s as usize..s as usize + n as usize] {
+                    e.flags = e.flags & ((1 << LIMITS_SHIFT) - 1) | (i as u16) << LIMITS_SHIFT;
+                }
+            }
+        }
+    }
+
+    /// Whether the piece of `e` may hop over the piece `c` ([`KindLimits::screens_not`]).
+    #[cold]
+    fn may_screen(&self, e: &Entry, c: crate::moves::Code) -> bool {
+        self.limits[e.limits() as usize].screens_not >> crate::moves::kind_of(c) & 1 == 0
+    }
+
+    /// Whether the piece of `e` may take the piece `c` ([`KindLimits::takes_not`]).
+    #[cold]
+    fn may_take(&self, e: &Entry, c: crate::moves::Code) -> bool {
+        self.limits[e.limits() as usize].takes_not >> crate::moves::kind_of(c) & 1 == 0
+    }
+
     /// The entries of a piece on a square.
     #[inline]
     pub fn entries_at(&self, kind: usize, color: Color, sq: Square) -> &[Entry] {
@@ -1120,6 +1182,7 @@ impl Tables {
             Ray {
                 step: (i32, i32),
                 hop: u8,
+                limits: u8,
             },
             Bent {
                 step: (i32, i32),
@@ -1166,7 +1229,9 @@ impl Tables {
                             0
                         };
                         let key = if delta == (0, 0) && conds.is_empty() {
-                            Key::Ray { step, hop }
+                            // A screen's kind matters only to a hopper.
+                            let limits = if hop > 0 { e.limits() } else { 0 };
+                            Key::Ray { step, hop, limits }
                         } else {
                             let bend = g.offset(sq, delta.0, delta.1);
                             let any = !conds.iter().any(|c| Some(c.sq) == bend && !c.occupied);
@@ -1222,7 +1287,7 @@ impl Tables {
                                 cond_len: conds.len() as u16,
                             });
                         }
-                        Key::Ray { step, hop } => {
+                        Key::Ray { step, hop, limits } => {
                             for (maxr, mask) in range_classes(&by_dist) {
                                 let sq_start = self.squares.len() as u32;
                                 let mut cur = tsq;
@@ -1235,10 +1300,14 @@ impl Tables {
                                         None => break,
                                     }
                                 }
-                                let kind = match hop {
-                                    0 => ProbeKind::Slide,
-                                    1 => ProbeKind::Hop,
-                                    _ => ProbeKind::Grass,
+                                let kind = match (hop, limits) {
+                                    (0, _) => ProbeKind::Slide,
+                                    (1, 0) => ProbeKind::Hop,
+                                    (_, 0) => ProbeKind::Grass,
+                                    (h, limits) => ProbeKind::LimitedHop {
+                                        limits,
+                                        grass: h == 2,
+                                    },
                                 };
                                 self.probes.push(Probe {
                                     kind,
@@ -1318,7 +1387,7 @@ impl Tables {
                         ProbeKind::Slide | ProbeKind::Bent { .. } => {
                             vacate.extend(scan.map(|k| (self.squares[k as usize], li)));
                         }
-                        ProbeKind::Hop | ProbeKind::Grass => {
+                        ProbeKind::Hop | ProbeKind::Grass | ProbeKind::LimitedHop { .. } => {
                             for k in scan {
                                 vacate.push((self.squares[k as usize], li));
                                 fill.push((self.squares[k as usize], li));
@@ -1447,6 +1516,12 @@ pub enum Landing {
 }
 
 impl Entry {
+    /// The index of its piece's [`KindLimits`] in [`Tables::limits`] (0: none).
+    #[inline(always)]
+    pub fn limits(&self) -> u8 {
+        (self.flags >> LIMITS_SHIFT) as u8
+    }
+
     /// Marks the entry's moves as promoting (or not): where the arrival table offers a
     /// promotion, a move of this entry ending there promotes.
     #[inline]
@@ -1536,7 +1611,7 @@ impl Tables {
             let c = board[to.index()];
             if c == EMPTY {
                 land.land(to, Landing::Empty);
-            } else if capture && color_of(c) != side {
+            } else if capture && color_of(c) != side && (e.limits() == 0 || self.may_take(e, c)) {
                 land.land(to, Landing::Enemy);
             }
             return;
@@ -1544,8 +1619,12 @@ impl Tables {
         // Rays: a slide lands on every square up to the first piece; a hopper only beyond its
         // screen; a grasshopper only on the square just beyond the screen.
         let mut rest = dests.iter();
-        if e.flags & (HOP | GRASS) != 0 && !rest.by_ref().any(|&s| board[s.index()] != EMPTY) {
-            return;
+        if e.flags & (HOP | GRASS) != 0 {
+            match rest.by_ref().find(|&&s| board[s.index()] != EMPTY) {
+                None => return,
+                Some(&s) if e.limits() != 0 && !self.may_screen(e, board[s.index()]) => return,
+                Some(_) => {}
+            }
         }
         let grass = e.flags & GRASS != 0;
         for &to in rest {
@@ -1556,7 +1635,7 @@ impl Tables {
                     break;
                 }
             } else {
-                if capture && color_of(c) != side {
+                if capture && color_of(c) != side && (e.limits() == 0 || self.may_take(e, c)) {
                     land.land(to, Landing::Enemy);
                 }
                 break;

@@ -37,6 +37,30 @@ pub fn probe_hits(t: &Tables, board: &[Code; 256], p: &Probe) -> bool {
     probe_attacker(t, board, p).is_some()
 }
 
+/// [`probe_attacker`] for a hopper that may not hop over some kinds: the first piece met is
+/// the screen (refused where its kind is one of `limits`' `screens_not`); the attacker is the
+/// next piece (`grass`: on the very next square).
+#[cold]
+#[inline(never)]
+fn limited_hop(
+    t: &Tables,
+    board: &[Code; 256],
+    p: &Probe,
+    limits: u8,
+    grass: bool,
+) -> Option<Square> {
+    let scan = &t.squares[p.sq_start as usize..p.sq_start as usize + p.sq_len as usize];
+    let first = scan.iter().position(|s| board[s.index()] != EMPTY)?;
+    let screen = board[scan[first].index()];
+    if t.limits[limits as usize].screens_not >> kind_of(screen) & 1 != 0 || (grass && first != 0) {
+        return None;
+    }
+    let s = *scan[first + 1..]
+        .iter()
+        .find(|s| board[s.index()] != EMPTY)?;
+    (p.mask >> board[s.index()].index() & 1 != 0).then_some(s)
+}
+
 /// The square of the attacker that one probe finds on `board`, if any (the static exchange
 /// evaluation needs the square; the attack test only whether there is one).
 #[inline]
@@ -85,6 +109,7 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
             }
             None
         }
+        ProbeKind::LimitedHop { limits, grass } => limited_hop(t, board, p, limits, grass),
         ProbeKind::Bent { bend_any } => {
             for i in 0..p.sq_len as usize {
                 let b = t.squares[p.sq_start as usize + i];

@@ -331,6 +331,15 @@ impl Ruleset {
             let message = e.message;
             CompileError::new(variant, CompileProblem::Piece { kind, message })
         })?;
+        let mut tables = tables;
+        let mask = |ks: &[usize]| ks.iter().fold(0u64, |m, &k| m | 1 << k);
+        for (kind, p) in variant.pieces.iter().enumerate() {
+            let limits = crate::tables::KindLimits {
+                screens_not: mask(&p.no_screen),
+                takes_not: mask(&p.no_capture),
+            };
+            tables.set_kind_limits(kind, limits);
+        }
         let irreversible = (0..variant.pieces.len())
             .map(|k| {
                 // A piece whose every non-capturing move goes forward cannot undo a move.

@@ -546,6 +546,7 @@ fn read_variant(
         spans: piece_spans,
         promotes,
         demotes,
+        limits,
         letters_broken,
         zone_keys,
         warnings,
@@ -574,6 +575,7 @@ fn read_variant(
     let start = top.start;
     read_promotions(text, &mut variant, promotes, &start, letters_broken, diags);
     read_demotions(&mut variant, demotes, letters_broken, diags);
+    read_kind_limits(text, &mut variant, limits, diags);
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     let start_unknown = read_start(
         text,
@@ -787,6 +789,8 @@ struct PieceTables {
     promotes: Vec<Option<(String, Span)>>,
     /// Each piece's `demotes-to`, read once every letter is known.
     demotes: Vec<Option<(String, Span)>>,
+    /// Each piece's `no-screen` and `no-capture`, read once every letter is known.
+    limits: Vec<[Option<(String, Span)>; 2]>,
     /// A piece without a valid letter of its own makes the start position and the rules'
     /// letter lists fail on every square and key that uses its letter, for that reason alone:
     /// those consequences are not reported (a promotion list is short, and is still checked).
@@ -809,6 +813,7 @@ fn read_pieces(
         defs: Vec::new(),
         spans: Vec::new(),
         promotes: Vec::new(),
+        limits: Vec::new(),
         demotes: Vec::new(),
         letters_broken: false,
         zone_keys: Vec::new(),
@@ -888,6 +893,8 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     let value = p.int("value", -100_000, 100_000);
     let royal = p.boolean("royal").unwrap_or(false);
     let promo = p.string("promotes-to");
+    let no_screen = p.string("no-screen");
+    let no_capture = p.string("no-capture");
     let demo = p.string("demotes-to");
     let confined = p.string("confined");
     let zoned = |p: &mut Params<'_, '_>, key: &'static str| {
@@ -951,7 +958,10 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
         confined: None,
         betza_in: Vec::new(),
         betza_within: Vec::new(),
+        no_screen: Vec::new(),
+        no_capture: Vec::new(),
     });
+    tables.limits.push([no_screen, no_capture]);
     tables.zone_keys.push(ZoneKeys {
         confined,
         betza_in,
@@ -1054,6 +1064,64 @@ fn piece_betza(
                 hint: Some("add its movement in XBetza, e.g. betza = \"N\"".into()),
             });
             (String::new(), Default::default())
+        }
+    }
+}
+
+/// Each piece's `no-screen` and `no-capture` kinds, by letter: a piece of one of them is no
+/// screen for its hops, or no prey. A royal kind may not be spared (the check test counts every
+/// attack on a royal piece), and only a piece that hops has screens.
+fn read_kind_limits(
+    text: &str,
+    variant: &mut Variant,
+    limits: Vec<[Option<(String, Span)>; 2]>,
+    diags: &mut Vec<Diag>,
+) {
+    for (i, pair) in limits.into_iter().enumerate() {
+        for (which, raw) in pair.into_iter().enumerate() {
+            let Some((s, span)) = raw else { continue };
+            let key = ["no-screen", "no-capture"][which];
+            let name = variant.pieces[i].name.clone();
+            let mut kinds = Vec::new();
+            for (j, c) in s.chars().enumerate() {
+                let at = offset_in_string(text, &span, j + 1);
+                match variant.kind_by_letter(c).filter(|_| c.is_ascii_uppercase()) {
+                    Some(k) if which == 1 && variant.pieces[k].royal => diags.push(Diag {
+                        span: at..at + 1,
+                        message: format!(
+                            "{name}: `{key}` names {}, a royal piece: every attack on a royal \
+                             piece counts as check",
+                            variant.pieces[k].name
+                        ),
+                        hint: Some("name only pieces that are not royal".into()),
+                    }),
+                    Some(k) => kinds.push(k),
+                    None => diags.push(Diag {
+                        span: at..at + 1,
+                        message: format!(
+                            "{name}: `{key}` names '{c}', but no piece has that letter"
+                        ),
+                        hint: Some(letter_hint(variant)),
+                    }),
+                }
+            }
+            let hops = variant.pieces[i]
+                .betza
+                .components
+                .iter()
+                .any(|c| c.legs.iter().any(|l| l.mods.p || l.mods.g));
+            if which == 0 && !hops {
+                diags.push(Diag {
+                    span: span.clone(),
+                    message: format!("{name}: `{key}`, but it has no move that hops (`p`, `g`)"),
+                    hint: Some("leave `no-screen` out, or give it a hopping move".into()),
+                });
+            }
+            if which == 0 {
+                variant.pieces[i].no_screen = kinds;
+            } else {
+                variant.pieces[i].no_capture = kinds;
+            }
         }
     }
 }

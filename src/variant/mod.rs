@@ -53,6 +53,10 @@ pub struct PieceDef {
     /// Movements it has besides, where it stands in a zone, whose every destination and
     /// square passed lies in that zone (`betza-within`: Janggi's palace diagonals).
     pub betza_within: Vec<ZonedBetza>,
+    /// Kinds it may not hop over (`no-screen`: the Janggi Cannon's Cannons).
+    pub no_screen: Vec<usize>,
+    /// Kinds it may not take (`no-capture`: the Janggi Cannon's Cannons).
+    pub no_capture: Vec<usize>,
 }
 
 /// A piece's movement while it stands in a zone.

@@ -393,3 +393,68 @@ fn a_movement_within_a_zone_stays_inside_it() {
     let p = Position::from_fen(&rs, "4k4/9/9/9/9/9/9/3r5/9/5K3 w - - 0 1").unwrap();
     assert!(p.in_check());
 }
+
+/// Xiangqi's file with a Janggi Cannon: it moves and takes by hopping (`pR`), never over a
+/// Cannon, and never takes one.
+fn xiangqi_with_janggi_cannons() -> Arc<Ruleset> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/xiangqi.toml"
+    ))
+    .unwrap()
+    .replacen(
+        "betza = \"mRcpR\"\n",
+        "betza = \"pR\"\nno-screen = \"C\"\nno-capture = \"C\"\n",
+        1,
+    );
+    compile(&text, "xiangqi-janggi-cannons.toml")
+}
+
+// Counted by hand. The Cannon on a1 hops the Soldier on a4 to a5 and a6 but does not take the
+// Cannon on a7, and hops its own King on e1 to f1-i1. Over a Cannon it does not hop at all, and
+// a Cannon screen gives no check.
+#[test]
+fn a_hopper_may_refuse_some_screens_and_prey() {
+    let rs = xiangqi_with_janggi_cannons();
+    let fen = "3k5/9/9/c8/9/9/P8/9/9/C3K4 w - - 0 1";
+    assert_eq!(
+        targets(&rs, fen, "a1"),
+        ["a5", "a6", "f1", "g1", "h1", "i1"]
+    );
+    let fen = "3k5/9/9/c8/9/9/C8/9/9/C3K4 w - - 0 1";
+    assert_eq!(targets(&rs, fen, "a1"), ["f1", "g1", "h1", "i1"]);
+    let with_screen = |screen: char| {
+        let fen = format!("4k4/9/9/9/4{screen}4/9/9/4C4/9/3K5 b - - 0 1");
+        Position::from_fen(&rs, &fen).unwrap().in_check()
+    };
+    assert!(with_screen('p'), "a Soldier is a screen");
+    assert!(!with_screen('c'), "a Cannon is none");
+    // The same Cannon without the limits takes on a7 and hops the Cannon on a4.
+    let plain = compile(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/variants/xiangqi.toml"
+        ))
+        .unwrap()
+        .replacen("betza = \"mRcpR\"\n", "betza = \"pR\"\n", 1),
+        "xiangqi-hopping-cannons.toml",
+    );
+    let fen = "3k5/9/9/c8/9/9/C8/9/9/C3K4 w - - 0 1";
+    assert_eq!(
+        targets(&plain, fen, "a1"),
+        ["a5", "a6", "a7", "f1", "g1", "h1", "i1"]
+    );
+}
+
+#[test]
+fn kind_limit_mistakes_are_precise_errors() {
+    let e = refusal("", "no-capture = \"K\"");
+    assert!(
+        e.contains("a royal piece") && e.contains("no-capture"),
+        "{e}"
+    );
+    let e = refusal("", "no-screen = \"K\"");
+    assert!(e.contains("has no move that hops"), "{e}");
+    let e = refusal("", "no-capture = \"Q\"");
+    assert!(e.contains("names 'Q', but no piece has that letter"), "{e}");
+}
