@@ -52,14 +52,28 @@ pub fn play_choices(rules: &Arc<Ruleset>, choices: &[u32]) -> Position {
     let mut pos = Position::start(rules);
     let mut list = MoveList::new();
     for &c in choices {
+        if pos.final_ending().is_some() {
+            break;
+        }
         pos.legal_moves(&mut list);
         if list.is_empty() {
             break;
         }
         let mv = list.as_slice()[c as usize % list.len()];
         pos.make(mv);
+        if ended_in_check(&pos) {
+            pos.unmake();
+            break;
+        }
     }
     pos
+}
+
+/// Whether the last move ended the game leaving its mover's royal piece attacked (a rule
+/// allows that where the move ends the game at once: Janggi's pass in bikjang): the position
+/// is over, and no FEN describes it (a FEN whose side not to move is in check is refused).
+pub fn ended_in_check(pos: &Position) -> bool {
+    pos.ply_count() > 0 && pos.royal_in_check(pos.side().flip())
 }
 
 /// A random game from the start position: 0 to `max_plies` legal moves (fewer when the game
@@ -777,7 +791,8 @@ pub fn check_legal_moves_safe(pos: &mut Position) -> Result<(), String> {
 }
 
 /// Checks that none of `moves` (claimed legal) leaves a royal piece of the side to move
-/// attacked, by the position's own test and by a scan of the board.
+/// attacked, by the position's own test and by a scan of the board, but for a move a rule
+/// exempts (it ends the game at once: [`Position::exempt_from_check`]).
 pub fn check_moves_safe(pos: &mut Position, moves: &[Move]) -> Result<(), String> {
     let rules = pos.rules().clone();
     let me = pos.side();
@@ -785,7 +800,11 @@ pub fn check_moves_safe(pos: &mut Position, moves: &[Move]) -> Result<(), String
         pos.make(mv);
         let tracked = pos.royal_in_check(me);
         let (by_scan, scanned) = scanned_check(pos, me);
+        let exempt = (tracked || by_scan) && pos.exempt_from_check(mv) && ended_in_check(pos);
         pos.unmake();
+        if exempt {
+            continue;
+        }
         if tracked || by_scan {
             let how = match (tracked, !by_scan) {
                 (true, false) => format!("on {}", squares(&rules, &scanned)),
@@ -1041,6 +1060,9 @@ fn walk(
         trail.fen = pos.fen();
         check(&mut pos)?;
         let Some(&c) = next.next() else { return Ok(()) };
+        if pos.final_ending().is_some() {
+            return Ok(());
+        }
         pos.legal_moves(&mut list);
         if list.is_empty() {
             return Ok(());
@@ -1048,6 +1070,9 @@ fn walk(
         let mv = list.as_slice()[c as usize % list.len()];
         trail.moves.push(mv);
         pos.make(mv);
+        if ended_in_check(&pos) {
+            return Ok(());
+        }
     }
 }
 

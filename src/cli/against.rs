@@ -131,6 +131,9 @@ fn walk(mut pos: Position, plies: usize, rng: &mut Rng, visit: &mut impl FnMut(&
         }
         let mv = list.as_slice()[rng.below(list.len())];
         pos.make(mv);
+        if crate::testing::ended_in_check(&pos) {
+            return;
+        }
     }
 }
 

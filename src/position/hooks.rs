@@ -258,6 +258,14 @@ pub trait Rule: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether `mv`, just made (`pos` is the position after it), may leave the mover's royal
+    /// piece attacked: a move that ends the game at once by this rule (Janggi's pass in
+    /// bikjang, which Fairy-Stockfish allows in check). Called only for rules that registered
+    /// with [`Builder::may_exempt_from_check`], and only when the royal piece is attacked.
+    fn exempts_from_check(&self, _pos: &Position, _mv: Move) -> bool {
+        false
+    }
+
     /// Writes this rule's letters of the rights field.
     fn write_rights(&self, _rs: &Ruleset, _rights: u16, _out: &mut String) {}
 
@@ -371,6 +379,11 @@ impl Builder<'_> {
     /// This rule adds moves ([`Rule::generate`] is called).
     pub fn add_moves(&mut self) {
         self.rs.dispatch.generating.push(self.index);
+    }
+
+    /// This rule may let a move leave its royal piece attacked ([`Rule::exempts_from_check`]).
+    pub fn may_exempt_from_check(&mut self) {
+        self.rs.dispatch.check_exempting.push(self.index);
     }
 
     /// This rule may forbid any move ([`Rule::veto`] is asked for every move).

@@ -728,6 +728,25 @@ impl Position {
         }
     }
 
+    /// After `me` made `mv`: whether its royal piece is left attacked, unless a rule exempts
+    /// the move ([`hooks::Rule::exempts_from_check`]).
+    #[inline]
+    fn royal_left_attacked(&self, me: Color, mv: Move) -> bool {
+        self.royal_in_check(me) && !self.exempt_from_check(mv)
+    }
+
+    /// Whether a rule lets `mv`, just made, leave its mover's royal piece attacked
+    /// ([`hooks::Rule::exempts_from_check`]).
+    #[cold]
+    #[inline(never)]
+    pub fn exempt_from_check(&self, mv: Move) -> bool {
+        let rs = &*self.rules;
+        rs.dispatch
+            .check_exempting
+            .iter()
+            .any(|&i| rs.dispatch.hooks[i as usize].exempts_from_check(self, mv))
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.royal_in_check(self.side)
@@ -865,7 +884,7 @@ impl Position {
             || placed != moved
             || mv.kind == MoveKind::Drop
             || ruled_irreversible
-            || rs.irreversible[kind_of(moved)];
+            || (moved != EMPTY && rs.irreversible[kind_of(moved)]);
         self.end_turn(h ^ rs.keys.side, irreversible, royal_change);
         if self.rules.hands.on {
             self.hand_and_marks(&fx);
@@ -1365,7 +1384,7 @@ impl Position {
         }
         let me = self.side;
         self.make(mv);
-        if self.royal_in_check(me)
+        if self.royal_left_attacked(me, mv)
             || (mv.kind == MoveKind::Drop
                 && !self.rules.dispatch.vetoing_drops.is_empty()
                 && !self.made_drop_allowed(mv))
@@ -1408,7 +1427,8 @@ impl Position {
                 return true;
             }
             self.make(mv);
-            let bad = self.royal_in_check(me) || (drop_veto && !self.made_drop_allowed(mv));
+            let bad =
+                self.royal_left_attacked(me, mv) || (drop_veto && !self.made_drop_allowed(mv));
             self.unmake();
             return !bad;
         }

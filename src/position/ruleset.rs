@@ -59,6 +59,9 @@ pub(crate) struct Dispatch {
     pub(crate) state_makers: Vec<u8>,
     /// Indices of rules that may end a game ([`Rule::ending`]).
     pub(crate) enders: Vec<u8>,
+    /// Indices of rules that may let a move leave its royal piece attacked
+    /// ([`Rule::exempts_from_check`]).
+    pub(crate) check_exempting: Vec<u8>,
     /// Indices of rules whose endings stand at once, moves or none
     /// ([`super::hooks::Builder::ends_games_at_once`]).
     pub(crate) final_enders: Vec<u8>,
