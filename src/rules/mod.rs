@@ -19,6 +19,7 @@
 //! rules table in `docs/variant-format.md`, and tests.
 
 mod bare_king;
+mod bikjang;
 mod castling;
 mod counting;
 mod draw;
@@ -30,6 +31,7 @@ mod goal_squares;
 mod initial_ranks;
 mod king_leap;
 mod last_royal;
+mod pass;
 mod promotion;
 mod promotion_by_move;
 mod royal_succession;
@@ -83,6 +85,8 @@ pub const REGISTRY: &[Registered] = &[
     bare_king::REGISTERED,
     goal_squares::REGISTERED,
     gating::REGISTERED,
+    pass::REGISTERED,
+    bikjang::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").
