@@ -95,8 +95,18 @@ fn round_trip(variant: &str, fsf_variant: &str, ini: Option<&str>, start: Option
                 moves.retain(|m| m.kind == MoveKind::Double);
             }
             let mv = moves[rng.below(moves.len())];
-            names.push(uci(&rs, mv));
             pos.make(mv);
+            // A move that ends the game leaving its royal piece attacked (a pass in bikjang,
+            // in check) leaves no position a FEN describes: the game stops before it.
+            if polymachy::testing::ended_in_check(&pos) {
+                pos.unmake();
+                break;
+            }
+            names.push(uci(&rs, mv));
+            // Nothing is played past the end of a game.
+            if pos.final_ending().is_some() {
+                break;
+            }
         }
         if names.is_empty() {
             continue;
@@ -292,11 +302,12 @@ fn word(o: Option<Outcome>) -> &'static str {
     }
 }
 
-/// Random games of `variant` from `starts` (`seeds` from each, up to 120 plies), each FEN and
+/// Random games of `variant` (Fairy-Stockfish's `fsf`) from `starts` (`seeds` from each, up to 120 plies), each FEN and
 /// verdict along them compared with pyffish's (`tests/engines/fsf_verdicts.py`); `ended` is
 /// shown each position that has a verdict, with its outcome.
 fn verdicts_agree(
     variant: &str,
+    fsf: &str,
     starts: &[&str],
     seeds: u64,
     mut ended: impl FnMut(&Position, Outcome),
@@ -317,7 +328,7 @@ fn verdicts_agree(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/engines/fsf_verdicts.py"
     ))
-    .arg(variant);
+    .arg(fsf);
     let out = common::run_command(cmd, &input);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -346,7 +357,7 @@ fn asean_counts_and_verdicts_agree_with_pyffish_on_random_games() {
         return;
     }
     let mut ended = [0; 2];
-    verdicts_agree("asean", ASEAN_ENDINGS, 4, |_, o| {
+    verdicts_agree("asean", "asean", ASEAN_ENDINGS, 4, |_, o| {
         ended[(o.reason == Termination::Counting) as usize] += 1;
     });
     assert!(ended[1] > 0 && ended[0] > 0, "endings: {ended:?}");
@@ -360,7 +371,7 @@ fn makruk_counts_and_verdicts_agree_with_pyffish_on_random_games() {
         return;
     }
     let mut ended = [0; 2];
-    verdicts_agree("makruk", MAKRUK_ENDINGS, 4, |_, o| {
+    verdicts_agree("makruk", "makruk", MAKRUK_ENDINGS, 4, |_, o| {
         ended[(o.reason == Termination::Counting) as usize] += 1;
     });
     // The games reached endings, counts run out among them.
@@ -394,7 +405,7 @@ fn shatranj_and_courier_endings_agree_with_pyffish_on_random_games() {
     }
     for (variant, starts) in [("shatranj", SHATRANJ), ("courier", COURIER)] {
         let mut bare = [0; 2];
-        verdicts_agree(variant, starts, 6, |p, o| {
+        verdicts_agree(variant, variant, starts, 6, |p, o| {
             if o.reason == Termination::Rule("Bare King") {
                 let winner_moved = o.result != GameResult::win_for(p.side());
                 bare[!winner_moved as usize] += 1;
@@ -409,7 +420,7 @@ fn shatranj_and_courier_endings_agree_with_pyffish_on_random_games() {
     // And from the start positions, where games rarely end so soon: every FEN agrees.
     for variant in ["shatranj", "courier"] {
         let start = Position::start(&rules(variant)).fen();
-        verdicts_agree(variant, &[start.as_str()], 2, |_, _| {});
+        verdicts_agree(variant, variant, &[start.as_str()], 2, |_, _| {});
     }
 }
 
@@ -429,7 +440,7 @@ fn king_of_the_hill_endings_agree_with_pyffish_on_random_games() {
         return;
     }
     let mut reached = [0; 2];
-    verdicts_agree("kingofthehill", HILL, 6, |p, o| {
+    verdicts_agree("kingofthehill", "kingofthehill", HILL, 6, |p, o| {
         if o.reason == Termination::Rule("Goal squares") {
             // The side that just moved won.
             assert_eq!(
@@ -446,4 +457,31 @@ fn king_of_the_hill_endings_agree_with_pyffish_on_random_games() {
         reached[1], reached[0]
     );
     assert!(reached[0] > 0 && reached[1] > 0, "{reached:?}");
+}
+
+/// Janggi near its endings: Generals about to face each other, few pieces (passes in a row),
+/// and the start position.
+const JANGGI: &[&str] = &[
+    "3k5/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1",
+    "4k4/4a4/9/9/9/9/9/4R4/3A5/3K5 w - - 0 1",
+    "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+    "4c4/4k4/9/9/1C7/9/9/4K4/9/3r5 w - - 6 4",
+    "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+];
+
+/// Janggi (traditional rules): bikjang, passes in a row, repetitions and mates end the games
+/// as Fairy-Stockfish's "janggitraditional" ends them, FEN for FEN; its FENs read back.
+#[test]
+fn janggi_endings_agree_with_pyffish_on_random_games() {
+    if !have_pyffish() {
+        return;
+    }
+    let mut by: std::collections::BTreeMap<String, u32> = Default::default();
+    verdicts_agree("janggi", "janggitraditional", JANGGI, 6, |_, o| {
+        *by.entry(format!("{:?}", o.reason)).or_default() += 1;
+    });
+    eprintln!("janggi endings: {by:?}");
+    assert!(by.keys().any(|k| k.contains("Bikjang")), "{by:?}");
+    assert!(by.keys().any(|k| k.contains("Passes")), "{by:?}");
+    round_trip("janggi", "janggitraditional", None, None);
 }

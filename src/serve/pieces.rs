@@ -2,7 +2,7 @@
 //!
 //! A piece's name is looked up case-insensitively, with spaces, hyphens and other
 //! non-letters ignored, and with a few other spellings of the same piece ([`ALIASES`]:
-//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold, Alfil for Elephant, Courier for Bishop, Hawk for Archbishop): the same name shows the same drawing in every
+//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold, Alfil for Elephant, Courier for Bishop, Hawk for Archbishop, General for King, Chariot for Rook): the same name shows the same drawing in every
 //! game. A piece without a drawing (one a variant file invents) gets a generated image, the
 //! letter-in-shape glyph of [`super::glyph`].
 //!
@@ -102,6 +102,9 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("horse", "knight"),
     // Seirawan's Bishop + Knight.
     ("hawk", "archbishop"),
+    // Janggi's names of the King and the Rook.
+    ("general", "king"),
+    ("chariot", "rook"),
     // The King's counsellor of Xiangqi and Makruk, one diagonal step (the Ferz).
     ("met", "advisor"),
     ("ferz", "advisor"),

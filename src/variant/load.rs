@@ -41,6 +41,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("seirawan", include_str!("../../variants/seirawan.toml")),
     ("asean", include_str!("../../variants/asean.toml")),
+    ("janggi", include_str!("../../variants/janggi.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):

@@ -130,6 +130,7 @@ perft_file!(courier, courier_deep, "courier");
 perft_file!(minishogi, minishogi_deep, "minishogi");
 perft_file!(seirawan, seirawan_deep, "seirawan");
 perft_file!(asean, asean_deep, "asean");
+perft_file!(janggi, janggi_deep, "janggi");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {
