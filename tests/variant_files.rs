@@ -271,14 +271,13 @@ fn planted(dir: &common::TempDir, file: &str, from: &str, to: &str) -> String {
 
 // A designer's likely mistakes, each planted in a shipped file that `check` passes: `check`
 // reports every one, by a lint, by one of the file's own tests or (a royal piece that would
-// promote) by refusing the file. (Of the mistakes one makes in Janggi, a Guard let out of its
-// palace and the Chariot's palace diagonals, none can be planted: no shipped file plays it.)
+// promote) by refusing the file.
 #[test]
 fn check_reports_each_planted_mistake() {
     let dir = common::TempDir::new("planted");
     let check = |path: &str| run_binary(&["check", "-v", path, "--cases", "2", "--plies", "8"], "");
     // The shipped files pass.
-    for name in ["courier", "minishogi", "chess"] {
+    for name in ["courier", "minishogi", "chess", "janggi"] {
         let r = check(name);
         assert_eq!(r.code, 0, "{name}: {}{}", r.stdout, r.stderr);
         assert!(r.stdout.contains("ok    lints"), "{}", r.stdout);
@@ -327,6 +326,37 @@ fn check_reports_each_planted_mistake() {
     assert!(
         r.stdout
             .contains("LINT  stuck-piece  White's Pawn can be dropped on a5, b5,"),
+        "{}",
+        r.stdout
+    );
+    // Janggi's Guard let out of its palace: the start's perft (Fairy-Stockfish's) at depth 3.
+    let p = planted(
+        &dir,
+        "janggi.toml",
+        "confined = \"palace\"\nvalue = 300",
+        "value = 300",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("FAIL  test \"start\": perft 1-2 32 1024; perft 3 expected 33000"),
+        "{}",
+        r.stdout
+    );
+    // Janggi's Chariot given the diagonals of the whole palace, not of its lines: the file's
+    // bikjang test (pyffish's moves).
+    let p = planted(
+        &dir,
+        "janggi.toml",
+        "betza = \"R\"\nbetza-within = { palace-lines = \"B\" }",
+        "betza = \"R\"\nbetza-within = { palace = \"B\" }",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("FAIL  test \"bikjang in check: the pass alone\""),
         "{}",
         r.stdout
     );
