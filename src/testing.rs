@@ -128,11 +128,20 @@ pub fn random_position_strategy(
 ) -> impl Strategy<Value = Position> {
     let size = rules.geometry.size();
     let kinds = rules.variant.pieces.len();
+    // The royal pieces of the start position, on the board or in hand (placed in a setup).
     let royals: Vec<(usize, Color)> = rules
         .start
         .iter()
         .filter(|&&c| rules.is_royal(c))
         .map(|&c| (crate::moves::kind_of(c), color_of(c)))
+        .chain(
+            rules
+                .variant
+                .start_hand
+                .iter()
+                .copied()
+                .filter(|&(k, _)| rules.is_royal_kind(k)),
+        )
         .collect();
     let others: Vec<usize> = (0..kinds).filter(|&k| !rules.is_royal_kind(k)).collect();
     let pieces = if others.is_empty() { 0 } else { max_pieces };

@@ -127,7 +127,7 @@ pub enum Problem {
         /// Squares the variant's board has.
         expected: usize,
     },
-    /// A side has no royal piece in a variant that has royal pieces.
+    /// A side has no royal piece, on the board or in hand, in a variant that has royal pieces.
     NoRoyal(Color),
     /// The side that just moved is in check.
     NotToMoveInCheck(Color),
@@ -497,7 +497,10 @@ impl Position {
         let p = Position::build(rules, &full, victim);
         let royals = rules.royalty.by_kind.iter().any(|&r| r);
         for c in [Color::White, Color::Black] {
-            if royals && p.royal_count[c.index()] == 0 {
+            // A royal piece still in hand (placed in a setup phase) counts.
+            let in_hand = (0..rules.variant.pieces.len().min(MAX_KINDS))
+                .any(|k| rules.is_royal_kind(k) && s.hand[c.index()][k] > 0);
+            if royals && p.royal_count[c.index()] == 0 && !in_hand {
                 problems.push(Problem::NoRoyal(c));
             }
         }
@@ -1522,12 +1525,23 @@ fn unreachable(rules: &Ruleset, s: &Setup) -> Vec<Problem> {
     let side = |c: Color| if c == Color::White { "White" } else { "Black" };
     let mut out = Vec::new();
     for c in [Color::White, Color::Black] {
+        // A royal piece goes to no hand: only a rule that places it from the start's hand
+        // (Sittuyin's drops) lets one stand there.
+        let placed = |k: usize| {
+            rules
+                .dispatch
+                .hooks
+                .iter()
+                .any(|h| g.squares().any(|sq| h.can_place(rules, k, c, sq)))
+        };
         for k in (0..kinds).filter(|&k| rules.is_royal_kind(k) && s.hand[c.index()][k] > 0) {
-            out.push(format!(
-                "a {} {} in hand: a royal piece never goes to a hand",
-                side(c),
-                v.pieces[k].name
-            ));
+            if !placed(k) {
+                out.push(format!(
+                    "a {} {} in hand: a royal piece never goes to a hand",
+                    side(c),
+                    v.pieces[k].name
+                ));
+            }
         }
     }
     if s.board.len() != g.size() {

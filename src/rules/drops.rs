@@ -8,9 +8,11 @@
 //! one-per-file = "P"                # Shogi: no drop on a file that holds one of one's own
 //! no-mate-drop = "P"                # Shogi: no drop of these that gives checkmate
 //! mate-drop = "loses"               # "illegal" (default) or "loses": what such a drop is
+//! must-drop = true                  # Sittuyin: while a side holds a piece, it must drop
 //! ```
 //! - `kinds` (letters, default: every non-royal piece): the kinds a side may drop. A royal
-//!   kind cannot be dropped (and never goes to a hand).
+//!   kind never goes to a hand, so it may be listed only where the start position's hand
+//!   holds one (Sittuyin's King, placed in the setup).
 //! - `no-drop-ranks` (table, default: none): piece letter = a rank number or a list of them,
 //!   each side counting from its own first rank (for White rank 1 is its first, for Black
 //!   rank 8 of an 8-rank board is), where that kind may not be dropped. Crazyhouse's Pawns:
@@ -29,6 +31,9 @@
 //! - `mate-drop` (`"illegal"` or `"loses"`, default `"illegal"`): with `"illegal"` such a drop
 //!   is not a legal move; with `"loses"` it is one, but the checkmate it gives is a win for
 //!   the side checkmated (Fairy-Stockfish plays Shogi so, and counts the drop in perft).
+//! - `must-drop` (boolean, false): while the side to move holds a piece it may drop, its only
+//!   moves are drops (Sittuyin's setup: each side places its hand, a piece a turn, before any
+//!   piece moves). A side whose royal piece is still in hand cannot be in check.
 //!
 //! With this rule the sides have hands: the position keeps, per side, how many pieces of each
 //! kind it holds (the FEN writes them in brackets after the placement, `[Qp]`), and a move may
@@ -81,11 +86,16 @@ pub struct DropsSpec {
     pub no_mate_drop: Vec<usize>,
     /// Whether such a drop is legal and loses (else it is illegal).
     pub mate_drop_loses: bool,
+    /// Whether a side that holds a piece it may drop must drop (Sittuyin's setup).
+    pub must_drop: bool,
 }
 
 impl RuleSpec for DropsSpec {
     fn name(&self) -> &'static str {
         "drops"
+    }
+    fn brings_from_hand(&self, kind: usize) -> bool {
+        self.kinds.contains(&kind)
     }
     fn clone_spec(&self) -> Box<dyn RuleSpec> {
         Box::new(self.clone())
@@ -101,6 +111,7 @@ impl DropsSpec {
                 .collect(),
         };
         let captures = p.boolean("captures").unwrap_or(true);
+        let must_drop = p.boolean("must-drop").unwrap_or(false);
         let one_per_file = p.letters("one-per-file", v).unwrap_or_default();
         let no_mate_drop = p.letters("no-mate-drop", v).unwrap_or_default();
         let mate_drop_loses = match p.string("mate-drop") {
@@ -155,6 +166,7 @@ impl DropsSpec {
             one_per_file,
             no_mate_drop,
             mate_drop_loses,
+            must_drop,
         })
     }
 }
@@ -191,9 +203,15 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
     let mut kinds = spec.kinds.clone();
     kinds.sort_unstable();
     kinds.dedup();
-    if let Some(&k) = kinds.iter().find(|&&k| rs.is_royal_kind(k)) {
+    // A royal kind may be dropped only from the start position's hand (Sittuyin's King): a
+    // royal piece is never captured into one.
+    if let Some(&k) = kinds
+        .iter()
+        .find(|&&k| rs.is_royal_kind(k) && !rs.variant.start_hand.iter().any(|&(h, _)| h == k))
+    {
         return Err(format!(
-            "{} is royal and cannot be dropped: leave it out of `kinds`",
+            "{} is royal: it never goes to a hand, so only the start position's hand could hold \
+             one to drop, and it holds none; leave it out of `kinds`",
             rs.variant.pieces[k].name
         ));
     }
@@ -226,6 +244,9 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
     let no_mate = flags(&spec.no_mate_drop);
     b.use_hands(spec.captures);
     b.add_moves();
+    if spec.must_drop {
+        b.veto_every_move();
+    }
     if spec.mate_drop_loses {
         for &k in &spec.no_mate_drop {
             b.mate_by_drop_loses(k);
@@ -272,6 +293,15 @@ impl Rule for Drops {
                 }
             }
         }
+    }
+
+    /// With `must-drop`, a side that holds a piece it may drop has only drops.
+    fn veto(&self, pos: &Position, mv: Move) -> bool {
+        if mv.dropped().is_some() {
+            return true;
+        }
+        let side = pos.side();
+        !self.targets.iter().any(|(k, _)| pos.hand(side, *k) > 0)
     }
 
     fn can_place(&self, _rs: &Ruleset, kind: usize, color: Color, sq: Square) -> bool {

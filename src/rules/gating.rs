@@ -85,6 +85,13 @@ impl RuleSpec for GatingSpec {
     fn name(&self) -> &'static str {
         "gating"
     }
+    /// After castling, whose moves it gates.
+    fn order(&self) -> u8 {
+        1
+    }
+    fn brings_from_hand(&self, kind: usize) -> bool {
+        self.pieces.contains(&kind)
+    }
     fn clone_spec(&self) -> Box<dyn RuleSpec> {
         Box::new(self.clone())
     }

@@ -600,6 +600,7 @@ fn read_variant(
         &start_unknown,
         diags,
     );
+    royal_pieces_in_hand(text, &variant, &start_span, diags);
     variant.eval = top
         .eval
         .map(|(t, span)| super::eval_table::read(t, span, &variant, diags));
@@ -617,6 +618,42 @@ fn read_variant(
     }
     variant.locations = locations(text, &start_span, &piece_spans, &rule_spans, &test_spans);
     Some(variant)
+}
+
+/// A royal piece in the start position's hand that no rule brings onto the board (a royal
+/// piece never goes to a hand otherwise): an error at its letter.
+fn royal_pieces_in_hand(text: &str, v: &Variant, start_span: &Span, diags: &mut Vec<Diag>) {
+    let Some(open) = text.get(start_span.clone()).and_then(|s| s.find('[')) else {
+        return;
+    };
+    let written = &text[start_span.start + open..start_span.end];
+    let mut reported = Vec::new();
+    for &(k, color) in &v.start_hand {
+        let p = &v.pieces[k];
+        if !p.royal
+            || reported.contains(&(k, color))
+            || v.rules.iter().any(|r| r.brings_from_hand(k))
+        {
+            continue;
+        }
+        reported.push((k, color));
+        let letter = match color {
+            Color::White => p.letter,
+            Color::Black => p.letter.to_ascii_lowercase(),
+        };
+        let at = start_span.start + open + written.find(letter).unwrap_or(0);
+        diags.push(Diag {
+            span: at..at + 1,
+            message: format!(
+                "start position: a royal piece ({}) in hand, but no rule brings it onto the board",
+                p.name
+            ),
+            hint: Some(format!(
+                "list {} in `[rules.drops]`'s `kinds` to place it from the hand, or leave it out",
+                p.letter
+            )),
+        });
+    }
 }
 
 /// The `[[test]]` tables, read once the rest is (`placements`: the board and the letters are
@@ -1274,14 +1311,8 @@ fn read_start(
                 Color::Black
             };
             match kind {
-                Some(k) if variant.pieces[k].royal => diags.push(Diag {
-                    span: at..at + 1,
-                    message: format!(
-                        "start position: a royal piece ({}) cannot be in hand",
-                        variant.pieces[k].name
-                    ),
-                    hint: None,
-                }),
+                // A royal piece in hand stands only where a rule brings it onto the board
+                // (checked once the rules are read: [`royal_pieces_in_hand`]).
                 Some(k) => variant.start_hand.push((k, color)),
                 None if c == '-' => {}
                 None => {

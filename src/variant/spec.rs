@@ -52,6 +52,12 @@ pub trait RuleSpec: Any + std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether this rule brings pieces of `kind` from a hand onto the board (a drop, a
+    /// gating): a royal piece may then stand in the start position's hand.
+    fn brings_from_hand(&self, _kind: usize) -> bool {
+        false
+    }
+
     /// The setups this rule offers by name, as (name, letters) pairs.
     fn setups(&self) -> Vec<(String, String)> {
         Vec::new()

@@ -289,7 +289,9 @@ fn a_start_position_may_hold_pieces_in_hand() {
     );
     let e = refused("RNBQKBNR\"", "RNBQKBNR[K]\"", "crazyhouse");
     assert!(
-        e.contains("h.toml:21:54: start position: a royal piece (King) cannot be in hand"),
+        e.contains(
+            "h.toml:21:54: start position: a royal piece (King) in hand, but no rule brings it onto the board"
+        ) && e.contains("hint: list K in `[rules.drops]`'s `kinds`"),
         "{e}"
     );
     let e = refused("RNBQKBNR\"", "RNBQKBNR[Qz]\"", "crazyhouse");
@@ -297,4 +299,71 @@ fn a_start_position_may_hold_pieces_in_hand() {
         e.contains("h.toml:21:55: start position: `z` in hand: no piece has the letter 'z'"),
         "{e}"
     );
+}
+
+/// Sittuyin's setup phase (`tests/data/sittuyin-setup.toml`): each side places its King and
+/// pieces from its hand, one a turn, on its first three ranks (Rooks on the first), and moves
+/// nothing before its hand is empty. The numbers and move lists are Fairy-Stockfish's
+/// "sittuyin" (11.1's `go perft`; pyffish 0.0.90's moves), through the setup, where no Pawn
+/// can promote.
+#[test]
+fn a_setup_phase_places_the_king_and_pieces_from_the_hand() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sittuyin-setup.toml"
+    ))
+    .unwrap();
+    // A royal kind to drop, where the start's hand holds none, could never be dropped.
+    let kingless = text.replace(
+        "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn]",
+        "4k3/8/4pppp/pppp4/4PPPP/PPPP4/8/4K3[FRRSSNNfrrssnn]",
+    );
+    let e = match Variant::from_toml(&kingless, "k.toml") {
+        Err(e) => e.to_string(),
+        Ok(v) => Ruleset::new(&v, None).map_or_else(|e| e.to_string(), |_| String::new()),
+    };
+    assert!(e.contains("King is royal: it never goes to a hand"), "{e}");
+    let rs = crate::common::compile(&text, "sittuyin-setup.toml");
+    let mut p = Position::start(&rs);
+    assert!(!p.in_check());
+    let mut perft = polymachy::perft::Perft::new();
+    let counts: Vec<u64> = (1..=3).map(|d| perft.count(&mut p, d)).collect();
+    assert_eq!(counts, [88, 7744, 580_096]);
+    let drops = [
+        "K@e2", "K@e7", "F@d2", "F@d7", "R@a1", "R@a8", "R@h1", "R@h8", "S@c2", "S@c7", "S@f2",
+        "S@f7", "N@b1", "N@b8", "N@g1",
+    ];
+    crate::common::play_coords(&mut p, &drops);
+    assert_eq!(
+        p.fen(),
+        "rn5r/2sfks2/4pppp/pppp4/4PPPP/PPPP4/2SFKS2/RN4NR[n] b - - 0 8"
+    );
+    // Black still holds a Knight: it must drop it (no Pawn or King move).
+    let mut names = crate::common::legal_names(&mut p)
+        .into_iter()
+        .collect::<Vec<_>>();
+    names.sort();
+    let mut want = [
+        "N@g8", "N@f8", "N@e8", "N@d8", "N@c8", "N@h7", "N@g7", "N@b7", "N@a7", "N@d6", "N@c6",
+        "N@b6", "N@a6",
+    ]
+    .map(String::from)
+    .to_vec();
+    want.sort();
+    assert_eq!(names, want);
+    crate::common::play_coords(&mut p, &["N@g8"]);
+    // Both hands empty: the game proper.
+    let mut names = crate::common::legal_names(&mut p)
+        .into_iter()
+        .collect::<Vec<_>>();
+    names.sort();
+    let mut want = [
+        "a3a4", "b3b4", "c3c4", "d3d4", "e4e5", "f4f5", "g4g5", "h4h5", "e4d5", "g1f3", "g1h3",
+        "a1a2", "h1h2", "h1h3", "d2c1", "d2e1", "d2e3", "c2d1", "f2e1", "f2e3", "f2f3", "f2g3",
+        "e2d1", "e2e1", "e2f1", "e2e3", "e2f3",
+    ]
+    .map(String::from)
+    .to_vec();
+    want.sort();
+    assert_eq!(names, want);
 }
