@@ -278,14 +278,26 @@ fn display_mistakes_are_precise_errors() {
     assert_eq!(d.river, Some(2));
 }
 
-/// Xiangqi's file with `extra` rules added.
-fn xiangqi_with(extra: &str) -> Arc<Ruleset> {
-    let text = std::fs::read_to_string(concat!(
+/// Xiangqi's file with each (text, replacement) of `edits` made once, compiled as `name`.
+fn xiangqi_edited(edits: &[(&str, &str)], name: &str) -> Arc<Ruleset> {
+    let mut text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/variants/xiangqi.toml"
     ))
     .unwrap();
-    compile(&format!("{text}\n{extra}"), "xiangqi-plus.toml")
+    for (from, to) in edits {
+        assert!(text.contains(from), "`{from}` is not in xiangqi.toml");
+        text = text.replacen(from, to, 1);
+    }
+    compile(&text, name)
+}
+
+/// Xiangqi's file with `extra` rules added.
+fn xiangqi_with(extra: &str) -> Arc<Ruleset> {
+    xiangqi_edited(
+        &[("[rules.draw]", &format!("{extra}\n[rules.draw]"))],
+        "xiangqi-plus.toml",
+    )
 }
 
 // The royal swap never takes a confined piece out of its zone: the General on e1 may swap
@@ -338,22 +350,19 @@ fn drops_keep_confined_pieces_in_their_zone() {
 /// Janggi's pieces use the diagonals of either palace; the Chariot slides along them without
 /// leaving them.
 fn xiangqi_with_palace_lines() -> Arc<Ruleset> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/variants/xiangqi.toml"
-    ))
-    .unwrap()
-    .replacen(
-        "[zones]\n",
-        "[zones]\npalace-lines = { squares = [\"d1\", \"f1\", \"e2\", \"d3\", \"f3\", \"d8\", \"f8\", \"e9\", \"d10\", \"f10\"] }\n",
-        1,
+    xiangqi_edited(
+        &[
+            (
+                "[zones]\n",
+                "[zones]\npalace-lines = { squares = [\"d1\", \"f1\", \"e2\", \"d3\", \"f3\", \"d8\", \"f8\", \"e9\", \"d10\", \"f10\"] }\n",
+            ),
+            (
+                "betza = \"R\"\n",
+                "betza = \"R\"\nbetza-within = { palace-lines = \"B\" }\n",
+            ),
+        ],
+        "xiangqi-palace-lines.toml",
     )
-    .replacen(
-        "betza = \"R\"\n",
-        "betza = \"R\"\nbetza-within = { palace-lines = \"B\" }\n",
-        1,
-    );
-    compile(&text, "xiangqi-palace-lines.toml")
 }
 
 // Counted by hand. A Chariot on d1 (a palace corner) has its rank (8 squares) and file (d2 to
@@ -397,17 +406,13 @@ fn a_movement_within_a_zone_stays_inside_it() {
 /// Xiangqi's file with a Janggi Cannon: it moves and takes by hopping (`pR`), never over a
 /// Cannon, and never takes one.
 fn xiangqi_with_janggi_cannons() -> Arc<Ruleset> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/variants/xiangqi.toml"
-    ))
-    .unwrap()
-    .replacen(
-        "betza = \"mRcpR\"\n",
-        "betza = \"pR\"\nno-screen = \"C\"\nno-capture = \"C\"\n",
-        1,
-    );
-    compile(&text, "xiangqi-janggi-cannons.toml")
+    xiangqi_edited(
+        &[(
+            "betza = \"mRcpR\"\n",
+            "betza = \"pR\"\nno-screen = \"C\"\nno-capture = \"C\"\n",
+        )],
+        "xiangqi-janggi-cannons.toml",
+    )
 }
 
 // Counted by hand. The Cannon on a1 hops the Soldier on a4 to a5 and a6 but does not take the
@@ -430,13 +435,8 @@ fn a_hopper_may_refuse_some_screens_and_prey() {
     assert!(with_screen('p'), "a Soldier is a screen");
     assert!(!with_screen('c'), "a Cannon is none");
     // The same Cannon without the limits takes on a7 and hops the Cannon on a4.
-    let plain = compile(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/variants/xiangqi.toml"
-        ))
-        .unwrap()
-        .replacen("betza = \"mRcpR\"\n", "betza = \"pR\"\n", 1),
+    let plain = xiangqi_edited(
+        &[("betza = \"mRcpR\"\n", "betza = \"pR\"\n")],
         "xiangqi-hopping-cannons.toml",
     );
     let fen = "3k5/9/9/c8/9/9/C8/9/9/C3K4 w - - 0 1";
