@@ -165,7 +165,7 @@ pub struct Tables {
     pub fill_index: Vec<u32>,
     /// The probe lists `fill_index` points into.
     pub fill: Vec<u16>,
-    /// The kinds pieces may not hop over or take, by [`Entry::limits`] and [`Probe::limits`]
+    /// The kinds pieces may not hop over or take, by [`Entry::limits`] and [`ProbeKind::LimitedHop`]
     /// (index 0: no limit).
     pub limits: Vec<KindLimits>,
 }
