@@ -363,6 +363,9 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
         if !d.one_per_file.is_empty() {
             lines.push("shogiDoubledPawn = false".into());
         }
+        if d.must_drop {
+            lines.push("mustDrop = true".into());
+        }
         if !d.no_mate_drop.is_empty() {
             lines.push("shogiPawnDropMateIllegal = true".into());
             if !d.mate_drop_loses {

@@ -27,13 +27,15 @@ pub struct Lint {
 }
 
 /// Every lint, in the order `check` prints them.
-pub const NAMES: [&str; 2] = ["stuck-piece", "royal-by-promotion"];
+pub const NAMES: [&str; 2] = crate::variant::LINT_NAMES;
 
-/// The lints of `rules`, each lint's findings in the variant's piece order.
+/// The lints of `rules`, each lint's findings in the variant's piece order, but for those the
+/// variant file allows (`allow-lints`).
 pub fn lints(rules: &Arc<Ruleset>) -> Vec<Lint> {
     let mut out = Vec::new();
     stuck_pieces(rules, &mut out);
     royal_by_promotion(rules, &mut out);
+    out.retain(|l| !rules.variant.allowed_lints.iter().any(|a| a == l.name));
     out
 }
 

@@ -118,7 +118,7 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
     }
     // The lints, read from the rules: each finding counts as a failure.
     let found = crate::lints::lints(&rules);
-    print!("{}", render_lints(&found));
+    print!("{}", render_lints(&found, &rules.variant.allowed_lints));
     let mut tests = (
         tests.0 + usize::from(found.is_empty()),
         tests.1 + found.len(),
@@ -188,11 +188,21 @@ pub fn run_check(a: CheckArgs) -> Result<(), UserError> {
 
 /// The lints as printed: `ok    lints` when none is found, else one `LINT` line per finding
 /// with its hint under it.
-pub fn render_lints(found: &[crate::lints::Lint]) -> String {
+pub fn render_lints(found: &[crate::lints::Lint], allowed: &[String]) -> String {
     if found.is_empty() {
+        let checked: Vec<&str> = crate::lints::NAMES
+            .iter()
+            .copied()
+            .filter(|n| !allowed.iter().any(|a| a == n))
+            .collect();
+        let allowed = if allowed.is_empty() {
+            String::new()
+        } else {
+            format!("; allowed by the file: {}", allowed.join(", "))
+        };
         return format!(
-            "ok    lints  no likely mistake found ({})\n",
-            crate::lints::NAMES.join(", ")
+            "ok    lints  no likely mistake found ({}{allowed})\n",
+            checked.join(", ")
         );
     }
     let mut out = String::new();

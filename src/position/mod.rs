@@ -1421,9 +1421,11 @@ impl Position {
             || (mv.is_rule_made() && self.rules.rule_has_effects(mv.aux))
             || (mv.promo != 0 && self.rules.promotion.to_royal)
         {
+            // A move that puts a royal piece on the board: a promotion to one, or its drop
+            // from the hand (Sittuyin's setup).
             let becomes_royal = mv.promotion().is_some_and(|k| {
                 self.rules.is_royal_kind(k) && !self.rules.is_royal(self.board[mv.from.index()])
-            });
+            }) || mv.dropped().is_some_and(|k| self.rules.is_royal_kind(k));
             let drop_veto =
                 mv.kind == MoveKind::Drop && !self.rules.dispatch.vetoing_drops.is_empty();
             if n == 0 && !becomes_royal && !drop_veto {

@@ -31,8 +31,9 @@
 //! - `mate-drop` (`"illegal"` or `"loses"`, default `"illegal"`): with `"illegal"` such a drop
 //!   is not a legal move; with `"loses"` it is one, but the checkmate it gives is a win for
 //!   the side checkmated (Fairy-Stockfish plays Shogi so, and counts the drop in perft).
-//! - `must-drop` (boolean, false): while the side to move holds a piece it may drop, its only
-//!   moves are drops (Sittuyin's setup: each side places its hand, a piece a turn, before any
+//! - `must-drop` (boolean, false): while the side to move has a legal drop, its only moves
+//!   are drops (in check, a drop that blocks it; a side in check that no drop saves moves),
+//!   as Fairy-Stockfish plays Sittuyin's setup: each side places its hand, a piece a turn, before any
 //!   piece moves). A side whose royal piece is still in hand cannot be in check.
 //!
 //! With this rule the sides have hands: the position keeps, per side, how many pieces of each
@@ -262,6 +263,30 @@ fn compile(spec: &DropsSpec, b: &mut Builder<'_>) -> Result<Box<dyn Rule>, Strin
     }))
 }
 
+impl Drops {
+    /// Whether the side to move has a legal drop: an empty square for a piece it holds, and in
+    /// check one where the piece blocks every attack on its royal piece.
+    fn can_drop(&self, pos: &Position) -> bool {
+        let side = pos.side();
+        let royal = if pos.in_check() {
+            pos.royal_square(side)
+        } else {
+            None
+        };
+        self.targets
+            .iter()
+            .filter(|(k, _)| pos.hand(side, *k) > 0)
+            .any(|(k, squares)| {
+                squares[side.index()].iter().any(|&sq| {
+                    pos.piece_at(sq) == EMPTY
+                        && royal.is_none_or(|r| {
+                            !pos.attacked_with(&[(sq, code(*k, side))], r, side.flip())
+                        })
+                })
+            })
+    }
+}
+
 impl Rule for Drops {
     fn name(&self) -> &'static str {
         "drops"
@@ -295,13 +320,10 @@ impl Rule for Drops {
         }
     }
 
-    /// With `must-drop`, a side that holds a piece it may drop has only drops.
+    /// With `must-drop`, a side that has a legal drop has only drops (as Fairy-Stockfish plays
+    /// it: in check, a drop that blocks it; a side that cannot drop moves).
     fn veto(&self, pos: &Position, mv: Move) -> bool {
-        if mv.dropped().is_some() {
-            return true;
-        }
-        let side = pos.side();
-        !self.targets.iter().any(|(k, _)| pos.hand(side, *k) > 0)
+        mv.dropped().is_some() || !self.can_drop(pos)
     }
 
     fn can_place(&self, _rs: &Ruleset, kind: usize, color: Color, sq: Square) -> bool {

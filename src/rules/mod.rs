@@ -34,6 +34,7 @@ mod last_royal;
 mod pass;
 mod promotion;
 mod promotion_by_move;
+mod promotion_in_place;
 mod royal_succession;
 mod royal_swap;
 mod setup_choice;
@@ -87,6 +88,7 @@ pub const REGISTRY: &[Registered] = &[
     gating::REGISTERED,
     pass::REGISTERED,
     bikjang::REGISTERED,
+    promotion_in_place::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").

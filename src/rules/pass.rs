@@ -82,9 +82,10 @@ struct Pass {
     passes: usize,
 }
 
-/// Whether `mv` is a pass: a rule's move that starts and ends on one square.
+/// Whether `mv` is a pass: a rule's move that starts and ends on one square and makes no
+/// piece (a promotion in place is none).
 pub fn is_pass(mv: Move) -> bool {
-    mv.is_rule_made() && mv.from == mv.to
+    mv.is_rule_made() && mv.from == mv.to && mv.promo == 0
 }
 
 /// The game's words for the ending.

@@ -42,6 +42,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("seirawan", include_str!("../../variants/seirawan.toml")),
     ("asean", include_str!("../../variants/asean.toml")),
     ("janggi", include_str!("../../variants/janggi.toml")),
+    ("sittuyin", include_str!("../../variants/sittuyin.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):
@@ -571,6 +572,7 @@ fn read_variant(
         zones: Vec::new(),
         display: super::Display::default(),
         tests: Vec::new(),
+        allowed_lints: top.allow_lints.clone(),
     };
     warns.extend(warnings);
     let start = top.start;
@@ -738,6 +740,7 @@ struct TopKeys<'a> {
     zones: Option<(&'a Entries, Span)>,
     display: Option<(&'a Entries, Span)>,
     tests: Option<SVal>,
+    allow_lints: Vec<String>,
 }
 
 fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> TopKeys<'a> {
@@ -755,6 +758,18 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
     let zones = top.table("zones");
     let display = top.table("display");
     let tests = top.get("test").cloned();
+    let mut allow_lints = Vec::new();
+    for (name, span) in top.strings("allow-lints").unwrap_or_default() {
+        if super::LINT_NAMES.contains(&name.as_str()) {
+            allow_lints.push(name);
+        } else {
+            top.error(
+                span,
+                format!("`allow-lints`: no lint is named `{name}`"),
+                Some(format!("the lints: {}", super::LINT_NAMES.join(", "))),
+            );
+        }
+    }
     top.finish();
     TopKeys {
         title,
@@ -769,6 +784,7 @@ fn read_top<'a>(entries: &'a [(String, Span, SVal)], diags: &mut Vec<Diag>) -> T
         zones,
         display,
         tests,
+        allow_lints,
     }
 }
 

@@ -59,6 +59,9 @@ pub struct PieceDef {
     pub no_capture: Vec<usize>,
 }
 
+/// The names of `check`'s lints, which a variant file may allow (`allow-lints`).
+pub const LINT_NAMES: [&str; 2] = ["stuck-piece", "royal-by-promotion"];
+
 /// A piece's movement while it stands in a zone.
 #[derive(Clone, Debug)]
 pub struct ZonedBetza {
@@ -158,6 +161,9 @@ pub struct Variant {
     pub display: Display,
     /// The file's `[[test]]` tables: positions with what the rules must give there.
     pub tests: Vec<VariantTest>,
+    /// The lints the file means to break (`allow-lints`: Sittuyin's Pawns may stand on the
+    /// last rank), which `check` does not count.
+    pub allowed_lints: Vec<String>,
 }
 
 impl Variant {

@@ -132,7 +132,7 @@ fn variant_file_errors() {
         (
             "an unknown key",
             variant_error(&format!("flavour = \"sweet\"\n{MINI}")),
-            "mini.toml:1:1: unknown key `flavour` in `variant`\n  hint: known keys: description, display, eval, files, id, inventor, name, piece, ranks, rules, start, test, zones",
+            "mini.toml:1:1: unknown key `flavour` in `variant`\n  hint: known keys: allow-lints, description, display, eval, files, id, inventor, name, piece, ranks, rules, start, test, zones",
         ),
         (
             "bad notation",
