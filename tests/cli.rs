@@ -42,6 +42,7 @@ fn variants_lists_every_built_in_game() {
         "seirawan",
         "asean",
         "janggi",
+        "sittuyin",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -58,7 +59,7 @@ fn variants_toml_is_machine_readable() {
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
     assert_eq!(list.len(), polymachy::variant::BUILTIN.len());
-    assert_eq!(list.len(), 25);
+    assert_eq!(list.len(), 26);
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))

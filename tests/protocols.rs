@@ -118,7 +118,7 @@ fn xboard_describes_engine_defined_variants() {
         .unwrap();
     assert!(
         features.contains(
-            "variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako,capablanca,grand,zanzibar-xxl,tamerlane2,zanzibar-s,wildebeest,xiangqi,makruk,crazyhouse,shogi,shatranj,courier,minishogi,kingofthehill,seirawan,asean,janggi\""
+            "variants=\"metamachy,normal,lions-and-unicorns,perfect12,shako,capablanca,grand,zanzibar-xxl,tamerlane2,zanzibar-s,wildebeest,xiangqi,makruk,crazyhouse,shogi,shatranj,courier,minishogi,kingofthehill,seirawan,asean,janggi,sittuyin\""
         ),
         "{features}"
     );

@@ -485,3 +485,16 @@ fn janggi_endings_agree_with_pyffish_on_random_games() {
     assert!(by.keys().any(|k| k.contains("Passes")), "{by:?}");
     round_trip("janggi", "janggitraditional", None, None);
 }
+
+/// Sittuyin: the setup, promotions in place, ASEAN counts and endings along random games as
+/// Fairy-Stockfish's "sittuyin" gives them, FEN for FEN; its FENs read back.
+#[test]
+fn sittuyin_agrees_with_pyffish_on_random_games() {
+    if !have_pyffish() {
+        return;
+    }
+    let start = rules("sittuyin");
+    let start = Position::start(&start).fen();
+    verdicts_agree("sittuyin", "sittuyin", &[start.as_str()], 8, |_, _| {});
+    round_trip("sittuyin", "sittuyin", None, None);
+}

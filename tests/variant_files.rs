@@ -473,3 +473,49 @@ fn check_against_fairy_stockfish_finds_a_planted_mistake() {
         r.stderr
     );
 }
+
+// A file may allow a lint it means to break (Sittuyin's Pawns stand on the last rank without
+// a move, as Fairy-Stockfish plays it): `check` then does not count it, and says so; without
+// the allowance the lint is a failure; an unknown lint's name is refused where it is written.
+#[test]
+fn a_file_may_allow_a_lint() {
+    let dir = common::TempDir::new("allow-lints");
+    let check = |path: &str| run_binary(&["check", "-v", path, "--cases", "2", "--plies", "8"], "");
+    let r = check("sittuyin");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("ok    lints  no likely mistake found (royal-by-promotion; allowed by the file: stuck-piece)"),
+        "{}",
+        r.stdout
+    );
+    let p = planted(
+        &dir,
+        "sittuyin.toml",
+        "allow-lints = [\"stuck-piece\"]\n",
+        "",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("LINT  stuck-piece  White's Pawn"),
+        "{}",
+        r.stdout
+    );
+    let p = planted(
+        &dir,
+        "sittuyin.toml",
+        "allow-lints = [\"stuck-piece\"]\n",
+        "allow-lints = [\"stuck-pieces\"]\n",
+    );
+    let r = check(&p);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("`allow-lints`: no lint is named `stuck-pieces`")
+            && r.stderr
+                .contains("the lints: stuck-piece, royal-by-promotion"),
+        "{}",
+        r.stderr
+    );
+}

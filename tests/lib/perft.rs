@@ -131,6 +131,7 @@ perft_file!(minishogi, minishogi_deep, "minishogi");
 perft_file!(seirawan, seirawan_deep, "seirawan");
 perft_file!(asean, asean_deep, "asean");
 perft_file!(janggi, janggi_deep, "janggi");
+perft_file!(sittuyin, sittuyin_deep, "sittuyin");
 
 #[test]
 fn the_runner_reports_a_wrong_number() {
