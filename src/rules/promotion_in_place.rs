@@ -63,6 +63,9 @@ impl RuleSpec for PromotionInPlaceSpec {
     fn name(&self) -> &'static str {
         "promotion-in-place"
     }
+    fn promotes_kind(&self, kind: usize) -> bool {
+        self.pieces.contains(&kind)
+    }
     fn clone_spec(&self) -> Box<dyn RuleSpec> {
         Box::new(self.clone())
     }

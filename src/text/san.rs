@@ -24,12 +24,14 @@ pub use super::{coord, is_capture};
 #[error("{0}")]
 pub struct MoveError(pub String);
 
-/// The kind written without its letter: the promoting, non-royal kind with the most pieces in
-/// the start position.
+/// The kind written without its letter: the promoting (by `promotes-to` or by a rule),
+/// non-royal kind with the most pieces in the start position.
 pub fn pawn_kind(rules: &Ruleset) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
     for k in 0..rules.variant.pieces.len() {
-        if rules.variant.pieces[k].promotes_to.is_empty() || rules.is_royal_kind(k) {
+        let promotes = !rules.variant.pieces[k].promotes_to.is_empty()
+            || rules.variant.rules.iter().any(|r| r.promotes_kind(k));
+        if !promotes || rules.is_royal_kind(k) {
             continue;
         }
         let n = rules
@@ -149,6 +151,10 @@ fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]
             if same_file {
                 s.push_str(&rank_text(g, mv.from));
             }
+        } else if is_pawn && g.file(mv.from) != g.file(mv.to) {
+            // A Pawn that leaves its file without taking (Sittuyin's promotion by a step)
+            // names its square, as Fairy-Stockfish writes it (`d5e4=F`).
+            s.push_str(&g.name(mv.from).to_string());
         } else if !others.is_empty() {
             if !same_file {
                 s.push(file);

@@ -52,6 +52,12 @@ pub trait RuleSpec: Any + std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether this rule promotes pieces of `kind` (besides `promotes-to`: Sittuyin's Pawns):
+    /// such a kind is written without its letter in SAN, as a Pawn.
+    fn promotes_kind(&self, _kind: usize) -> bool {
+        false
+    }
+
     /// Whether this rule brings pieces of `kind` from a hand onto the board (a drop, a
     /// gating): a royal piece may then stand in the start position's hand.
     fn brings_from_hand(&self, _kind: usize) -> bool {

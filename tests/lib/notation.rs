@@ -441,3 +441,21 @@ fn check_parse(s: &str) -> Result<(), TestCaseError> {
         }
     }
 }
+
+// Sittuyin's Pawn promotes by a rule, so it is written without a letter, and a promotion by a
+// diagonal step names its square, as pyffish 0.0.90 (Fairy-Stockfish's "sittuyin") writes
+// them: `d5=F` in place, `d5e4=F` by a step, `d6` the plain step.
+#[test]
+fn sittuyin_promotions_are_written_as_fairy_stockfish_writes_them() {
+    let rs = crate::common::rules("sittuyin");
+    let mut p = crate::common::pos(&rs, "8/1k6/8/3P4/8/8/8/K7[] w - - 0 1");
+    for (uci, written) in [("d5d5f", "d5=F"), ("d5e4f", "d5e4=F"), ("d5d6", "d6")] {
+        let mv = polymachy::game::parse_move(&mut p, uci).unwrap();
+        assert_eq!(polymachy::text::san::san(&mut p, mv), written, "{uci}");
+        assert_eq!(
+            polymachy::game::parse_move(&mut p, written),
+            Ok(mv),
+            "{written}"
+        );
+    }
+}
