@@ -269,6 +269,16 @@ fn planted(dir: &common::TempDir, file: &str, from: &str, to: &str) -> String {
     path.display().to_string()
 }
 
+/// `check` of a shipped `file` with `from` written as `to` ([`planted`]): its exit status must
+/// be `code`; what it printed (standard error for a refused file, 2), for the caller to read.
+fn check_planted(dir: &common::TempDir, file: &str, from: &str, to: &str, code: i32) -> String {
+    let p = planted(dir, file, from, to);
+    let r = run_binary(&["check", "-v", &p, "--cases", "2", "--plies", "8"], "");
+    let out = if code == 2 { r.stderr } else { r.stdout };
+    assert_eq!(r.code, code, "{out}");
+    out
+}
+
 // A designer's likely mistakes, each planted in a shipped file that `check` passes: `check`
 // reports every one, by a lint, by one of the file's own tests or (a royal piece that would
 // promote) by refusing the file.
@@ -283,80 +293,67 @@ fn check_reports_each_planted_mistake() {
         assert!(r.stdout.contains("ok    lints"), "{}", r.stdout);
     }
     // Courier's Schleich written as a Ferz: the file's own perft counts (Fairy-Stockfish's).
-    let p = planted(
+    let out = check_planted(
         &dir,
         "courier.toml",
         "letter = \"W\"\nbetza = \"W\"",
         "letter = \"W\"\nbetza = \"F\"",
+        1,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(
-        r.stdout.contains("FAIL  test \"start\": perft"),
-        "{}",
-        r.stdout
-    );
+    assert!(out.contains("FAIL  test \"start\": perft"), "{}", out);
     // Minishogi without compulsory promotion where a piece is stuck: its Pawn may stay on
     // the last rank.
-    let p = planted(
+    let out = check_planted(
         &dir,
         "minishogi.toml",
         "compulsory-where-stuck = true\n",
         "",
+        1,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
-        r.stdout.contains(
+        out.contains(
             "LINT  stuck-piece  White's Pawn can move to a5, b5, c5, d5, e5 and stay there, with no move from there"
         ),
         "{}",
-        r.stdout
+        out
     );
     assert!(
-        r.stdout
-            .contains("hint: make it promote there (`compulsory-where-stuck`"),
+        out.contains("hint: make it promote there (`compulsory-where-stuck`"),
         "{}",
-        r.stdout
+        out
     );
     // Minishogi's Pawn drops allowed on the last rank.
-    let p = planted(&dir, "minishogi.toml", "no-drop-ranks = { P = 5 }\n", "");
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
+    let out = check_planted(&dir, "minishogi.toml", "no-drop-ranks = { P = 5 }\n", "", 1);
     assert!(
-        r.stdout
-            .contains("LINT  stuck-piece  White's Pawn can be dropped on a5, b5,"),
+        out.contains("LINT  stuck-piece  White's Pawn can be dropped on a5, b5,"),
         "{}",
-        r.stdout
+        out
     );
     // Chess whose Pawns may promote to a second King.
-    let p = planted(
+    let out = check_planted(
         &dir,
         "chess.toml",
         "promotes-to = \"QRBN\"",
         "promotes-to = \"QRBNK\"",
+        1,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
-        r.stdout
-            .contains("LINT  royal-by-promotion  Pawn promotes to King, a royal piece"),
+        out.contains("LINT  royal-by-promotion  Pawn promotes to King, a royal piece"),
         "{}",
-        r.stdout
+        out
     );
     // A King that promotes: refused where it is written.
-    let p = planted(
+    let out = check_planted(
         &dir,
         "chess.toml",
         "royal = true\n",
         "royal = true\npromotes-to = \"Q\"\n",
+        2,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains("King is royal but promotes to Queen"),
+        out.contains("King is royal but promotes to Queen"),
         "{}",
-        r.stderr
+        out
     );
 }
 
@@ -370,35 +367,31 @@ fn check_reports_the_janggi_mistakes() {
     let r = check("janggi");
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // Janggi's Guard let out of its palace: the start's perft (Fairy-Stockfish's) at depth 3.
-    let p = planted(
+    let out = check_planted(
         &dir,
         "janggi.toml",
         "confined = \"palace\"\nvalue = 300",
         "value = 300",
+        1,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
-        r.stdout
-            .contains("FAIL  test \"start\": perft 1-2 32 1024; perft 3 expected 33000"),
+        out.contains("FAIL  test \"start\": perft 1-2 32 1024; perft 3 expected 33000"),
         "{}",
-        r.stdout
+        out
     );
     // Janggi's Chariot given the diagonals of the whole palace, not of its lines: the file's
     // bikjang test (pyffish's moves).
-    let p = planted(
+    let out = check_planted(
         &dir,
         "janggi.toml",
         "betza = \"R\"\nbetza-within = { palace-lines = \"B\" }",
         "betza = \"R\"\nbetza-within = { palace = \"B\" }",
+        1,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
-        r.stdout
-            .contains("FAIL  test \"bikjang in check: the pass alone\""),
+        out.contains("FAIL  test \"bikjang in check: the pass alone\""),
         "{}",
-        r.stdout
+        out
     );
 }
 
@@ -489,33 +482,25 @@ fn a_file_may_allow_a_lint() {
         "{}",
         r.stdout
     );
-    let p = planted(
+    let out = check_planted(
         &dir,
         "sittuyin.toml",
         "allow-lints = [\"stuck-piece\"]\n",
         "",
+        1,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(
-        r.stdout.contains("LINT  stuck-piece  White's Pawn"),
-        "{}",
-        r.stdout
-    );
-    let p = planted(
+    assert!(out.contains("LINT  stuck-piece  White's Pawn"), "{}", out);
+    let out = check_planted(
         &dir,
         "sittuyin.toml",
         "allow-lints = [\"stuck-piece\"]\n",
         "allow-lints = [\"stuck-pieces\"]\n",
+        2,
     );
-    let r = check(&p);
-    assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr
-            .contains("`allow-lints`: no lint is named `stuck-pieces`")
-            && r.stderr
-                .contains("the lints: stuck-piece, royal-by-promotion"),
+        out.contains("`allow-lints`: no lint is named `stuck-pieces`")
+            && out.contains("the lints: stuck-piece, royal-by-promotion"),
         "{}",
-        r.stderr
+        out
     );
 }

@@ -7,7 +7,7 @@
 //! landing where its rook stood, a royal piece swapping places with another).
 
 use crate::geometry::Square;
-use crate::moves::{EMPTY, Move, MoveKind, color_of, kind_of};
+use crate::moves::{Code, EMPTY, Move, MoveKind, code, color_of, kind_of};
 
 use super::Position;
 
@@ -172,6 +172,48 @@ impl Position {
             _ => self.ordinary_effects(mv, &mut fx),
         }
         fx
+    }
+
+    /// The board after `mv`, laid on a copy as make lays it (what the move lifts or takes
+    /// comes off, then what it puts down lands), and the royal piece it carries, if any, as
+    /// (from, to): for rules that judge a move before it is made. Allocates nothing.
+    pub fn board_after(&self, mv: Move) -> ([Code; 256], Option<(Square, Square)>) {
+        let fx = self.effects(mv);
+        let mut board = self.board;
+        let (mut moved, mut other) = (EMPTY, EMPTY);
+        for &e in fx.as_slice() {
+            match e {
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                    board[sq.index()] = EMPTY;
+                }
+                Effect::Move { from, .. } => {
+                    moved = board[from.index()];
+                    board[from.index()] = EMPTY;
+                }
+                Effect::Relocate { from, .. } => {
+                    other = board[from.index()];
+                    board[from.index()] = EMPTY;
+                }
+                _ => {}
+            }
+        }
+        let mut royal = None;
+        for &e in fx.as_slice() {
+            let (from, to, piece) = match e {
+                Effect::Move { from, to } => match fx.promotion() {
+                    Some(k) => (from, to, code(k, self.side)),
+                    None => (from, to, moved),
+                },
+                Effect::Relocate { from, to } => (from, to, other),
+                Effect::Drop { kind, to } => (to, to, code(kind as usize, self.side)),
+                _ => continue,
+            };
+            board[to.index()] = piece;
+            if from != to && self.rules.is_royal(self.board[from.index()]) {
+                royal = Some((from, to));
+            }
+        }
+        (board, royal)
     }
 
     /// The move that `mv` is written as when a rule made it as an addition to another move

@@ -51,7 +51,7 @@
 //! A rule file imports from this module and from the data layers below it (geometry, moves,
 //! notation, variant) only; `tests/lib/layers.rs` checks it.
 
-pub use super::effects::{Effect, Effects, MAX_EFFECTS};
+pub use super::effects::{Effect, Effects};
 pub use super::verdict::{GameResult, Outcome, Termination};
 pub use super::{EpSquares, MAX_STATE, Position, Ruleset, StateWords};
 pub use crate::geometry::{Color, Geometry, Square};

@@ -768,7 +768,13 @@ impl Position {
         for &(s, c) in changes {
             b[s.index()] = c;
         }
-        movegen::attacked_on(&self.rules.tables, &b, sq, by)
+        self.attacked_on(&b, sq, by)
+    }
+
+    /// Whether `sq` is attacked by a piece of `by` on `board` (one of
+    /// [`Position::board_after`]'s, or another hypothetical board of this variant).
+    pub fn attacked_on(&self, board: &[Code; 256], sq: Square, by: Color) -> bool {
+        movegen::attacked_on(&self.rules.tables, board, sq, by)
     }
 
     /// Plays a move (pseudo-legal moves are accepted; see [`Position::is_legal`]): its

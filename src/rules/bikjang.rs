@@ -12,11 +12,10 @@
 //!
 //! Whether the game ended so is a word of rule state (not hashed, not in the FEN).
 
-use super::pass::is_pass;
 use super::{Registered, spec_as};
 use crate::position::hooks::{
-    Code, Color, EMPTY, Effect, GameResult, Move, Outcome, Params, Position, Rule, RuleSpec,
-    Ruleset, Square, StateWords, Termination, Variant, code, color_of,
+    Code, Color, EMPTY, GameResult, Move, Outcome, Params, Position, Rule, RuleSpec, Ruleset,
+    Square, StateWords, Termination, Variant,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -77,6 +76,12 @@ fn facing(pos: &Position, board: &[Code; 256], a: Square, b: Square) -> bool {
     ((lo + 1)..hi).all(|r| board[g.square(g.file(a), r).index()] == EMPTY)
 }
 
+/// Whether `mv` changes nothing on the board: a pass (the `pass` rule's, or any rule's that
+/// gives a move no effect).
+fn changes_nothing(pos: &Position, mv: Move) -> bool {
+    pos.effects(mv).as_slice().is_empty()
+}
+
 /// The two royal squares of `pos`, when each side has exactly one.
 fn royals(pos: &Position) -> Option<(Square, Square)> {
     Some((
@@ -90,61 +95,31 @@ impl Rule for Bikjang {
         "bikjang"
     }
 
-    /// In bikjang, only a pass or a move that ends it.
+    /// In bikjang, only a pass (a move that changes nothing on the board) or a move that ends
+    /// it.
     fn veto(&self, pos: &Position, mv: Move) -> bool {
         let Some((w, b)) = royals(pos) else {
             return true;
         };
-        if !facing(pos, pos.board(), w, b) || is_pass(mv) {
+        if !facing(pos, pos.board(), w, b) || changes_nothing(pos, mv) {
             return true;
         }
-        // The board after the move: what it lifts comes off, then what it puts down lands.
-        let mut board = *pos.board();
-        let (mut w2, mut b2) = (w, b);
-        let fx = pos.effects(mv);
-        let mut moved = [EMPTY; 2];
-        for e in fx.as_slice() {
-            match *e {
-                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                    board[sq.index()] = EMPTY
-                }
-                Effect::Move { from, .. } => {
-                    moved[0] = board[from.index()];
-                    board[from.index()] = EMPTY;
-                }
-                Effect::Relocate { from, .. } => {
-                    moved[1] = board[from.index()];
-                    board[from.index()] = EMPTY;
-                }
-                _ => {}
-            }
-        }
-        for e in fx.as_slice() {
-            let (from, to, piece) = match *e {
-                Effect::Move { from, to } => (from, to, moved[0]),
-                Effect::Relocate { from, to } => (from, to, moved[1]),
-                Effect::Drop { kind, to } => (to, to, code(kind as usize, pos.side())),
-                _ => continue,
-            };
-            board[to.index()] = piece;
-            if from == w && piece != EMPTY && color_of(piece) == Color::White {
-                w2 = to;
-            }
-            if from == b && piece != EMPTY && color_of(piece) == Color::Black {
-                b2 = to;
-            }
-        }
-        !facing(pos, &board, w2, b2)
+        let (board, carried) = pos.board_after(mv);
+        let at = |sq: Square| match carried {
+            Some((from, to)) if from == sq => to,
+            _ => sq,
+        };
+        !facing(pos, &board, at(w), at(b))
     }
 
     fn on_make(&self, pos: &Position, mv: Move, _captured: Code, state: &mut StateWords) {
         let in_bikjang = royals(pos).is_some_and(|(w, b)| facing(pos, pos.board(), w, b));
-        state[self.ended] = u16::from(is_pass(mv) && in_bikjang);
+        state[self.ended] = u16::from(changes_nothing(pos, mv) && in_bikjang);
     }
 
     /// A pass in bikjang ends the game: it is legal in check too (as in Fairy-Stockfish).
     fn exempts_from_check(&self, pos: &Position, mv: Move) -> bool {
-        is_pass(mv) && royals(pos).is_some_and(|(w, b)| facing(pos, pos.board(), w, b))
+        changes_nothing(pos, mv) && royals(pos).is_some_and(|(w, b)| facing(pos, pos.board(), w, b))
     }
 
     fn ending(&self, pos: &Position) -> Option<Outcome> {

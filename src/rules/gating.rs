@@ -28,8 +28,8 @@
 
 use super::{Registered, a, join, spec_as};
 use crate::position::hooks::{
-    Code, Color, EMPTY, Effect, Effects, MAX_EFFECTS, Move, MoveKind, MoveList, Params, Position,
-    Rule, RuleSpec, Ruleset, Square, StateFields, StateWords, Variant, code, color_of,
+    Code, Color, EMPTY, Effect, Effects, Move, MoveKind, MoveList, Params, Position, Rule,
+    RuleSpec, Ruleset, Square, StateFields, StateWords, Variant, color_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -52,10 +52,6 @@ pub const REGISTERED: Registered = Registered {
                 rs.geometry.ranks
             ));
         }
-        let mut gated = 0u64;
-        for &k in &spec.pieces {
-            gated |= 1 << k;
-        }
         if !rs.has_hands() {
             b.use_hands(false);
         }
@@ -66,7 +62,6 @@ pub const REGISTERED: Registered = Registered {
         Ok(Box::new(Gating {
             spec,
             index: b.index(),
-            gated,
             words: [words, words + 1],
         }))
     },
@@ -115,8 +110,6 @@ struct Gating {
     spec: GatingSpec,
     /// This rule's index (`aux` of its moves).
     index: u8,
-    /// The kinds that may enter, as bits.
-    gated: u64,
     /// The state slots of White's and Black's gates (bit = file).
     words: [usize; 2],
 }
@@ -442,7 +435,6 @@ impl Rule for Gating {
             .spec
             .pieces
             .iter()
-            .filter(|&&k| self.gated >> k & 1 != 0)
             .map(|&k| a(&rs.variant.pieces[k].name))
             .collect();
         let rank = match self.spec.rank {
@@ -461,55 +453,16 @@ impl Rule for Gating {
     }
 }
 
-/// Whether the move `base` would leave a royal piece of the side to move attacked: its
-/// effects laid on a copy of the board (lifts first, then landings).
+/// Whether the move `base` would leave a royal piece of the side to move attacked.
 fn base_exposes_royal(pos: &Position, base: Move) -> bool {
-    let fx = pos.effects(base);
     let side = pos.side();
-    let mut changes = [(Square::new(0), EMPTY); 2 * MAX_EFFECTS];
-    let mut n = 0;
-    let mut royal_to = None;
-    let mut push = |sq: Square, c: Code| {
-        if let Some(slot) = changes.get_mut(n) {
-            *slot = (sq, c);
-            n += 1;
-        }
-    };
-    for &e in fx.as_slice() {
-        match e {
-            Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => push(sq, EMPTY),
-            Effect::Move { from, .. } | Effect::Relocate { from, .. } => push(from, EMPTY),
-            _ => {}
-        }
-    }
-    for &e in fx.as_slice() {
-        match e {
-            Effect::Move { from, to } => {
-                let c = match fx.promotion() {
-                    Some(k) => code(k, side),
-                    None => pos.piece_at(from),
-                };
-                if pos.rules().is_royal(pos.piece_at(from)) {
-                    royal_to = Some((from, to));
-                }
-                push(to, c);
-            }
-            Effect::Relocate { from, to } => {
-                if pos.rules().is_royal(pos.piece_at(from)) {
-                    royal_to = Some((from, to));
-                }
-                push(to, pos.piece_at(from));
-            }
-            _ => {}
-        }
-    }
-    let changes = &changes[..n];
+    let (board, carried) = pos.board_after(base);
     pos.occupied(side)
         .iter()
         .filter(|&sq| pos.rules().is_royal(pos.piece_at(sq)))
-        .map(|sq| match royal_to {
+        .map(|sq| match carried {
             Some((from, to)) if from == sq => to,
             _ => sq,
         })
-        .any(|sq| pos.attacked_with(changes, sq, side.flip()))
+        .any(|sq| pos.attacked_on(&board, sq, side.flip()))
 }

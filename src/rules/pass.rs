@@ -82,12 +82,6 @@ struct Pass {
     passes: usize,
 }
 
-/// Whether `mv` is a pass: a rule's move that starts and ends on one square and makes no
-/// piece (a promotion in place is none).
-pub fn is_pass(mv: Move) -> bool {
-    mv.is_rule_made() && mv.from == mv.to && mv.promo == 0
-}
-
 /// The game's words for the ending.
 const PASSES: &str = "Passes in a row";
 

@@ -186,17 +186,11 @@ impl Rule for PromotionInPlace {
         }
         let side = pos.side();
         let rs = pos.rules();
-        let mut board = *pos.board();
-        board[mv.from.index()] = EMPTY;
-        board[mv.to.index()] = code(self.spec.to, side);
+        let (board, _) = pos.board_after(mv);
         let enemy = |c: Code| c != EMPTY && color_of(c) != side;
         // No check either, by the new piece or by one the move uncovers.
         if let Some(royal) = pos.royal_square(side.flip())
-            && pos.attacked_with(
-                &[(mv.from, EMPTY), (mv.to, code(self.spec.to, side))],
-                royal,
-                side,
-            )
+            && pos.attacked_on(&board, royal, side)
         {
             return false;
         }

@@ -226,12 +226,7 @@ fn setup_choices_constrain_any_piece() {
     assert!(e.contains("puts the Bishop on the b file"), "{e}");
     // Counted: K on a: R on d, B on c, Q on b (1); K on b: R a or d, B c or d (3): 4 setups.
     let rs = Ruleset::new(&v, Some("KQBR")).unwrap();
-    let explained = rs
-        .compiled_rules()
-        .iter()
-        .find(|h| h.name() == "setup-choice")
-        .unwrap()
-        .explain(&rs);
+    let explained = setup_choice_words(&rs);
     assert!(explained.contains("(4 arrangements)"), "{explained}");
     assert!(
         explained.contains("The Rook must stand on the a or d file"),
@@ -287,12 +282,7 @@ fn each_side_may_arrange_its_own_pieces() {
         "{e}"
     );
     let rs = Ruleset::new(&v, None).unwrap();
-    let explained = rs
-        .compiled_rules()
-        .iter()
-        .find(|h| h.name() == "setup-choice")
-        .unwrap()
-        .explain(&rs);
+    let explained = setup_choice_words(&rs);
     assert!(
         explained.contains("each side arranges its King, Queen, Bishop and Rook"),
         "{explained}"
@@ -303,4 +293,13 @@ fn each_side_may_arrange_its_own_pieces() {
         e.contains("the other side mirrors the chooser's arrangement, so a setup names one"),
         "{e}"
     );
+}
+
+/// The setup-choice rule's explanation, as the page and `variants --toml` give it.
+fn setup_choice_words(rs: &Ruleset) -> String {
+    rs.compiled_rules()
+        .iter()
+        .find(|h| h.name() == "setup-choice")
+        .unwrap()
+        .explain(rs)
 }
