@@ -78,6 +78,10 @@ pub enum MoveKind {
     /// A piece put from the mover's hand on the empty square `to` (`from` equals `to`):
     /// `aux` is the kind dropped. Only variants with hands (the `drops` rule) have them.
     Drop = 4,
+    /// A move that takes a piece on a square it passes and goes on (a locust capture: the
+    /// Chu Shogi Lion's double capture, a checkers jump): `aux` is that square; the piece may
+    /// take another on `to`, and `to` may be `from` (the Lion's capture without moving).
+    Locust = 5,
 }
 
 /// A move: from, to, promotion (0 = none, else kind + 1), kind and a kind-specific byte.
@@ -92,7 +96,7 @@ pub struct Move {
     /// How the move is played.
     pub kind: MoveKind,
     /// Kind-specific: the passed square of a double step, the index of the rule that made a
-    /// rule's move, the kind a drop puts down.
+    /// rule's move, the kind a drop puts down, the square a locust move takes a piece on.
     pub aux: u8,
 }
 
@@ -131,6 +135,12 @@ impl Move {
     #[inline]
     pub fn dropped(&self) -> Option<usize> {
         (self.kind == MoveKind::Drop).then_some(self.aux as usize)
+    }
+
+    /// The square a locust move takes a piece on before it goes on ([`MoveKind::Locust`]).
+    #[inline]
+    pub fn locust_square(&self) -> Option<Square> {
+        (self.kind == MoveKind::Locust).then_some(Square::new(self.aux))
     }
 
     /// The piece kind this move promotes to.

@@ -30,6 +30,9 @@ pub const MAKES_EP: u16 = 32;
 pub const PROMOTES: u16 = 64;
 /// A single-destination entry (a leap); otherwise a ray.
 pub const LEAP: u16 = 128;
+/// A leap that takes a piece on a square it passes ([`Entry::ep`]) and goes on: a locust
+/// capture (`caK`, `fcafmF`). The destination may be the origin (`cabK`).
+pub const LOCUST: u16 = 256;
 
 /// A condition on one square of a walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,7 +59,8 @@ pub struct Entry {
     pub(crate) flags: u16,
     /// The first square a `MAKES_EP` move passes (next to its origin). It leaves rights on
     /// every square it passes: for a straight step, this one and the next ones on the line up
-    /// to the destination (`position::EpSquares::passed`).
+    /// to the destination (`position::EpSquares::passed`). For a [`LOCUST`] leap: the square
+    /// it takes a piece on before it goes on ([`Entry::locust`]).
     pub ep: Square,
     /// Index of the notation component this entry came from.
     pub component: u8,
@@ -71,8 +75,8 @@ pub struct Entry {
     pub by: i8,
 }
 
-/// Where [`Entry`]'s flags keep the index of its piece's [`KindLimits`] (the high byte).
-const LIMITS_SHIFT: u16 = 8;
+/// Where [`Entry`]'s flags keep the index of its piece's [`KindLimits`] (the high bits).
+const LIMITS_SHIFT: u16 = 9;
 
 /// The kinds a piece may not use as a screen or take (bit = kind): the Janggi Cannon hops over
 /// no Cannon and takes none.
@@ -108,6 +112,23 @@ pub enum ProbeKind {
     Bent {
         /// The bend square may hold anything.
         bend_any: bool,
+    },
+    /// A locust leap from `origin` ([`LOCUST`]) that takes a piece on `mid` and goes on to
+    /// `to`. `at_mid`: the target is `mid` (the piece there is taken on the way; the leap
+    /// needs `to` free: empty where it may move there, an enemy of the attacker where it may
+    /// capture, or the origin itself); otherwise the target is `to`, and `mid` must hold a
+    /// piece of the target's side.
+    Locust {
+        /// The square taken on the way.
+        mid: Square,
+        /// Where the leap ends.
+        to: Square,
+        /// Whether the target is `mid` rather than `to`.
+        at_mid: bool,
+        /// The leap may end on an empty square.
+        quiet: bool,
+        /// The leap may end by taking a piece.
+        capture: bool,
     },
 }
 
@@ -233,6 +254,7 @@ pub fn mirror_symmetric(b: &Betza) -> Option<bool> {
         u16,
         Option<(i32, i32)>,
         Option<bool>,
+        Option<(i32, i32)>,
     );
     let key = |w: &Walk, m: i32| -> Key {
         let mut conds: Vec<(i32, i32, bool)> =
@@ -247,6 +269,7 @@ pub fn mirror_symmetric(b: &Betza) -> Option<bool> {
             w.flags,
             w.ep.map(|(x, y)| (m * x, y)),
             w.bend_empty,
+            w.locust.map(|(x, y)| (m * x, y)),
         )
     };
     let mut walks = Vec::new();
@@ -314,6 +337,9 @@ struct Walk {
     ep: Option<(i32, i32)>,
     /// Bend condition of a multi-leg rider: Some(true) = must be empty, Some(false) = any.
     bend_empty: Option<bool>,
+    /// The square a locust leap takes a piece on before it goes on (a capture on a
+    /// non-final leg).
+    locust: Option<(i32, i32)>,
 }
 
 /// One move a walk allows, as offsets from the piece: whether it is an initial move, its
@@ -333,12 +359,13 @@ const MODES: u16 = MOVE | CAPTURE | EP | MAKES_EP | PROMOTES;
 
 /// What a component allows, square by square (rays expanded to 15 squares away, with the squares
 /// passed as conditions), so that notation written two ways compares equal. `None` where it
-/// does not compile or hops (a hopper's meaning is not a list of conditions).
+/// does not compile, hops or takes on the way (a hopper's or a locust's meaning is not a list
+/// of conditions).
 fn reach_set(c: &Component) -> Option<Vec<Reach>> {
     let initial = c.legs[0].mods.initial;
     let mut out = Vec::new();
     for w in component_walks(c).ok()? {
-        if w.flags & (HOP | GRASS) != 0 {
+        if w.flags & (HOP | GRASS) != 0 || w.locust.is_some() {
             return None;
         }
         let mut empty: Vec<(i32, i32)> = Vec::new();
@@ -570,6 +597,7 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
                 flags: f,
                 ep,
                 bend_empty: if start != (0, 0) { Some(false) } else { None },
+                locust: None,
             });
         }
         return Ok(out);
@@ -587,6 +615,7 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
         range: Option<u32>,
         conds: Vec<(i32, i32, bool)>,
         bend_empty: Option<bool>,
+        locust: Option<(i32, i32)>,
     }
     let mut states: Vec<State> = Vec::new();
     let nlegs = c.legs.len();
@@ -604,6 +633,7 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
             range: range0,
             conds: vec![],
             bend_empty: None,
+            locust: None,
         };
         if li == 0 {
             for &(dx, dy) in &vecs {
@@ -641,23 +671,38 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
                     );
                 }
                 let leap = range == Some(1);
+                let dest = (st.pos.0 + v.0, st.pos.1 + v.1);
+                if st.locust.is_some() && (!leap || m.p || m.g || m.e) {
+                    return Err(
+                        "after a capture on an earlier leg (a locust move), the last leg \
+                         must be one step or leap that moves or captures (no slide, p, g or e)"
+                            .into(),
+                    );
+                }
+                if st.locust == Some(dest) {
+                    return Err("a locust move may not end on the square it captured on: \
+                         write the plain capture instead"
+                        .into());
+                }
                 if leap {
                     // A path that comes back to its own destination: the destination's state
                     // is decided by the final leg's mode, not by the earlier condition.
                     let mut conds = st.conds.clone();
-                    conds.retain(|&(x, y, _)| (x, y) != (st.pos.0 + v.0, st.pos.1 + v.1));
+                    conds.retain(|&(x, y, _)| (x, y) != dest);
                     if m.p || m.g {
                         return Err("p and g on the last leg need a rider".into());
                     }
+                    let locust = if st.locust.is_some() { LOCUST } else { 0 };
                     out.push(Walk {
                         conds,
                         start: (0, 0),
-                        step: (st.pos.0 + v.0, st.pos.1 + v.1),
+                        step: dest,
                         range: Some(1),
                         leap: true,
-                        flags: flags | LEAP,
+                        flags: flags | LEAP | locust,
                         ep: None,
                         bend_empty: None,
+                        locust: st.locust,
                     });
                 } else {
                     if m.p || m.g {
@@ -682,21 +727,32 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
                         flags,
                         ep: None,
                         bend_empty: Some(bend_empty),
+                        locust: None,
                     });
                 }
                 if out.len() > MAX_PATHS {
                     return Err(Unwalkable::Paths);
                 }
             } else {
-                if m.c || m.d || m.e {
+                if m.d || m.e {
+                    return Err("d and e on a non-final leg are not supported".into());
+                }
+                if m.c && (m.p || m.g || m.m) {
                     return Err(
-                        "capturing on a non-final leg (locust moves) is not supported".into(),
+                        "c on a non-final leg captures and goes on: it does not mix \
+                         with m, p or g there (write two components)"
+                            .into(),
+                    );
+                }
+                if m.c && st.locust.is_some() {
+                    return Err(
+                        "at most one capture on a non-final leg (one locust capture a move)".into(),
                     );
                 }
                 // Condition on the square this leg reaches.
                 let cond = if m.p && m.m {
                     None
-                } else if m.p || m.g {
+                } else if m.p || m.g || m.c {
                     Some(true)
                 } else {
                     Some(false)
@@ -724,6 +780,7 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
                         range: if toggles { toggle(range) } else { range },
                         conds: c2,
                         bend_empty,
+                        locust: if m.c { Some(pos) } else { st.locust },
                     });
                     if next.len() > MAX_PATHS {
                         return Err(Unwalkable::Paths);
@@ -1107,7 +1164,7 @@ impl Tables {
                 None => return,
             }
         }
-        let ep = match w.ep {
+        let ep = match w.ep.or(w.locust) {
             Some(p) => match off(p) {
                 Some(s) => s,
                 None => return,
@@ -1195,6 +1252,8 @@ impl Tables {
         self.probes.clear();
         // Per colour and target: key -> attackers by distance (distance, code mask).
         let mut map: Vec<BTreeMap<Key, Vec<(u32, u128)>>> = vec![BTreeMap::new(); 2 * size];
+        // Per colour and target: the locust probes.
+        let mut locusts: Vec<Vec<Probe>> = vec![Vec::new(); 2 * size];
         for kind in 0..nkinds {
             for color in [Color::White, Color::Black] {
                 let bit: u128 = 1u128 << code(kind, color).index();
@@ -1202,6 +1261,10 @@ impl Tables {
                     let (s, n) = self.index[self.slot(kind, color, sq)];
                     for i in s as usize..s as usize + n as usize {
                         let e = self.entries[i];
+                        if e.flags & LOCUST != 0 {
+                            self.locust_probes(kind, color, sq, &e, &mut locusts);
+                            continue;
+                        }
                         if e.flags & CAPTURE == 0 {
                             continue;
                         }
@@ -1371,6 +1434,19 @@ impl Tables {
                         }
                     }
                 }
+                for mut p in std::mem::take(&mut locusts[color * size + target]) {
+                    // Its conditions, but the one on the target (`mid` when it is the
+                    // target: the piece there is the one attacked).
+                    let own: Vec<Cond> = self.conds[p.cond_start as usize..][..p.cond_len as usize]
+                        .iter()
+                        .copied()
+                        .filter(|c| c.sq != tsq)
+                        .collect();
+                    p.cond_start = self.conds.len() as u32;
+                    p.cond_len = own.len() as u16;
+                    self.conds.extend(own);
+                    self.probes.push(p);
+                }
                 let n = self.probes.len() as u32 - first;
                 self.probe_index[color * size + target] = (first, n as u16);
                 // Which probes each square can turn from "no attack" to "attack": a square that
@@ -1384,6 +1460,18 @@ impl Tables {
                     let scan = p.sq_start..p.sq_start + p.sq_len as u32;
                     match p.kind {
                         ProbeKind::Leap => {}
+                        ProbeKind::Locust {
+                            mid, to, at_mid, ..
+                        } => {
+                            // The square taken on the way filled, or where the leap ends
+                            // emptied or filled.
+                            if at_mid {
+                                vacate.push((to, li));
+                                fill.push((to, li));
+                            } else {
+                                fill.push((mid, li));
+                            }
+                        }
                         ProbeKind::Slide | ProbeKind::Bent { .. } => {
                             vacate.extend(scan.map(|k| (self.squares[k as usize], li)));
                         }
@@ -1430,6 +1518,53 @@ impl Tables {
                 self.vacate_sets.push(set_of(&vacate));
                 self.fill_sets.push(set_of(&fill));
             }
+        }
+    }
+
+    /// The probes of one locust leap of a piece of `kind` and `color` on `origin`, by colour
+    /// and target in `out`: one on the square it takes on the way, one on where it ends when
+    /// it may capture there. A probe is left out where the piece also has a plain leap from
+    /// `origin` that captures on that target unconditionally (the Chu Lion's steps and jumps
+    /// cover its double moves), so that such pieces cost the attack test nothing more.
+    fn locust_probes(
+        &self,
+        kind: usize,
+        color: Color,
+        origin: Square,
+        e: &Entry,
+        out: &mut [Vec<Probe>],
+    ) {
+        let (mid, to) = (e.ep, self.squares_of(e)[0]);
+        let plain = |target: Square| {
+            self.entries_at(kind, color, origin).iter().any(|p| {
+                p.flags & (LEAP | CAPTURE | LOCUST) == LEAP | CAPTURE
+                    && p.cond_len == 0
+                    && p.limits() == 0
+                    && self.squares_of(p)[0] == target
+            })
+        };
+        let base = color.index() * self.size;
+        let probe = |at_mid: bool| Probe {
+            kind: ProbeKind::Locust {
+                mid,
+                to,
+                at_mid,
+                quiet: e.flags & MOVE != 0,
+                capture: e.flags & CAPTURE != 0,
+            },
+            mask: 1u128 << code(kind, color).index(),
+            origin,
+            sq_start: 0,
+            sq_len: 0,
+            org_start: 0,
+            cond_start: e.cond_start,
+            cond_len: e.cond_len,
+        };
+        if !plain(mid) {
+            out[base + mid.index()].push(probe(true));
+        }
+        if e.flags & CAPTURE != 0 && to != origin && !plain(to) {
+            out[base + to.index()].push(probe(false));
         }
     }
 
@@ -1545,6 +1680,12 @@ impl Entry {
         self.flags &= !MAKES_EP;
     }
 
+    /// The square a locust leap ([`LOCUST`]) takes a piece on before it goes on.
+    #[inline(always)]
+    pub fn locust(&self) -> Option<Square> {
+        (self.flags & LOCUST != 0).then_some(self.ep)
+    }
+
     /// The shape of the walk.
     #[inline]
     pub fn shape(&self) -> Shape {
@@ -1590,6 +1731,35 @@ impl Tables {
         self.reach_into(e, board, side, &mut land)
     }
 
+    /// [`Tables::reach_into`] for a locust leap (its conditions hold): the piece on the
+    /// square passed must be an enemy it may take; the leap then lands like any other, its
+    /// own origin counting as empty (the Lion's capture without moving, `cabK`).
+    #[cold]
+    #[inline(never)]
+    fn reach_locust<L: Lander>(
+        &self,
+        e: &Entry,
+        board: &[crate::moves::Code; 256],
+        side: Color,
+        land: &mut L,
+    ) {
+        use crate::moves::{EMPTY, color_of};
+        let mid = board[e.ep.index()];
+        if mid == EMPTY || color_of(mid) == side || (e.limits() != 0 && !self.may_take(e, mid)) {
+            return;
+        }
+        let to = self.squares_of(e)[0];
+        let c = board[to.index()];
+        if c == EMPTY || (e.dx, e.dy) == (0, 0) {
+            land.land(to, Landing::Empty);
+        } else if e.flags & CAPTURE != 0
+            && color_of(c) != side
+            && (e.limits() == 0 || self.may_take(e, c))
+        {
+            land.land(to, Landing::Enemy);
+        }
+    }
+
     /// [`Tables::reach`] with a [`Lander`]: the generator's form, whose `land` is always
     /// inlined (a closure called per square is not, in the hottest loop of the engine).
     #[inline(always)]
@@ -1607,6 +1777,10 @@ impl Tables {
         let dests = self.squares_of(e);
         let capture = e.flags & CAPTURE != 0;
         if e.flags & LEAP != 0 {
+            if e.flags & LOCUST != 0 {
+                self.reach_locust(e, board, side, land);
+                return;
+            }
             let to = dests[0];
             let c = board[to.index()];
             if c == EMPTY {

@@ -376,6 +376,7 @@ pub fn show(rules: &Ruleset, mv: Move) -> String {
         MoveKind::Double => format!("{text} (double step)"),
         MoveKind::EnPassant => format!("{text} (en passant)"),
         MoveKind::Drop => format!("{text} (drop)"),
+        MoveKind::Locust => format!("{text} (locust)"),
         MoveKind::Rule => match rules.compiled_rules().get(mv.aux as usize) {
             Some(h) => format!("{text} ({})", h.name()),
             None => format!("{text} (rule #{})", mv.aux),

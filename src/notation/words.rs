@@ -816,6 +816,8 @@ fn multi_clause(c: &Component) -> String {
                 " to any square, empty or not,"
             } else if m.p || m.g {
                 " onto a piece, which it hops over"
+            } else if m.c {
+                " onto an enemy, capturing it,"
             } else {
                 " to an empty square"
             };
@@ -936,6 +938,12 @@ mod tests {
                  capturing, if the square passed is empty (an enemy may then take it en passant on the square passed).",
             ),
             ("R4", "Slides up to four squares along a rank or file."),
+            (
+                "fmFfcafmF",
+                "Steps one square diagonally forward without capturing; may also go one square diagonally \
+                 forward onto an enemy, capturing it, and continue from there one square \
+                 diagonally, straight on (so diagonally forward), ending on an empty square.",
+            ),
             (
                 "NcB",
                 "Leaps like a Knight (two squares one way and one to the side), jumping over anything between; \

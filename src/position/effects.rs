@@ -129,13 +129,16 @@ impl Effects {
 
 impl Position {
     /// The square of the piece a board move of the side to move takes, if any: the en-passant
-    /// victim for an en-passant capture, else the destination when an enemy piece stands
-    /// there. The one place that says where a move captures.
+    /// victim for an en-passant capture, the square a locust move takes on the way (it may
+    /// take a second piece on its destination: [`Position::effects`] lists both), else the
+    /// destination when an enemy piece stands there. The one place that says where a move
+    /// captures.
     #[inline]
     pub fn capture_square(&self, mv: Move) -> Option<Square> {
         match mv.kind {
             MoveKind::Drop => None,
             MoveKind::EnPassant => Some(self.ep_victim),
+            MoveKind::Locust => Some(Square::new(mv.aux)),
             _ => {
                 let c = self.board[mv.to.index()];
                 (c != EMPTY && color_of(c) != self.side).then_some(mv.to)
@@ -226,12 +229,19 @@ impl Position {
         rule.written_as(self, mv)
     }
 
-    /// The effects of an ordinary board move: a capture on its square (or en passant), the
-    /// mover's move, a promotion. A rule's effects may start from them.
+    /// The effects of an ordinary board move: a capture on its square (or en passant, or on
+    /// the way and then on its square for a locust move), the mover's move, a promotion. A
+    /// rule's effects may start from them.
     #[inline]
     pub fn ordinary_effects(&self, mv: Move, fx: &mut Effects) {
         if let Some(sq) = self.capture_square(mv) {
             fx.push(self.capture_effect(sq));
+            if mv.kind == MoveKind::Locust {
+                let c = self.board[mv.to.index()];
+                if mv.to != mv.from && c != EMPTY && color_of(c) != self.side {
+                    fx.push(self.capture_effect(mv.to));
+                }
+            }
         }
         fx.push(Effect::Move {
             from: mv.from,

@@ -36,8 +36,8 @@ struct Undo {
     /// What the move did ([`Position::effects`]).
     fx: Effects,
     moved: Code,
-    captured: Code,
-    cap_sq: Square,
+    /// The pieces taken, in the order of the move's capture effects (a locust move takes two).
+    captured: [Code; 2],
     rights: u16,
     ep: EpSquares,
     ep_victim: Square,
@@ -50,10 +50,10 @@ struct Undo {
     null: bool,
     /// The second piece the move relocated (for [`Position::move_changes`]).
     other: Code,
-    /// With hands: the kind a capture put in the captor's hand (`NO_HAND`: none).
-    hand_kind: u8,
+    /// With hands: the kinds the captures put in the captor's hand (`NO_HAND`: none).
+    hand_kind: [u8; 2],
     /// With hands: which promoted marks the move moved or removed ([`MARK_MOVED`],
-    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`]).
+    /// [`MARK_CAPTURED`], [`MARK_OTHER`], [`MARK_MADE`], [`MARK_CAPTURED_2`]).
     marks: u8,
     /// The rules' state words before the move.
     state: StateWords,
@@ -76,6 +76,18 @@ const MARK_CAPTURED: u8 = 2;
 const MARK_OTHER: u8 = 4;
 /// The move promoted an unmarked piece (a mark was put on its destination).
 const MARK_MADE: u8 = 8;
+/// The second piece captured (a locust move's) was marked promoted.
+const MARK_CAPTURED_2: u8 = 16;
+
+/// The mark bit of the `n`-th piece a move captures (from 1).
+#[inline]
+fn capture_mark(n: usize) -> u8 {
+    if n <= 1 {
+        MARK_CAPTURED
+    } else {
+        MARK_CAPTURED_2
+    }
+}
 
 /// Most pieces of one kind a hand may hold.
 pub const MAX_IN_HAND: u8 = 200;
@@ -796,20 +808,23 @@ impl Position {
         }
         let side = self.side;
         let me = side.index();
-        let (mut moved, mut other, mut captured) = (EMPTY, EMPTY, EMPTY);
-        let mut cap_sq = mv.to;
+        let (mut moved, mut other, mut captured) = (EMPTY, EMPTY, [EMPTY; 2]);
+        let mut taken = 0;
         let mut clears = 0;
         let mut ruled_irreversible = false;
         for &e in fx.as_slice() {
             let (sq, lifted) = match e {
                 Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                    captured = self.board[sq.index()];
-                    cap_sq = sq;
-                    if captured == EMPTY {
+                    let c = self.board[sq.index()];
+                    if let Some(slot) = captured.get_mut(taken) {
+                        *slot = c;
+                    }
+                    taken += 1;
+                    if c == EMPTY {
                         continue;
                     }
-                    self.counts[captured.index()] -= 1;
-                    (sq, captured)
+                    self.counts[c.index()] -= 1;
+                    (sq, c)
                 }
                 Effect::Move { from, .. } => {
                     moved = self.board[from.index()];
@@ -838,7 +853,8 @@ impl Position {
         let mut placed = moved;
         // A royal piece relocated (a swap's partner) or captured: the royal squares are
         // counted again.
-        let mut royal_change = rs.is_royal(captured) || rs.is_royal(other);
+        let mut royal_change =
+            rs.is_royal(captured[0]) || rs.is_royal(captured[1]) || rs.is_royal(other);
         for &e in fx.as_slice() {
             let (sq, piece) = match e {
                 Effect::Move { to, .. } => (to, moved),
@@ -882,14 +898,13 @@ impl Position {
         if let Some(u) = self.stack.last_mut() {
             u.moved = moved;
             u.captured = captured;
-            u.cap_sq = cap_sq;
             u.other = other;
         }
         let h = self.rights_and_ep(mv, clears, h);
         let rs = &*self.rules;
         // A drop restarts the clock (the hand it came from never holds the same again), as in
         // Fairy-Stockfish.
-        let irreversible = captured != EMPTY
+        let irreversible = captured[0] != EMPTY
             || placed != moved
             || mv.kind == MoveKind::Drop
             || ruled_irreversible
@@ -899,7 +914,7 @@ impl Position {
             self.hand_and_marks(&fx);
         }
         if !self.rules.dispatch.state_makers.is_empty() {
-            self.update_state(mv, captured);
+            self.update_state(mv, captured[0]);
         }
     }
 
@@ -996,20 +1011,27 @@ impl Position {
         let me = self.side.flip();
         let mut h = self.hash;
         let mut marks = 0;
-        let mut hand_kind = NO_HAND;
+        let mut hand_kind = [NO_HAND; 2];
         let mut lifted = [false; 2];
+        let mut taken = 0;
         for &e in fx.as_slice() {
             let (sq, bit, slot) = match e {
-                Effect::Capture { sq } => (sq, MARK_CAPTURED, None),
+                Effect::Capture { sq } => {
+                    taken += 1;
+                    (sq, capture_mark(taken), None)
+                }
                 Effect::CaptureToHand { sq, kind } => {
                     if let Some(n) = self.hand[me.index()].get_mut(kind as usize)
                         && *n < MAX_IN_HAND
                     {
                         *n += 1;
                         h ^= rs.z_hand(me, kind as usize, *n);
-                        hand_kind = kind;
+                        if let Some(slot) = hand_kind.get_mut(taken) {
+                            *slot = kind;
+                        }
                     }
-                    (sq, MARK_CAPTURED, None)
+                    taken += 1;
+                    (sq, capture_mark(taken), None)
                 }
                 Effect::Move { from, .. } => (from, MARK_MOVED, Some(0)),
                 Effect::Relocate { from, .. } => (from, MARK_OTHER, Some(1)),
@@ -1077,8 +1099,10 @@ impl Position {
     #[inline(never)]
     fn unmake_hand_and_marks(&mut self, u: &Undo) {
         let me = self.side.index();
-        if u.hand_kind != NO_HAND {
-            self.hand[me][u.hand_kind as usize] -= 1;
+        for &k in &u.hand_kind {
+            if k != NO_HAND {
+                self.hand[me][k as usize] -= 1;
+            }
         }
         let has = |bit: u8| u.marks & bit != 0;
         for &e in u.fx.as_slice() {
@@ -1089,10 +1113,14 @@ impl Position {
                 _ => {}
             }
         }
+        let mut taken = 0;
         for &e in u.fx.as_slice() {
             match e {
-                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } if has(MARK_CAPTURED) => {
-                    self.promoted.insert(sq)
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                    taken += 1;
+                    if has(capture_mark(taken)) {
+                        self.promoted.insert(sq)
+                    }
                 }
                 Effect::Move { from, .. } if has(MARK_MOVED) => self.promoted.insert(from),
                 Effect::Relocate { from, .. } if has(MARK_OTHER) => self.promoted.insert(from),
@@ -1122,8 +1150,7 @@ impl Position {
             mv,
             fx,
             moved: EMPTY,
-            captured: EMPTY,
-            cap_sq: mv.to,
+            captured: [EMPTY; 2],
             rights: self.rights,
             ep: self.ep,
             ep_victim: self.ep_victim,
@@ -1134,7 +1161,7 @@ impl Position {
             royal_count: self.royal_count,
             null,
             other: EMPTY,
-            hand_kind: NO_HAND,
+            hand_kind: [NO_HAND; 2],
             marks: 0,
             state: self.state,
         });
@@ -1178,12 +1205,14 @@ impl Position {
             }
         };
         let fx = u.fx.as_slice();
+        let mut taken = u.captured.iter();
         for &e in fx {
             match e {
-                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. }
-                    if u.captured != EMPTY =>
-                {
-                    push(sq, u.captured, EMPTY)
+                Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                    let c = taken.next().copied().unwrap_or(EMPTY);
+                    if c != EMPTY {
+                        push(sq, c, EMPTY);
+                    }
                 }
                 Effect::Move { from, .. } => push(from, u.moved, EMPTY),
                 Effect::Relocate { from, .. } => push(from, u.other, EMPTY),
@@ -1287,16 +1316,18 @@ impl Position {
                 _ => {}
             }
         }
+        let mut taken = u.captured.iter();
         for &e in u.fx.as_slice() {
             let (sq, piece) = match e {
                 Effect::Move { from, .. } => (from, u.moved),
                 Effect::Relocate { from, .. } => (from, u.other),
                 Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                    if u.captured == EMPTY {
+                    let c = taken.next().copied().unwrap_or(EMPTY);
+                    if c == EMPTY {
                         continue;
                     }
-                    self.counts[u.captured.index()] += 1;
-                    (sq, u.captured)
+                    self.counts[c.index()] += 1;
+                    (sq, c)
                 }
                 _ => continue,
             };
@@ -1424,6 +1455,7 @@ impl Position {
         }
         if n != 1
             || mv.kind == MoveKind::Drop
+            || mv.kind == MoveKind::Locust
             || (mv.is_rule_made() && self.rules.rule_has_effects(mv.aux))
             || (mv.promo != 0 && self.rules.promotion.to_royal)
         {

@@ -61,6 +61,34 @@ fn limited_hop(
     (p.mask >> board[s.index()].index() & 1 != 0).then_some(s)
 }
 
+/// [`probe_attacker`] for a locust leap: the attacker on the probe's origin, its conditions
+/// holding, and either (the target taken on the way) the leap's end free for it, or (the
+/// target where it ends) a piece of the target's side on the square taken on the way.
+#[cold]
+#[inline(never)]
+fn locust_hits(
+    t: &Tables,
+    board: &[Code; 256],
+    p: &Probe,
+    (mid, to, at_mid, quiet, capture): (Square, Square, bool, bool, bool),
+) -> Option<Square> {
+    let a = board[p.origin.index()];
+    if a == EMPTY || p.mask >> a.index() & 1 == 0 || !t.conds_hold(board, p.cond_start, p.cond_len)
+    {
+        return None;
+    }
+    let ok = if at_mid {
+        let c = board[to.index()];
+        to == p.origin
+            || (c == EMPTY && quiet)
+            || (c != EMPTY && capture && color_of(c) != color_of(a))
+    } else {
+        let c = board[mid.index()];
+        c != EMPTY && color_of(c) != color_of(a)
+    };
+    ok.then_some(p.origin)
+}
+
 /// The square of the attacker that one probe finds on `board`, if any (the static exchange
 /// evaluation needs the square; the attack test only whether there is one).
 #[inline]
@@ -110,6 +138,13 @@ pub fn probe_attacker(t: &Tables, board: &[Code; 256], p: &Probe) -> Option<Squa
             None
         }
         ProbeKind::LimitedHop { limits, grass } => limited_hop(t, board, p, limits, grass),
+        ProbeKind::Locust {
+            mid,
+            to,
+            at_mid,
+            quiet,
+            capture,
+        } => locust_hits(t, board, p, (mid, to, at_mid, quiet, capture)),
         ProbeKind::Bent { bend_any } => {
             for i in 0..p.sq_len as usize {
                 let b = t.squares[p.sq_start as usize + i];
@@ -218,6 +253,15 @@ impl Lander for Gen<'_> {
     #[inline(always)]
     fn land(&mut self, to: Square, landing: Landing) {
         let (rs, e, side, kind) = (self.rs, self.e, self.side, self.kind);
+        if let Some(mid) = e.locust() {
+            if landing == Landing::Enemy || e.modes().quiet {
+                let mut mv = Move::new(self.from, to);
+                mv.kind = MoveKind::Locust;
+                mv.aux = mid.byte();
+                push(rs, e, side, kind, mv, self.out);
+            }
+            return;
+        }
         match landing {
             Landing::Empty => {
                 let modes = e.modes();

@@ -91,6 +91,17 @@ pub fn ep_legs(pos: &crate::position::Position, mv: Move) -> Option<String> {
     Some(format!("{from}{v},{v}{rest}"))
 }
 
+/// A locust move in XBoard's two legs (`e5e6,e6e7`: to the square it takes on the way, then
+/// on), as XBoard writes the Chu Lion's double moves. `None` for any other move.
+pub fn locust_legs(rules: &crate::position::Ruleset, mv: Move) -> Option<String> {
+    let mid = mv.locust_square()?;
+    let g = rules.geometry;
+    let text = crate::session::coord(rules, mv);
+    let (from, mid) = (g.name(mv.from).to_string(), g.name(mid).to_string());
+    let rest = text.strip_prefix(&format!("{from}{mid}"))?;
+    Some(format!("{from}{mid},{mid}{rest}"))
+}
+
 /// A move XBoard wrote in legs as Polymachy reads it. Legs that follow each other
 /// (`d6e6,e6e7`: the second starts where the first ends) are a capture on the first leg's
 /// square on the way, which in Polymachy's games is an en-passant capture ([`ep_legs`]): the
@@ -130,6 +141,31 @@ fn join_legs(text: &str) -> String {
         crate::session::EP_SUFFIX
     };
     format!("{}{rest}{suffix}", from(legs[0]))
+}
+
+/// The ways Polymachy may read a move XBoard wrote ([`xb_ranks`] with `shift` +1), the most
+/// likely first: two legs that follow each other (`e5e6,e6e7`) are an en-passant capture
+/// or, in games with locust moves, a capture on the first leg's square on the way
+/// (`e5e6e7`: the Chu Lion's double move).
+pub fn xb_readings(ranks: u8, text: &str) -> Vec<String> {
+    let mut out = vec![xb_ranks(ranks, text, 1)];
+    // The length of the square name that `t` starts with (letters, then digits).
+    let square_len = |t: &str| {
+        let letters = t.bytes().take_while(u8::is_ascii_lowercase).count();
+        letters + t[letters..].bytes().take_while(u8::is_ascii_digit).count()
+    };
+    if let Some((first, second)) = text.split_once(',') {
+        let mid = &second[..square_len(second)];
+        let first_to = &first[square_len(first)..];
+        if !mid.is_empty() && first_to == mid {
+            out.push(xb_ranks(
+                ranks,
+                &format!("{first}{}", &second[mid.len()..]),
+                1,
+            ));
+        }
+    }
+    out
 }
 
 /// The variant name XBoard uses for a built-in one.
@@ -479,7 +515,10 @@ impl Cecp {
             _ => {
                 // A bare move (when usermove=1 was not accepted).
                 let ranks = s.eng.rules.geometry.ranks;
-                if s.eng.game.read(&xb_ranks(ranks, line, 1)).is_ok() {
+                if xb_readings(ranks, line)
+                    .iter()
+                    .any(|t| s.eng.game.read(t).is_ok())
+                {
                     s.user_move(line);
                 } else {
                     s.out.line(&format!("Error (unknown command): {line}"));
@@ -682,7 +721,12 @@ impl Cecp {
     fn user_move(&mut self, text: &str) {
         self.halt();
         let ranks = self.eng.rules.geometry.ranks;
-        if self.eng.play_text(&xb_ranks(ranks, text, 1)).is_err() {
+        let readings = xb_readings(ranks, text);
+        let Some(reading) = readings.iter().find(|t| self.eng.game.read(t).is_ok()) else {
+            self.out.line(&format!("Illegal move: {text}"));
+            return;
+        };
+        if self.eng.play_text(reading).is_err() {
             self.out.line(&format!("Illegal move: {text}"));
             return;
         }
@@ -751,7 +795,11 @@ impl Cecp {
             pos.legal_moves(&mut legal);
             legal
                 .iter()
-                .filter_map(|&m| ep_legs(&pos, m).map(|t| (m, t)))
+                .filter_map(|&m| {
+                    ep_legs(&pos, m)
+                        .or_else(|| locust_legs(pos.rules(), m))
+                        .map(|t| (m, t))
+                })
                 .collect()
         };
         // The moves here after which the game is drawn by a rule XBoard does not judge: the

@@ -297,6 +297,21 @@ fn variant_network(rules: &Ruleset) -> Option<Arc<Network>> {
         .map(Arc::new)
 }
 
+/// The value of what a capture takes (by the piece on its destination; a locust move's on
+/// the square it takes on the way too).
+#[inline]
+fn taken_value(eval: &Evaluator, pos: &Position, mv: Move) -> i32 {
+    let at_to = if mv.to == mv.from {
+        0
+    } else {
+        eval.value_of(pos.piece_at(mv.to))
+    };
+    match mv.locust_square() {
+        Some(mid) => eval.value_of(pos.piece_at(mid)) + at_to,
+        None => at_to,
+    }
+}
+
 /// Moves that take something or promote.
 #[inline]
 fn is_tactical(pos: &Position, mv: Move) -> bool {
@@ -1003,7 +1018,7 @@ impl Searcher {
                         .min()
                         .unwrap_or(100)
                 } else {
-                    self.eval.value_of(pos.piece_at(mv.to))
+                    taken_value(&self.eval, pos, mv)
                 };
                 let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
                 let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
@@ -1645,7 +1660,7 @@ impl Searcher {
                     let victim = if mv.kind == MoveKind::EnPassant {
                         100
                     } else {
-                        self.eval.value_of(pos.piece_at(mv.to))
+                        taken_value(&self.eval, pos, mv)
                     };
                     if stand + victim + 200 < alpha {
                         continue;

@@ -108,6 +108,7 @@ impl Slot {
             2 => MoveKind::EnPassant,
             3 => MoveKind::Rule,
             4 => MoveKind::Drop,
+            5 => MoveKind::Locust,
             _ => MoveKind::Normal,
         };
         TtEntry {

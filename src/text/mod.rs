@@ -14,6 +14,10 @@
 //! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
 //! castles one square writes `f1g1oo`, its plain step `f1g1`. A drop from the hand is written
 //! `P@e4` (the piece's letter in upper case, `@`, the square), as UCI and CECP write drops.
+//! A locust move (one that takes a piece on a square it passes and goes on: the Chu Lion's
+//! double capture) is written with that square between the two (`e5e6e7`; `e5e6e5` for the
+//! Lion's capture without moving), as USI writes Lion moves, and `Lxe6xe7` / `Lxe6-e5` in
+//! the SAN-like form.
 //! A promotion to a piece that is the promoted form of its mover (`demotes-to`, written `+X`
 //! in a FEN: Shogi's) takes the suffix `+` instead of a letter (`b2h8+`), as Fairy-Stockfish
 //! writes it. Reading also takes `c3d4=`, the move that declines such a promotion, as XBoard
@@ -36,7 +40,8 @@ pub fn needs_ep_suffix(mv: Move) -> bool {
 }
 
 /// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case; `+` for a
-/// piece written `+X`, `b2h8+`),
+/// piece written `+X`, `b2h8+`), a locust move by its three squares (`e5e6e7`: from, the
+/// square it takes on the way, to),
 /// `d9e10ep` for an en-passant capture that needs telling apart from a step, and `P@e4` for a
 /// drop.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
@@ -45,7 +50,10 @@ pub fn coord(rules: &Ruleset, mv: Move) -> String {
         let letter = rules.variant.pieces.get(k).map_or('?', |p| p.letter);
         return format!("{letter}@{}", g.name(mv.to));
     }
-    let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
+    let mut s = match mv.locust_square() {
+        Some(mid) => format!("{}{}{}", g.name(mv.from), g.name(mid), g.name(mv.to)),
+        None => format!("{}{}", g.name(mv.from), g.name(mv.to)),
+    };
     if let Some(k) = mv.promotion() {
         match rules.variant.pieces[k].demotes_to {
             Some(_) => s.push('+'),

@@ -136,6 +136,7 @@ fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]
                 m.to == mv.to
                     && m.from != mv.from
                     && m.promo == mv.promo
+                    && m.locust_square() == mv.locust_square()
                     && pos.piece_at(m.from) == pc
             })
             .collect();
@@ -164,7 +165,18 @@ fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]
                 s.push_str(&g.name(mv.from).to_string());
             }
         }
-        if capture {
+        if let Some(mid) = mv.locust_square() {
+            // A locust move: the square it takes on the way, then `x` or `-` and where it
+            // ends (`Lxe6xe7`, `Lxe6-e5`).
+            let taken = fx
+                .as_slice()
+                .iter()
+                .filter(|e| matches!(e, Effect::Capture { .. } | Effect::CaptureToHand { .. }))
+                .count();
+            s.push('x');
+            s.push_str(&g.name(mid).to_string());
+            s.push(if taken > 1 { 'x' } else { '-' });
+        } else if capture {
             s.push('x');
         }
         s.push_str(&g.name(mv.to).to_string());
@@ -466,9 +478,11 @@ impl San {
             rank: m.origin_rank,
         };
         let want_kind = m.wanted_kind(&rules);
+        // A locust move is read by its own name (it names the square it takes on the way).
         let matches = |m: &Move, pos: &Position| -> bool {
             m.to == to
                 && m.kind != MoveKind::Drop
+                && m.kind != MoveKind::Locust
                 && want_kind.is_none_or(|k| kind_of(pos.piece_at(m.from)) == k)
                 && origin.file.is_none_or(|f| g.file(m.from) == f)
                 && origin.rank.is_none_or(|r| g.rank(m.from) == r)
@@ -592,6 +606,7 @@ impl San {
         let matches = |mv: &Move, pos: &Position| -> bool {
             mv.to == to
                 && mv.kind != MoveKind::Drop
+                && mv.kind != MoveKind::Locust
                 && want_kind.is_none_or(|k| kind_of(pos.piece_at(mv.from)) == k)
                 && origin.file.is_none_or(|f| g.file(mv.from) == f)
                 && origin.rank.is_none_or(|r| g.rank(mv.from) == r)
@@ -749,10 +764,23 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     crate::moves::count_generation();
     pos.legal_moves(&mut legal);
     let by_name = |m: &&Move| {
-        (rules.special_for(**m).is_some() || m.promo != 0) && coord(&rules, **m) == text.trim()
+        (rules.special_for(**m).is_some() || m.promo != 0 || m.kind == MoveKind::Locust)
+            && coord(&rules, **m) == text.trim()
     };
     if let Some(&m) = legal.iter().find(by_name) {
         return Ok(m);
+    }
+    // A locust move in the SAN-like form (`Lxe6xe7`, `Lxe6-e5`): read by its name.
+    let bare = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let locusts: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.kind == MoveKind::Locust)
+        .collect();
+    for m in locusts {
+        if san_body(pos, &rules, m, Some(legal.as_slice())) == bare {
+            return Ok(m);
+        }
     }
     // A move written as another plus what it adds (`Nc3/H`, `O-O/He1`): read by its name.
     let bare = text.trim().trim_end_matches(['+', '#', '!', '?']);

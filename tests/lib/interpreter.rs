@@ -1,6 +1,7 @@
 //! The attack probes (reverse walks, specialised for speed) against the one interpreter of the
 //! move tables (`Tables::reach`): on random boards of the shipped games, a square is attacked
-//! by a side exactly when some piece of that side reaches it, by the interpreter, as a capture.
+//! by a side exactly when some piece of that side reaches it, by the interpreter, as a capture
+//! (or takes it on the way, for a locust leap).
 
 use polymachy::geometry::{Color, Square};
 use polymachy::moves::{Code, EMPTY, code, color_of, kind_of};
@@ -19,8 +20,10 @@ fn reaches(rs: &Ruleset, board: &[Code; 256], target: Square, by: Color) -> bool
         c != EMPTY && color_of(c) == by && {
             let mut hit = false;
             for e in t.entries_at(kind_of(c), by, from) {
+                // A locust leap takes the piece on the square it passes whenever it lands.
+                let on_the_way = e.locust() == Some(target);
                 t.reach(e, board, by, |to, landing| {
-                    hit |= to == target && landing == Landing::Enemy;
+                    hit |= on_the_way || (to == target && landing == Landing::Enemy);
                 });
             }
             hit
@@ -89,6 +92,10 @@ agree!(zanzibar_probes_agree_with_the_interpreter, "zanzibar-xxl");
 agree!(wildebeest_probes_agree_with_the_interpreter, "wildebeest");
 agree!(tamerlane2_probes_agree_with_the_interpreter, "tamerlane2");
 agree!(zanzibar_s_probes_agree_with_the_interpreter, "zanzibar-s");
+agree!(
+    locust_probes_agree_with_the_interpreter,
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/locust.toml")
+);
 
 /// The comparison can fail: a capture the probes know of and the interpreter is asked about
 /// on the wrong square disagrees.

@@ -17,6 +17,7 @@ mod house;
 mod interpreter;
 mod layers;
 mod limits;
+mod locust;
 mod messages;
 mod movement;
 mod network;
