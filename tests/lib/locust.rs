@@ -154,3 +154,80 @@ fn locust_games_pass_the_invariants() {
         panic!("{f:?}");
     }
 }
+
+/// Where a move of the piece on `from` ends and the enemy squares it empties, as the shogiops
+/// data writes it (`e5xe6xe7`: the squares taken in order of the name).
+fn outcome(p: &mut Position, m: polymachy::moves::Move) -> String {
+    use polymachy::position::Effect;
+    let g = p.rules().geometry;
+    let mut taken: Vec<String> = p
+        .effects(m)
+        .as_slice()
+        .iter()
+        .filter_map(|e| match *e {
+            Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                Some(format!("x{}", g.name(sq)))
+            }
+            _ => None,
+        })
+        .collect();
+    taken.sort();
+    format!("{}{}", g.name(m.to), taken.concat())
+}
+
+/// The Chu Shogi Lion, Horned Falcon and Soaring Eagle (`KNADcaKcabK`, `BsRbRfWfDfcavW`,
+/// `RbBfFfAfcavF`) have, in 150 random positions, exactly the moves shogiops gives them
+/// (`tests/perft/lions-shogiops.txt`: 272 pieces, 5,832 moves, 201 of them double captures).
+#[test]
+fn chu_lions_move_as_shogiops_moves_them() {
+    let rs = rules(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/chu-lions.toml"
+    ));
+    let data = include_str!("../perft/lions-shogiops.txt");
+    let (mut pieces, mut moves, mut doubles) = (0, 0, 0);
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.split('|');
+        let (fen, from, want) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        let mut p = pos(
+            &rs,
+            &format!(
+                "{}[Kk]{}",
+                &fen[..fen.find(' ').unwrap()],
+                &fen[fen.find(' ').unwrap()..]
+            ),
+        );
+        let from_sq = rs.geometry.parse_square(from).unwrap();
+        let mut legal = polymachy::moves::MoveList::new();
+        p.legal_moves(&mut legal);
+        let got: std::collections::BTreeSet<String> = legal
+            .iter()
+            .filter(|m| m.from == from_sq && m.dropped().is_none())
+            .map(|&m| outcome(&mut p, m))
+            .collect();
+        let want: std::collections::BTreeSet<String> =
+            want.split(' ').map(str::to_string).collect();
+        assert_eq!(
+            got.len(),
+            legal
+                .iter()
+                .filter(|m| m.from == from_sq && m.dropped().is_none())
+                .count(),
+            "{fen} {from}: two moves with one outcome"
+        );
+        let missing: Vec<&String> = want.difference(&got).collect();
+        let extra: Vec<&String> = got.difference(&want).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{fen} {from}: missing {missing:?}, not in shogiops {extra:?}"
+        );
+        pieces += 1;
+        moves += want.len();
+        doubles += want.iter().filter(|w| w.matches('x').count() == 2).count();
+    }
+    assert_eq!((pieces, moves, doubles), (272, 5832, 201));
+}
