@@ -318,6 +318,12 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
         if ps.where_stuck {
             lines.push("immobilityIllegal = true".into());
         }
+        if ps.inside_by_capture {
+            gaps.push(
+                "promotion inside the zone only by a capture (`inside-by-capture`: Chu Shogi)"
+                    .into(),
+            );
+        }
     }
     // The Pawn's double step and en passant.
     if pawn.is_some() {

@@ -31,7 +31,8 @@ pub const PROMOTES: u16 = 64;
 /// A single-destination entry (a leap); otherwise a ray.
 pub const LEAP: u16 = 128;
 /// A leap that takes a piece on a square it passes ([`Entry::ep`]) and goes on: a locust
-/// capture (`caK`, `fcafmF`). The destination may be the origin (`cabK`).
+/// capture (`caK`, `fcafmF`). The destination may be the origin (`cabK`). Also a walk back to
+/// its origin through an empty square, taking nothing (`mabK`: the Chu Lion's pass).
 pub const LOCUST: u16 = 256;
 
 /// A condition on one square of a walk.
@@ -616,6 +617,8 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
         conds: Vec<(i32, i32, bool)>,
         bend_empty: Option<bool>,
         locust: Option<(i32, i32)>,
+        /// Where the first leg stopped.
+        first: Option<(i32, i32)>,
     }
     let mut states: Vec<State> = Vec::new();
     let nlegs = c.legs.len();
@@ -634,6 +637,7 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
             conds: vec![],
             bend_empty: None,
             locust: None,
+            first: None,
         };
         if li == 0 {
             for &(dx, dy) in &vecs {
@@ -692,17 +696,24 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
                     if m.p || m.g {
                         return Err("p and g on the last leg need a rider".into());
                     }
-                    let locust = if st.locust.is_some() { LOCUST } else { 0 };
+                    // A walk that comes back to where it started without taking anything is a
+                    // pass through the square of its first leg (the Chu Lion's `mabK`): it is
+                    // laid like a locust leap through that square, which must be empty.
+                    let through = match st.locust {
+                        Some(sq) => Some(sq),
+                        None if dest == (0, 0) => st.first,
+                        None => None,
+                    };
                     out.push(Walk {
                         conds,
                         start: (0, 0),
                         step: dest,
                         range: Some(1),
                         leap: true,
-                        flags: flags | LEAP | locust,
+                        flags: flags | LEAP | if through.is_some() { LOCUST } else { 0 },
                         ep: None,
                         bend_empty: None,
-                        locust: st.locust,
+                        locust: through,
                     });
                 } else {
                     if m.p || m.g {
@@ -781,6 +792,7 @@ fn component_walks(c: &Component) -> Result<Vec<Walk>, Unwalkable> {
                         conds: c2,
                         bend_empty,
                         locust: if m.c { Some(pos) } else { st.locust },
+                        first: st.first.or(Some(pos)),
                     });
                     if next.len() > MAX_PATHS {
                         return Err(Unwalkable::Paths);
@@ -1535,6 +1547,13 @@ impl Tables {
         out: &mut [Vec<Probe>],
     ) {
         let (mid, to) = (e.ep, self.squares_of(e)[0]);
+        if self.conds_of(e).contains(&Cond {
+            sq: mid,
+            occupied: false,
+        }) {
+            // A pass through an empty square takes nothing.
+            return;
+        }
         let plain = |target: Square| {
             self.entries_at(kind, color, origin).iter().any(|p| {
                 p.flags & (LEAP | CAPTURE | LOCUST) == LEAP | CAPTURE
@@ -1744,8 +1763,10 @@ impl Tables {
         land: &mut L,
     ) {
         use crate::moves::{EMPTY, color_of};
+        // The square passed holds an enemy to take, or is empty for a pass through it (the
+        // walk's conditions said which).
         let mid = board[e.ep.index()];
-        if mid == EMPTY || color_of(mid) == side || (e.limits() != 0 && !self.may_take(e, mid)) {
+        if mid != EMPTY && (color_of(mid) == side || (e.limits() != 0 && !self.may_take(e, mid))) {
             return;
         }
         let to = self.squares_of(e)[0];

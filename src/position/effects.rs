@@ -138,7 +138,11 @@ impl Position {
         match mv.kind {
             MoveKind::Drop => None,
             MoveKind::EnPassant => Some(self.ep_victim),
-            MoveKind::Locust => Some(Square::new(mv.aux)),
+            MoveKind::Locust => {
+                // A pass through an empty square takes nothing there.
+                let c = self.board[mv.aux as usize];
+                (c != EMPTY && color_of(c) != self.side).then_some(Square::new(mv.aux))
+            }
             _ => {
                 let c = self.board[mv.to.index()];
                 (c != EMPTY && color_of(c) != self.side).then_some(mv.to)
@@ -241,6 +245,13 @@ impl Position {
                 if mv.to != mv.from && c != EMPTY && color_of(c) != self.side {
                     fx.push(self.capture_effect(mv.to));
                 }
+            }
+        } else if mv.kind == MoveKind::Locust && mv.to != mv.from {
+            // A locust move through an empty square: only where it ends (not made by the
+            // tables, which lay only passes so, but a move read from elsewhere).
+            let c = self.board[mv.to.index()];
+            if c != EMPTY && color_of(c) != self.side {
+                fx.push(self.capture_effect(mv.to));
             }
         }
         fx.push(Effect::Move {

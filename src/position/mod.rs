@@ -1256,6 +1256,18 @@ impl Position {
                 .is_some_and(|k| k < 64 && mask >> k & 1 != 0)
     }
 
+    /// The pieces the last move made took, in the order of its capture effects (a locust
+    /// move takes two; `EMPTY`: none), for rules that judge a move once it is made.
+    pub fn last_captured(&self) -> [Code; 2] {
+        self.stack.last().map_or([EMPTY; 2], |u| u.captured)
+    }
+
+    /// The piece the last move made moved, as it was before it moved (before a promotion;
+    /// `EMPTY` after a null move).
+    pub fn last_mover(&self) -> Code {
+        self.stack.last().map_or(EMPTY, |u| u.moved)
+    }
+
     /// Whether the last move made was a null move.
     pub fn last_was_null(&self) -> bool {
         self.stack.last().is_some_and(|u| u.null)

@@ -31,6 +31,7 @@ mod goal_squares;
 mod initial_ranks;
 mod king_leap;
 mod last_royal;
+mod lion_trading;
 mod pass;
 mod promotion;
 mod promotion_by_move;
@@ -89,6 +90,7 @@ pub const REGISTRY: &[Registered] = &[
     pass::REGISTERED,
     bikjang::REGISTERED,
     promotion_in_place::REGISTERED,
+    lion_trading::REGISTERED,
 ];
 
 /// `a`, `a and b`, `a, b and c` (with `word` in place of "and").

@@ -17,6 +17,9 @@
 //!                      # the piece, unpromoted, would have no move at all (Shogi's Pawn and
 //!                      # Lance on the last rank, Knight on the last two), read from the
 //!                      # move tables
+//! inside-by-capture = false  # boolean, default false: a move that starts in the zone
+//!                      # promotes only when it captures, or where the piece, unpromoted,
+//!                      # would have no move at all (Chu Shogi)
 //! ```
 //! What each piece may become is the piece's own `promotes-to` list; a piece without one
 //! never promotes. A move that ends in the zone promotes. `compulsory-zone` counts ranks, so it
@@ -26,8 +29,8 @@
 
 use super::{Registered, kinds, spec_as};
 use crate::position::hooks::{
-    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Ruleset, Val, Variant,
-    code, color_of, kind_of,
+    Arrival, Builder, Color, EMPTY, Move, Params, Position, Rule, RuleSpec, Ruleset, SquareSet,
+    Val, Variant, code, color_of, kind_of,
 };
 
 pub const REGISTERED: Registered = Registered {
@@ -56,6 +59,9 @@ pub struct PromotionSpec {
     pub leaving: bool,
     /// Promotion is compulsory where the piece would have no move.
     pub where_stuck: bool,
+    /// A move that starts in the zone promotes only by a capture (or where the piece would be
+    /// stuck).
+    pub inside_by_capture: bool,
 }
 
 impl RuleSpec for PromotionSpec {
@@ -136,9 +142,11 @@ impl PromotionSpec {
         let lost_only = p.boolean("lost-only").unwrap_or(false);
         let leaving = p.boolean("leaving").unwrap_or(false);
         let where_stuck = p.boolean("compulsory-where-stuck").unwrap_or(false);
+        let inside_by_capture = p.boolean("inside-by-capture").unwrap_or(false);
         Some(PromotionSpec {
             leaving,
             where_stuck,
+            inside_by_capture,
             zone,
             named,
             piece_zones,
@@ -162,6 +170,18 @@ pub struct Promotion {
     /// promotion is allowed only while its side keeps another royal piece (a side never
     /// promotes its last royal piece away). Empty otherwise.
     royals: Vec<usize>,
+    /// With `inside-by-capture`, by side: the squares a move starts on that promotes only
+    /// by a capture, and where each kind would be stuck (by kind, side: squares).
+    inside: Option<InsideByCapture>,
+}
+
+/// `inside-by-capture`, compiled.
+#[derive(Clone, Debug)]
+struct InsideByCapture {
+    /// By side: the zone's squares (where a promoting move that starts needs a capture).
+    zone: [SquareSet; 2],
+    /// By kind, then side: the squares where the piece, unpromoted, has no move at all.
+    stuck: Vec<[SquareSet; 2]>,
 }
 
 impl Promotion {
@@ -185,6 +205,8 @@ impl Promotion {
             .iter()
             .map(|p| p.promotes_to.iter().map(|&k| k as u8).collect())
             .collect();
+        // Where each side's moves start that promote only by a capture (`inside-by-capture`).
+        let mut zone = [SquareSet::default(); 2];
         for (kind, choices) in choices.into_iter().enumerate() {
             if choices.is_empty() {
                 continue;
@@ -208,6 +230,7 @@ impl Promotion {
                     if !inside {
                         continue;
                     }
+                    zone[color.index()].insert(sq);
                     let stuck = spec.where_stuck && stuck_on(b.rules(), kind, color, sq);
                     let arrival = Arrival {
                         stay: stay && !stuck,
@@ -243,14 +266,38 @@ impl Promotion {
         } else {
             Vec::new()
         };
-        if limit.is_some() || !royals.is_empty() {
+        let inside = spec
+            .inside_by_capture
+            .then(|| InsideByCapture::new(b.rules(), zone));
+        if limit.is_some() || !royals.is_empty() || inside.is_some() {
             b.veto_every_move();
         }
         Ok(Promotion {
             spec: spec.clone(),
             limit,
             royals,
+            inside,
         })
+    }
+}
+
+impl InsideByCapture {
+    /// The zone's squares by side, and where each kind would be stuck, read from the tables.
+    fn new(rs: &Ruleset, zone: [SquareSet; 2]) -> InsideByCapture {
+        let stuck = (0..rs.variant.pieces.len())
+            .map(|kind| {
+                let mut by_side = [SquareSet::default(); 2];
+                for color in [Color::White, Color::Black] {
+                    for sq in rs.geometry.squares() {
+                        if stuck_on(rs, kind, color, sq) {
+                            by_side[color.index()].insert(sq);
+                        }
+                    }
+                }
+                by_side
+            })
+            .collect();
+        InsideByCapture { zone, stuck }
     }
 }
 
@@ -336,6 +383,13 @@ impl Rule for Promotion {
         if s.leaving {
             out.push("A move that starts there may promote as well, wherever it ends.".to_owned());
         }
+        if s.inside_by_capture {
+            out.push(
+                "A move that starts in the zone promotes only when it captures, or where the \
+                 piece would otherwise have no move at all."
+                    .to_owned(),
+            );
+        }
         if s.where_stuck {
             out.push(
                 "Where a piece that stays what it is would have no move at all (a piece that \
@@ -364,6 +418,13 @@ impl Rule for Promotion {
             return true;
         };
         let side = pos.side();
+        if let Some(inside) = &self.inside
+            && inside.zone[side.index()].contains(mv.from)
+            && pos.capture_square(mv).is_none()
+            && !inside.stuck[kind_of(pos.piece_at(mv.from))][side.index()].contains(mv.to)
+        {
+            return false;
+        }
         if !self.royals.is_empty() {
             let mover = kind_of(pos.piece_at(mv.from));
             if self.royals.contains(&mover) && !self.royals.contains(&k) {

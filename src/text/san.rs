@@ -167,15 +167,21 @@ fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]
         }
         if let Some(mid) = mv.locust_square() {
             // A locust move: the square it takes on the way, then `x` or `-` and where it
-            // ends (`Lxe6xe7`, `Lxe6-e5`).
+            // ends (`Lxe6xe7`, `Lxe6-e5`; a pass through an empty square `L-e6-e5`).
             let taken = fx
                 .as_slice()
                 .iter()
                 .filter(|e| matches!(e, Effect::Capture { .. } | Effect::CaptureToHand { .. }))
                 .count();
-            s.push('x');
+            // A pass through an empty square: `-` there too (`Le6-e5`... written `L-e6-e5`).
+            let took_mid = pos.capture_square(mv) == Some(mid);
+            s.push(if took_mid { 'x' } else { '-' });
             s.push_str(&g.name(mid).to_string());
-            s.push(if taken > 1 { 'x' } else { '-' });
+            s.push(if taken > usize::from(took_mid) {
+                'x'
+            } else {
+                '-'
+            });
         } else if capture {
             s.push('x');
         }

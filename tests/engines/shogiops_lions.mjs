@@ -3,8 +3,8 @@
 // to move, and for each such piece every position its moves lead to, as shogiops (the rules
 // library of lishogi, `npm install shogiops@0.18.0`) plays Chu Shogi. Each move is written as
 // where the piece ends and the squares it empties of enemy pieces (a move through an empty
-// square that a leap also reaches is the same move; the Lion's pass, to an empty square and
-// back, is left out). Squares and FENs in Polymachy's coordinates (files a-l from Sente's left,
+// square that a leap also reaches is the same move; a pass, out to an empty square and back,
+// is written as the piece's own square). Squares and FENs in Polymachy's coordinates (files a-l from Sente's left,
 // ranks 1-12 from Sente's side; Sente is White).
 //
 //   node tests/engines/shogiops_lions.mjs SEED COUNT > tests/perft/lions-shogiops.txt
@@ -76,7 +76,6 @@ for (let made = 0; made < count; ) {
         const taken = [];
         if (enemy(mid)) taken.push(mid);
         if (to !== from && enemy(to)) taken.push(to);
-        if (to === from && taken.length === 0) continue; // the pass
         add(to, taken);
       }
     }
