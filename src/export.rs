@@ -7,6 +7,12 @@
 //! position, promotion, castling, the Pawn's double step, drops, the draw rules, the flying
 //! general, the bare King and Makruk's counting. Everything else is named in [`Export::gaps`],
 //! and written in the section as `#` comments: the section is then partial.
+//!
+//! Fairy-Stockfish names every piece type by a letter. A piece without a letter of its own
+//! (written `+X`, the promoted form of `X`) is the promoted type of `X`, which its FENs write
+//! `+X` as Polymachy's do; the section gives it a letter no other piece has
+//! ([`Variant::stand_in_letters`]), or, where it moves as another piece of the game, that
+//! piece's type. One that needs a letter where every letter is taken is a gap.
 
 use crate::geometry::Color;
 use crate::notation::{Atom, Betza, Component, Range};
@@ -108,7 +114,8 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     let v: &Variant = &rules.variant;
     let mut gaps: Vec<String> = Vec::new();
     let mut lines: Vec<String> = Vec::new();
-    let lower = |k: usize| v.pieces[k].letter.to_ascii_lowercase();
+    let stand_in = v.stand_in_letters();
+    let lower = |k: usize| stand_in[k].unwrap_or('?').to_ascii_lowercase();
     lines.push(format!("maxRank = {}", v.ranks));
     lines.push(format!("maxFile = {}", v.files));
     if v.files > 12 || v.ranks > 10 {
@@ -135,6 +142,15 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
         .collect();
     for (k, p) in v.pieces.iter().enumerate() {
         let letter = lower(k);
+        let as_other = promoted_forms.contains(&k) && same_as_other(v, k).is_some();
+        if stand_in[k].is_none() && !as_other {
+            gaps.push(format!(
+                "{}: it has no letter of its own ({}), and every letter is taken for a \
+                 Fairy-Stockfish piece type",
+                p.name, p.symbol
+            ));
+            continue;
+        }
         if p.royal {
             if royal_seen {
                 gaps.push(format!(
@@ -171,6 +187,7 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
         if promoted_forms.contains(&k) && same_as_other(v, k).is_some() {
             continue;
         }
+
         let soldier_rank = soldier(v, k);
         let line = match (soldier_rank, builtin_piece(&p.betza)) {
             (Some(r), _) => {
@@ -434,10 +451,7 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             None => (0..v.pieces.len()).filter(|&k| v.pieces[k].royal).collect(),
         };
         if let [k] = kinds.as_slice() {
-            lines.push(format!(
-                "flagPiece = {}",
-                v.pieces[*k].letter.to_ascii_lowercase()
-            ));
+            lines.push(format!("flagPiece = {}", lower(*k)));
             for (color, side) in [(Color::White, "White"), (Color::Black, "Black")] {
                 let g = rules.geometry;
                 let squares: Vec<String> = g
@@ -648,7 +662,9 @@ fn castling_lines(v: &Variant, c: &CastlingSpec, lines: &mut Vec<String>, gaps: 
         ));
     }
     lines.push(format!("castlingRank = {}", rank + 1));
-    let partner = v.pieces[c.partner].letter.to_ascii_lowercase();
+    let partner = v.stand_in_letters()[c.partner]
+        .unwrap_or('?')
+        .to_ascii_lowercase();
     if partner != 'r' || v.pieces[c.partner].betza.to_string() != "R" {
         lines.push(format!("castlingRookPiece = {partner}"));
     }
