@@ -23,6 +23,7 @@ mod network;
 mod notation;
 mod odd_positions;
 mod perft;
+mod plus_kinds;
 #[cfg(feature = "testing")]
 mod properties;
 mod robustness;
