@@ -114,7 +114,13 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     let v: &Variant = &rules.variant;
     let mut gaps: Vec<String> = Vec::new();
     let mut lines: Vec<String> = Vec::new();
-    let stand_in = v.stand_in_letters();
+    // A promoted form that moves as another piece of the game is that piece promoted: it
+    // needs no letter of its own.
+    let promoted_forms: Vec<usize> = (0..v.pieces.len())
+        .filter(|&k| v.pieces[k].demotes_to.is_some())
+        .collect();
+    let as_other = |k: usize| promoted_forms.contains(&k) && same_as_other(v, k).is_some();
+    let stand_in = v.stand_in_letters(|k| !as_other(k));
     let lower = |k: usize| stand_in[k].unwrap_or('?').to_ascii_lowercase();
     lines.push(format!("maxRank = {}", v.ranks));
     lines.push(format!("maxFile = {}", v.files));
@@ -137,13 +143,9 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     let mut custom = 0;
     let mut custom_king = false;
     let mut royal_seen = false;
-    let promoted_forms: Vec<usize> = (0..v.pieces.len())
-        .filter(|&k| v.pieces[k].demotes_to.is_some())
-        .collect();
     for (k, p) in v.pieces.iter().enumerate() {
         let letter = lower(k);
-        let as_other = promoted_forms.contains(&k) && same_as_other(v, k).is_some();
-        if stand_in[k].is_none() && !as_other {
+        if stand_in[k].is_none() && !as_other(k) {
             gaps.push(format!(
                 "{}: it has no letter of its own ({}), and every letter is taken for a \
                  Fairy-Stockfish piece type",
@@ -183,8 +185,7 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             lines.push(format!("pawn = {letter}"));
             continue;
         }
-        // A promoted form that moves as another piece of the game is that piece promoted.
-        if promoted_forms.contains(&k) && same_as_other(v, k).is_some() {
+        if as_other(k) {
             continue;
         }
 
@@ -364,7 +365,7 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     // Castling.
     match castling {
         None => lines.push("castling = false".into()),
-        Some(c) => castling_lines(v, c, &mut lines, &mut gaps),
+        Some(c) => castling_lines(v, c, &stand_in, &mut lines, &mut gaps),
     }
     // Drops.
     if let Some(d) = spec("drops").and_then(downcast::<DropsSpec>) {
@@ -635,8 +636,15 @@ fn capitalised(s: &str) -> String {
     }
 }
 
-/// Castling: the King's destination files and rank, and the partner's type.
-fn castling_lines(v: &Variant, c: &CastlingSpec, lines: &mut Vec<String>, gaps: &mut Vec<String>) {
+/// Castling: the King's destination files and rank, and the partner's type (`letters`: each
+/// kind's letter in the section).
+fn castling_lines(
+    v: &Variant,
+    c: &CastlingSpec,
+    letters: &[Option<char>],
+    lines: &mut Vec<String>,
+    gaps: &mut Vec<String>,
+) {
     if c.distances.len() != 1 {
         gaps.push("castling by a choice of distances".into());
     }
@@ -662,9 +670,13 @@ fn castling_lines(v: &Variant, c: &CastlingSpec, lines: &mut Vec<String>, gaps: 
         ));
     }
     lines.push(format!("castlingRank = {}", rank + 1));
-    let partner = v.stand_in_letters()[c.partner]
-        .unwrap_or('?')
-        .to_ascii_lowercase();
+    let Some(partner) = letters[c.partner].map(|l| l.to_ascii_lowercase()) else {
+        gaps.push(format!(
+            "castling with {} ({}), which has no letter in the section",
+            v.pieces[c.partner].name, v.pieces[c.partner].symbol
+        ));
+        return;
+    };
     if partner != 'r' || v.pieces[c.partner].betza.to_string() != "R" {
         lines.push(format!("castlingRookPiece = {partner}"));
     }

@@ -152,7 +152,7 @@ fn fits(v: &Variant) -> bool {
 /// table holds one letter a piece, and its FENs write such a piece `+X` as Polymachy's do.
 pub fn piece_to_char(rules: &Ruleset) -> String {
     let v = &rules.variant;
-    let letters = v.stand_in_letters();
+    let letters = v.stand_in_letters(|_| true);
     let mut table = vec![b'.'; SLOTS.len()];
     let king = SLOTS.len() - 1;
     let pawn = crate::session::pawn_kind(rules);
@@ -670,7 +670,7 @@ impl Cecp {
             )
         ));
         let rs = &self.eng.rules;
-        let letters = v.stand_in_letters();
+        let letters = v.stand_in_letters(|_| true);
         for (k, p) in v.pieces.iter().enumerate() {
             let extra: String = rs
                 .compiled_rules()

@@ -300,17 +300,18 @@ impl Variant {
 
     /// One letter for each kind, for the programs whose piece tables need one per kind
     /// (Fairy-Stockfish's sections, XBoard's piece-to-char table): a kind's own letter, or for
-    /// a kind written `+X` a letter no other kind of the variant uses — the initial of a word
-    /// of its name, the last word first, else another letter of its name, else the first free
-    /// one from A — and `None` when every letter is taken. Those programs write such a piece
-    /// on the board `+X` in their FENs all the same; Polymachy's own texts never show these
-    /// letters.
-    pub fn stand_in_letters(&self) -> Vec<Option<char>> {
+    /// a kind written `+X` that `wanted` says needs one, a letter no other kind of the variant
+    /// uses — the initial of a word of its name, the last word first, else another letter of
+    /// its name, else the first free one from A — and `None` when every letter is taken (or
+    /// none is wanted). Those programs write such a piece on the board `+X` in their FENs all
+    /// the same; Polymachy's own texts never show these letters.
+    pub fn stand_in_letters(&self, wanted: impl Fn(usize) -> bool) -> Vec<Option<char>> {
         let mut taken: Vec<char> = self.pieces.iter().filter_map(|p| p.letter).collect();
         self.pieces
             .iter()
-            .map(|p| {
-                if p.letter.is_some() {
+            .enumerate()
+            .map(|(k, p)| {
+                if p.letter.is_some() || !wanted(k) {
                     return p.letter;
                 }
                 let initials = p

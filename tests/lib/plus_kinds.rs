@@ -264,7 +264,7 @@ fn no_text_names_a_plus_piece_otherwise() {
     // The letters others see: the four free ones, and none for the other four.
     let stand_ins: Vec<Option<char>> = rs
         .variant
-        .stand_in_letters()
+        .stand_in_letters(|_| true)
         .into_iter()
         .zip(&rs.variant.pieces)
         .filter(|(_, p)| p.letter.is_none())
