@@ -539,3 +539,41 @@ fn lists_of_pieces_read_plus_names() {
         [v.kind_by_symbol("+R").unwrap()]
     );
 }
+
+/// Minishogi's promoted pieces are written `+X` in its file: they have no letters of their
+/// own, and its FENs, moves and promotions name them as before.
+#[test]
+fn minishogi_promoted_pieces_have_no_letters() {
+    let rs = rules("minishogi");
+    let v = &rs.variant;
+    let plus: Vec<(&str, &str)> = v
+        .pieces
+        .iter()
+        .filter(|p| p.letter.is_none())
+        .map(|p| (p.symbol.as_str(), p.name.as_str()))
+        .collect();
+    assert_eq!(
+        plus,
+        [
+            ("+P", "Tokin"),
+            ("+S", "Promoted Silver"),
+            ("+B", "Dragon Horse"),
+            ("+R", "Dragon King")
+        ]
+    );
+    assert_eq!(v.kind_by_letter('T'), None);
+    // Two Dragon Horses (b4, d2) can take on c3: the file tells them apart.
+    let fen = "3k1/1+B1r1/2g1p/PR1+Bs/KG3[s] w - - 5 21";
+    let mut p = pos(&rs, fen);
+    assert_eq!(p.fen(), fen);
+    for (c, s) in [("d2e2", "+Bxe2"), ("b4c3", "+Bbxc3"), ("d2c3", "+Bdxc3")] {
+        let mv = find(&mut p, c);
+        assert_eq!(san(&mut p, mv), s, "{c}");
+        assert_eq!(parse_move(&mut p, s).unwrap(), mv, "{s}");
+    }
+    // A Pawn's promotion: `+` in coordinates, `=+P` in SAN.
+    let mut p = pos(&rs, "k4/4P/5/5/K4[] w - - 0 1");
+    let mv = find(&mut p, "e4e5+");
+    assert_eq!(san(&mut p, mv), "e5=+P");
+    assert_eq!(mv.promotion(), v.kind_by_symbol("+P"));
+}
