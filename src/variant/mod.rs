@@ -407,3 +407,51 @@ pub fn params_letter_hint(v: &Variant) -> String {
 pub fn params_no_piece(name: &str) -> String {
     params::no_piece(name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_of_pieces_splits_into_names() {
+        let names = |s: &str| -> Vec<(usize, String)> { split_symbols(s) };
+        assert_eq!(
+            names("Q+RB"),
+            [(1, "Q".into()), (2, "+R".into()), (4, "B".into())]
+        );
+        // A `+` takes the character after it, whatever it is; at the end it stands alone.
+        assert_eq!(names("++R"), [(1, "++".into()), (3, "R".into())]);
+        assert_eq!(names("P+"), [(1, "P".into()), (2, "+".into())]);
+        assert!(names("").is_empty());
+    }
+
+    /// Minishogi's promoted pieces are written `+X`: their names, their FEN names, the kinds
+    /// the names find, and how a promotion to each is written.
+    #[test]
+    fn a_kind_without_a_letter_is_found_and_written_by_its_name() {
+        let v = Variant::load("minishogi").unwrap();
+        let kind = |s: &str| v.kind_by_symbol(s).unwrap();
+        let (pawn, tokin) = (kind("P"), kind("+P"));
+        assert_eq!(v.pieces[tokin].letter, None);
+        assert_eq!(v.pieces[tokin].symbol, "+P");
+        assert_eq!(v.pieces[tokin].symbol_for(Color::Black), "+p");
+        assert_eq!(v.pieces[tokin].demotes_to, Some(pawn));
+        assert_eq!(v.kind_by_symbol("+p"), Some(tokin));
+        assert_eq!(v.kind_by_symbol("+G"), None);
+        assert_eq!(v.kind_by_symbol("++"), None);
+        assert_eq!(v.fen_symbol(tokin, Color::Black), "+p");
+        assert_eq!(v.fen_symbol(pawn, Color::White), "P");
+        assert!(v.plus_promotion(tokin) && !v.plus_promotion(pawn));
+        assert!(v.piece_names().contains(&"+B Dragon Horse".to_string()));
+        // Stand-in letters for other programs: the initial of a word of the name, the last
+        // word first, or another letter of it, none of them any kind's own.
+        let letters = v.stand_in_letters(|_| true);
+        let of = |s: &str| letters[kind(s)];
+        assert_eq!(of("+P"), Some('T'));
+        assert_eq!(of("+S"), Some('O'));
+        assert_eq!(of("+B"), Some('H'));
+        assert_eq!(of("+R"), Some('D'));
+        assert_eq!(of("G"), Some('G'));
+        assert_eq!(v.stand_in_letters(|k| k != kind("+B"))[kind("+B")], None);
+    }
+}

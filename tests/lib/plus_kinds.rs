@@ -393,6 +393,22 @@ fn a_plus_piece_loads_and_its_promotion_names_it() {
     // Writing `demotes-to` is allowed where it names the same piece.
     let text = with_piece("Dragon", "+R", "demotes-to = \"R\"\n");
     Variant::from_toml(&text, FILE).unwrap_or_else(|e| panic!("{e}"));
+    // An evaluation table keyed by names: `"+R"`, quoted, as TOML wants it, and written so.
+    let text = format!(
+        "{}[eval.values]\n\"+R\" = [1000, 1100]\n",
+        with_piece("Dragon", "+R", "")
+    );
+    let v = Variant::from_toml(&text, FILE).unwrap_or_else(|e| panic!("{e}"));
+    let eval = v.eval.as_ref().unwrap();
+    assert_eq!(
+        eval.values[v.kind_by_symbol("+R").unwrap()],
+        Some((1000, 1100))
+    );
+    let written = eval.to_toml(&v.pieces);
+    assert!(
+        written.contains("\n\"+R\" = [1000, 1100]  # Dragon\n"),
+        "{written}"
+    );
 }
 
 #[test]
