@@ -393,6 +393,17 @@ fn a_plus_piece_loads_and_its_promotion_names_it() {
     // Writing `demotes-to` is allowed where it names the same piece.
     let text = with_piece("Dragon", "+R", "demotes-to = \"R\"\n");
     Variant::from_toml(&text, FILE).unwrap_or_else(|e| panic!("{e}"));
+    // A start hand holding one, written `+R` in the FEN's hand too.
+    let text =
+        format!("{}[rules.drops]\n", with_piece("Dragon", "+R", "")).replace("RK3\"", "RK3[+Rp]\"");
+    let v = Variant::from_toml(&text, FILE).unwrap_or_else(|e| panic!("{e}"));
+    let dragon = v.kind_by_symbol("+R").unwrap();
+    assert!(
+        v.start_hand
+            .contains(&(dragon, polymachy::geometry::Color::White))
+    );
+    let rs = Ruleset::new(&v, None).unwrap();
+    assert_eq!(Position::start(&rs).fen(), "rk3/p4/5/P4/RK3[+Rp] w - - 0 1");
     // An evaluation table keyed by names: `"+R"`, quoted, as TOML wants it, and written so.
     let text = format!(
         "{}[eval.values]\n\"+R\" = [1000, 1100]\n",
