@@ -7,6 +7,12 @@
 //! position, promotion, castling, the Pawn's double step, drops, the draw rules, the flying
 //! general, the bare King and Makruk's counting. Everything else is named in [`Export::gaps`],
 //! and written in the section as `#` comments: the section is then partial.
+//!
+//! Fairy-Stockfish names every piece type by a letter. A piece without a letter of its own
+//! (written `+X`, the promoted form of `X`) is the promoted type of `X`, which its FENs write
+//! `+X` as Polymachy's do; the section gives it a letter no other piece has
+//! ([`Variant::stand_in_letters`]), or, where it moves as another piece of the game, that
+//! piece's type. One that needs a letter where every letter is taken is a gap.
 
 use crate::geometry::Color;
 use crate::notation::{Atom, Betza, Component, Range};
@@ -108,7 +114,14 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     let v: &Variant = &rules.variant;
     let mut gaps: Vec<String> = Vec::new();
     let mut lines: Vec<String> = Vec::new();
-    let lower = |k: usize| v.pieces[k].letter.to_ascii_lowercase();
+    // A promoted form that moves as another piece of the game is that piece promoted: it
+    // needs no letter of its own.
+    let promoted_forms: Vec<usize> = (0..v.pieces.len())
+        .filter(|&k| v.pieces[k].demotes_to.is_some())
+        .collect();
+    let as_other = |k: usize| promoted_forms.contains(&k) && same_as_other(v, k).is_some();
+    let stand_in = v.stand_in_letters(|k| !as_other(k));
+    let lower = |k: usize| stand_in[k].unwrap_or('?').to_ascii_lowercase();
     lines.push(format!("maxRank = {}", v.ranks));
     lines.push(format!("maxFile = {}", v.files));
     if v.files > 12 || v.ranks > 10 {
@@ -130,11 +143,16 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     let mut custom = 0;
     let mut custom_king = false;
     let mut royal_seen = false;
-    let promoted_forms: Vec<usize> = (0..v.pieces.len())
-        .filter(|&k| v.pieces[k].demotes_to.is_some())
-        .collect();
     for (k, p) in v.pieces.iter().enumerate() {
         let letter = lower(k);
+        if stand_in[k].is_none() && !as_other(k) {
+            gaps.push(format!(
+                "{}: it has no letter of its own ({}), and every letter is taken for a \
+                 Fairy-Stockfish piece type",
+                p.name, p.symbol
+            ));
+            continue;
+        }
         if p.royal {
             if royal_seen {
                 gaps.push(format!(
@@ -167,10 +185,10 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             lines.push(format!("pawn = {letter}"));
             continue;
         }
-        // A promoted form that moves as another piece of the game is that piece promoted.
-        if promoted_forms.contains(&k) && same_as_other(v, k).is_some() {
+        if as_other(k) {
             continue;
         }
+
         let soldier_rank = soldier(v, k);
         let line = match (soldier_rank, builtin_piece(&p.betza)) {
             (Some(r), _) => {
@@ -353,7 +371,7 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     // Castling.
     match castling {
         None => lines.push("castling = false".into()),
-        Some(c) => castling_lines(v, c, &mut lines, &mut gaps),
+        Some(c) => castling_lines(v, c, &stand_in, &mut lines, &mut gaps),
     }
     // Drops.
     if let Some(d) = spec("drops").and_then(downcast::<DropsSpec>) {
@@ -440,10 +458,7 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             None => (0..v.pieces.len()).filter(|&k| v.pieces[k].royal).collect(),
         };
         if let [k] = kinds.as_slice() {
-            lines.push(format!(
-                "flagPiece = {}",
-                v.pieces[*k].letter.to_ascii_lowercase()
-            ));
+            lines.push(format!("flagPiece = {}", lower(*k)));
             for (color, side) in [(Color::White, "White"), (Color::Black, "Black")] {
                 let g = rules.geometry;
                 let squares: Vec<String> = g
@@ -627,8 +642,15 @@ fn capitalised(s: &str) -> String {
     }
 }
 
-/// Castling: the King's destination files and rank, and the partner's type.
-fn castling_lines(v: &Variant, c: &CastlingSpec, lines: &mut Vec<String>, gaps: &mut Vec<String>) {
+/// Castling: the King's destination files and rank, and the partner's type (`letters`: each
+/// kind's letter in the section).
+fn castling_lines(
+    v: &Variant,
+    c: &CastlingSpec,
+    letters: &[Option<char>],
+    lines: &mut Vec<String>,
+    gaps: &mut Vec<String>,
+) {
     if c.distances.len() != 1 {
         gaps.push("castling by a choice of distances".into());
     }
@@ -654,7 +676,13 @@ fn castling_lines(v: &Variant, c: &CastlingSpec, lines: &mut Vec<String>, gaps: 
         ));
     }
     lines.push(format!("castlingRank = {}", rank + 1));
-    let partner = v.pieces[c.partner].letter.to_ascii_lowercase();
+    let Some(partner) = letters[c.partner].map(|l| l.to_ascii_lowercase()) else {
+        gaps.push(format!(
+            "castling with {} ({}), which has no letter in the section",
+            v.pieces[c.partner].name, v.pieces[c.partner].symbol
+        ));
+        return;
+    };
     if partner != 'r' || v.pieces[c.partner].betza.to_string() != "R" {
         lines.push(format!("castlingRookPiece = {partner}"));
     }

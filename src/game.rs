@@ -226,13 +226,14 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The `VariantMen` value: `letter:XBetza` for each piece, separated by `;`.
+/// The `VariantMen` value: `letter:XBetza` for each piece (its name: `+P` for a piece without
+/// a letter of its own), separated by `;`.
 pub fn variant_men(rules: &Ruleset) -> String {
     rules
         .variant
         .pieces
         .iter()
-        .map(|p| format!("{}:{}", p.letter, p.betza_text))
+        .map(|p| format!("{}:{}", p.symbol, p.betza_text))
         .collect::<Vec<_>>()
         .join(";")
 }

@@ -155,6 +155,52 @@ fn chess_section() {
     }
 }
 
+/// A piece written `+X` has no letter of its own, and Fairy-Stockfish's piece types each need
+/// one: the section gives it one that no piece of the game has (its FENs write the piece
+/// `+X` all the same), or, where it moves as another piece of the game, that piece's type;
+/// with every letter taken, it is a gap.
+#[test]
+fn a_piece_without_a_letter_takes_a_free_one_in_the_section() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/many-kinds.toml");
+    let (code, text, err) = export(file, "pm-many");
+    assert_eq!(code, PARTIAL, "{err}");
+    // The Dragon Horse, the Dragon King and the Free Boar take the free letters J, U and X;
+    // the Tokin and its kind move as the Gold, the Prince as the Man.
+    for line in [
+        "dragonHorse = j",
+        "bers = u",
+        "customPiece10 = x:BsR",
+        "promotedPieceType = p:g l:g n:g s:g b:j r:u e:m w:x",
+        "startFen = lanseokgsnal/rcdfhimoqtvb/z+rw9/",
+    ] {
+        assert!(text.contains(line), "no `{line}` in\n{text}");
+    }
+    assert!(!text.contains("no letter"), "{text}");
+    // 26 pieces with letters, and a Queen's promoted form that moves as none of them.
+    let mut toml = String::from("name = \"Full\"\nfiles = 5\nranks = 5\nstart = \"k4/5/5/5/4K\"\n");
+    for c in 'A'..='Z' {
+        let (betza, royal) = if c == 'K' {
+            ("K", "royal = true\n")
+        } else {
+            ("W", "")
+        };
+        toml.push_str(&format!(
+            "[[piece]]\nname = \"Piece {c}\"\nletter = \"{c}\"\nbetza = \"{betza}\"\n{royal}"
+        ));
+    }
+    toml.push_str("[[piece]]\nname = \"Great Q\"\nletter = \"+Q\"\nbetza = \"Q\"\n");
+    let dir = common::TempDir::new("export-full");
+    let path = dir.join("full.toml");
+    std::fs::write(&path, toml).unwrap();
+    let (code, text, err) = export(&path.display().to_string(), "pm-full");
+    assert_eq!(code, PARTIAL, "{err}");
+    let gap = "cannot express: Great Q: it has no letter of its own (+Q), and every letter is \
+               taken for a Fairy-Stockfish piece type";
+    assert!(err.contains(gap), "{err}");
+    assert!(text.contains(&format!("# {gap}")), "{text}");
+    assert!(!text.contains('?'), "{text}");
+}
+
 #[test]
 fn a_partial_section_names_what_it_leaves_out() {
     let (code, text, err) = export("metamachy", "pm-metamachy");

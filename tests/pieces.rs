@@ -150,3 +150,84 @@ fn variants_toml_carries_the_words_and_the_rules() {
             .contains("e1 to g1 with the Rook from h1 to f1")
     );
 }
+
+/// A game with pieces written `+X` (`tests/data/many-kinds.toml`: 22 lettered pieces, 8
+/// promoted forms without letters of their own): the page's state, legal moves, move list and
+/// pieces name each by its name (`+R`, Black's `+r`), and `variants --toml` does too.
+#[test]
+fn pieces_without_letters_are_named_plus_on_the_page_and_in_variants_toml() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/many-kinds.toml");
+    let out = common::run_binary(&["variants", "--toml", "--variant", file], "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: toml::Table = out.stdout.parse().unwrap();
+    let game = &doc["variant"].as_array().unwrap()[0];
+    let pieces = game["piece"].as_array().unwrap();
+    assert_eq!(pieces.len(), 30);
+    let by_name = |name: &str| {
+        pieces
+            .iter()
+            .find(|p| p["name"].as_str() == Some(name))
+            .unwrap()
+    };
+    assert_eq!(by_name("Dragon King")["letter"].as_str(), Some("+R"));
+    assert_eq!(by_name("Tokin")["letter"].as_str(), Some("+P"));
+    assert_eq!(by_name("Pawn")["promotes-to"].as_str(), Some("+P"));
+    assert_eq!(by_name("Tortoise")["promotes-to"].as_str(), Some("G+B"));
+    assert!(
+        game["start"]
+            .as_str()
+            .unwrap()
+            .starts_with("lanseokgsnal/rcdfhimoqtvb/z+rw9/")
+    );
+
+    let s = start_server(serve_command(&["--variant", file]));
+    // A Dragon King on e4 by a Pawn on e5, a Pawn about to promote on d9.
+    let fen = "6k5/12/12/3P8/12/12/12/4p7/4+R7/12/12/6K5[] w - - 0 1";
+    let (st, v) = call(
+        &s,
+        "POST",
+        "/api/new",
+        &json!({"fen": fen, "white": "human", "black": "human"}).to_string(),
+    );
+    assert_eq!(st, 200, "{v}");
+    let state = &v["state"];
+    let sid = v["sid"].as_str().unwrap();
+    // The board, a1 first: e4 is the 4th rank's 5th square.
+    assert_eq!(state["board"][3 * 12 + 4], "+R");
+    assert_eq!(state["board"][4 * 12 + 4], "p");
+    let legal = state["legal"].as_array().unwrap();
+    let promos: Vec<&str> = legal
+        .iter()
+        .filter(|m| m["from"] == "d9")
+        .filter_map(|m| m["promo"].as_str())
+        .collect();
+    assert_eq!(promos, ["+P"]);
+    let i = legal.iter().position(|m| m["uci"] == "e4e5").unwrap();
+    let (st, after) = call(
+        &s,
+        "POST",
+        "/api/move",
+        &json!({"sid": sid, "move": "e4e5", "index": i}).to_string(),
+    );
+    assert_eq!(st, 200, "{after}");
+    assert_eq!(after["moves"], json!(["+Rxe5"]));
+    assert_eq!(after["board"][4 * 12 + 4], "+R");
+    // The pieces: their names, images and glyphs, what they promote to.
+    let (st, v) = call(&s, "GET", &format!("/api/variant?sid={sid}"), "");
+    assert_eq!(st, 200, "{v}");
+    let pieces = v["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 30);
+    let piece = |letter: &str| pieces.iter().find(|p| p["letter"] == letter).unwrap();
+    assert_eq!(piece("+R")["name"], "Dragon King");
+    assert_eq!(piece("+R")["promoted"], true);
+    assert_eq!(piece("T")["promotes_to"], json!(["G", "+B"]));
+    // The Free Boar has no drawing: its generated image and glyph carry its name.
+    let boar = piece("+W");
+    assert_eq!(boar["name"], "Free Boar");
+    assert_eq!(boar["glyph"]["label"], "+W");
+    assert!(
+        boar["image"].as_str().unwrap().contains(">+W</text>"),
+        "{}",
+        boar["image"]
+    );
+}

@@ -912,3 +912,37 @@ fn guis_send_a_fen_from_another_arrangement_without_setup() {
         assert!(!r.stdout.contains(bad), "{bad}: {}", r.stdout);
     }
 }
+
+/// Minishogi's promoted pieces have no letters of their own (`+P`, `+S`, `+B`, `+R`): XBoard's
+/// piece table gives each one a letter no other piece has, and a FEN, a move and a promotion
+/// are written `+X` and `+` as before.
+#[test]
+fn xboard_gives_pieces_written_plus_letters_of_their_own() {
+    let (out, _, _) = session(
+        &["xboard"],
+        "xboard\nprotover 2\nvariant minishogi\nsetboard k4/4P/5/5/K4[] w - - 0 1\nforce\n\
+         usermove e4e5+\nsetboard k3+P/5/5/5/K4[] b - - 0 1\nping 1\n",
+    );
+    let setup = out.lines().find(|l| l.starts_with("setup (")).unwrap();
+    let table = &setup["setup (".len()..setup.find(')').unwrap()];
+    // Ten pieces, each with a letter of the table, none twice, and the same letters in the
+    // `piece` lines.
+    let pieces: Vec<char> = table[..22].chars().filter(|&c| c != '.').collect();
+    assert_eq!(pieces.len(), 10, "{table}");
+    let mut unique = pieces.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), 10, "{table}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("piece ")).collect();
+    assert_eq!(lines.len(), 10, "{out}");
+    for l in &lines {
+        let letter = l.chars().nth(6).unwrap();
+        assert!(pieces.contains(&letter), "{l} not in {table}");
+    }
+    assert!(!out.contains('?'), "{out}");
+    assert!(
+        !out.contains("Illegal move") && !out.contains("Error"),
+        "{out}"
+    );
+    assert!(out.contains("pong 1"), "{out}");
+}

@@ -34,7 +34,7 @@ fn have_pyffish() -> bool {
 fn uci(rs: &Ruleset, mv: Move) -> String {
     let g = rs.geometry;
     if let Some(k) = mv.dropped() {
-        let s = format!("{}@{}", rs.variant.pieces[k].letter, g.name(mv.to));
+        let s = format!("{}@{}", rs.variant.pieces[k].symbol, g.name(mv.to));
         assert_eq!(coord(rs, mv), s, "a drop Fairy-Stockfish names otherwise");
         return s;
     }
@@ -44,7 +44,7 @@ fn uci(rs: &Ruleset, mv: Move) -> String {
         if rs.variant.pieces[k].demotes_to.is_some() {
             s.push('+');
         } else {
-            s.push(rs.variant.pieces[k].letter.to_ascii_lowercase());
+            s.push_str(&rs.variant.pieces[k].symbol.to_ascii_lowercase());
         }
     }
     assert_eq!(coord(rs, mv), s, "a move Fairy-Stockfish names otherwise");

@@ -163,7 +163,7 @@ fn shipped_games_play_with_their_fitted_tables() {
             .pieces
             .iter()
             .filter(|p| !p.royal && p.promotes_to.is_empty())
-            .map(|p| p.letter.to_string())
+            .map(|p| p.symbol.clone())
             .collect();
         free.sort();
         let mut named: Vec<String> = fitted.keys().cloned().collect();

@@ -12,7 +12,8 @@ use crate::variant::Variant;
 pub struct PieceInfo {
     /// The piece's name (`Lion`).
     pub name: String,
-    /// Its letter, upper case.
+    /// Its name in every text, upper case: its letter (`P`), or `+` and its base's letter
+    /// for a piece without a letter of its own (`+P`).
     pub letter: String,
     /// The movement as written in the variant file.
     pub betza: String,
@@ -29,7 +30,7 @@ pub struct PieceInfo {
     pub value_from: Option<&'static str>,
     /// Whether it is royal (checkmate and check are about it).
     pub royal: bool,
-    /// The letters it may promote to, or nothing.
+    /// The pieces it may promote to, by name (`QRBN`, `+P`, `Q+R`), or nothing.
     #[serde(rename = "promotes-to", skip_serializing_if = "String::is_empty")]
     pub promotes_to: String,
 }
@@ -75,7 +76,11 @@ struct Doc {
 /// Describes a variant.
 pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
     let rules = Ruleset::new(v, None).map_err(|e| UserError(e.to_string()))?;
-    let letters = |ks: &[usize]| ks.iter().map(|&k| v.pieces[k].letter).collect::<String>();
+    let letters = |ks: &[usize]| {
+        ks.iter()
+            .map(|&k| v.pieces[k].symbol.as_str())
+            .collect::<String>()
+    };
     let derived = crate::search::eval::Evaluator::new(&rules);
     Ok(VariantInfo {
         id: v.id.clone(),
@@ -104,7 +109,7 @@ pub fn describe(v: &Variant) -> Result<VariantInfo, UserError> {
             .enumerate()
             .map(|(kind, p)| PieceInfo {
                 name: p.name.clone(),
-                letter: p.letter.to_string(),
+                letter: p.symbol.clone(),
                 betza: p.betza_text.clone(),
                 canonical: p.betza.to_string(),
                 words: v.piece_words(kind),

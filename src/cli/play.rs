@@ -453,7 +453,7 @@ pub fn board_text(
 ) -> String {
     let rs = pos.rules();
     let g = rs.geometry;
-    let room = cols.saturating_sub(board::width(g) + 2);
+    let room = cols.saturating_sub(board::width(rs) + 2);
     let legend = board::legend(rs, g.ranks as usize + 1, room).unwrap_or_default();
     let mut out = board::render(pos, last, style, &legend);
     if status {

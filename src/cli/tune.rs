@@ -160,11 +160,17 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
     );
     let mobility = rules.variant.eval.as_ref().and_then(|e| e.mobility);
     let table = tune::table(&theta, &fixed, mobility);
-    for (p, (t0, t)) in rules.variant.pieces.iter().zip(theta0.iter().zip(&theta)) {
-        if !fixed[rules.variant.kind_by_letter(p.letter).unwrap_or(0)] {
+    for (kind, (p, (t0, t))) in rules
+        .variant
+        .pieces
+        .iter()
+        .zip(theta0.iter().zip(&theta))
+        .enumerate()
+    {
+        if !fixed[kind] {
             println!(
                 "  {} {:<12} {:>5.0} {:>5.0}  ->  {:>5.0} {:>5.0}",
-                p.letter, p.name, t0.0, t0.1, t.0, t.1
+                p.symbol, p.name, t0.0, t0.1, t.0, t.1
             );
         }
     }

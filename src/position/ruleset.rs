@@ -517,27 +517,18 @@ impl Ruleset {
         !self.arrival(kind, color, sq).choices.is_empty()
     }
 
-    /// The letter of a piece code as written in FEN.
-    pub fn letter(&self, c: Code) -> char {
-        let l = self.variant.pieces[crate::moves::kind_of(c)].letter;
-        if crate::moves::color_of(c) == Color::White {
-            l
-        } else {
-            l.to_ascii_lowercase()
-        }
+    /// How a piece code is written: its kind's [`crate::variant::PieceDef::symbol`], in lower
+    /// case for Black (`N`, `n`, `+p`).
+    pub fn symbol(&self, c: Code) -> String {
+        self.variant.pieces[crate::moves::kind_of(c)].symbol_for(crate::moves::color_of(c))
     }
 
-    /// The piece code for a FEN letter.
-    pub fn code_of_letter(&self, c: char) -> Option<Code> {
-        let k = self.variant.kind_by_letter(c)?;
-        Some(code(
-            k,
-            if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            },
-        ))
+    /// The piece code a name stands for (`N`, `n`, `+P`, `+p`; see
+    /// [`crate::variant::Variant::kind_by_symbol`]).
+    pub fn code_of_symbol(&self, s: &str) -> Option<Code> {
+        let k = self.variant.kind_by_symbol(s)?;
+        let black = s.chars().any(|c| c.is_ascii_lowercase());
+        Some(code(k, if black { Color::Black } else { Color::White }))
     }
 
     /// The hash key of the `n`-th piece (from 1) of `kind` in `color`'s hand: a hand holding

@@ -182,16 +182,20 @@ fn fits(v: &Variant) -> bool {
 
 /// The piece-to-char table of a variant: the pawn (the most numerous promoting piece) in the
 /// Pawn slot, the royal piece in the King's, each other piece in the slot of its own letter
-/// when that slot is free and unaltered by XBoard, else in the first such free slot.
+/// when that slot is free and unaltered by XBoard, else in the first such free slot. A piece
+/// without a letter of its own (written `+X`) takes a letter no other piece has
+/// ([`Variant::stand_in_letters`]; a variant XBoard can show has letters to spare): XBoard's
+/// table holds one letter a piece, and its FENs write such a piece `+X` as Polymachy's do.
 pub fn piece_to_char(rules: &Ruleset) -> String {
     let v = &rules.variant;
+    let letters = v.stand_in_letters(|_| true);
     let mut table = vec![b'.'; SLOTS.len()];
     let king = SLOTS.len() - 1;
     let pawn = crate::session::pawn_kind(rules);
     let usable = |i: usize| i != PAWN_SLOT && i != LANCE_SLOT && i != king;
     let mut rest = Vec::new();
     for (k, p) in v.pieces.iter().enumerate() {
-        let l = p.letter as u8;
+        let l = letters[k].unwrap_or('?') as u8;
         if p.royal {
             table[king] = l;
         } else if Some(k) == pawn {
@@ -705,6 +709,7 @@ impl Cecp {
             )
         ));
         let rs = &self.eng.rules;
+        let letters = v.stand_in_letters(|_| true);
         for (k, p) in v.pieces.iter().enumerate() {
             let extra: String = rs
                 .compiled_rules()
@@ -713,8 +718,9 @@ impl Cecp {
                 .collect();
             // `&` makes the description hold for both colours (without it XBoard applies it
             // to White's piece only).
+            let letter = letters[k].unwrap_or('?');
             self.out
-                .line(&format!("piece {}& {}{extra}", p.letter, p.betza));
+                .line(&format!("piece {letter}& {}{extra}", p.betza));
         }
     }
 

@@ -145,11 +145,11 @@ fn parse_line(line: &str, v: &Variant) -> Result<(Vec<(usize, u32)>, u16), Strin
         .filter(|&n| (1..=10_000).contains(&n))
         .ok_or_else(|| format!("`{n}` is not a count from 1 to 10000"))?;
     let mut need: Vec<(usize, u32)> = Vec::new();
-    for c in letters.chars() {
+    for (_, c) in crate::variant::split_symbols(letters) {
         let k = v
-            .kind_by_letter(c)
-            .filter(|_| c.is_ascii_uppercase())
-            .ok_or_else(|| format!("no piece has the letter '{c}'"))?;
+            .kind_by_symbol(&c)
+            .filter(|_| !c.chars().any(|x| x.is_ascii_lowercase()))
+            .ok_or_else(|| crate::variant::params_no_piece(&c))?;
         match need.iter_mut().find(|(kind, _)| *kind == k) {
             Some((_, m)) => *m += 1,
             None => need.push((k, 1)),

@@ -133,11 +133,9 @@ impl DropsSpec {
         let mut no_drop_ranks = Vec::new();
         if let Some((entries, _)) = p.table("no-drop-ranks") {
             for (key, kspan, val) in entries {
-                let kind = key
-                    .chars()
-                    .next()
-                    .filter(|c| key.chars().count() == 1 && c.is_ascii_uppercase())
-                    .and_then(|c| v.kind_by_letter(c));
+                let kind = v
+                    .kind_by_symbol(key)
+                    .filter(|_| !key.chars().any(|c| c.is_ascii_lowercase()));
                 let Some(kind) = kind else {
                     p.error(
                         kspan.clone(),

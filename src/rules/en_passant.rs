@@ -57,7 +57,7 @@ impl EnPassantSpec {
                         span.clone(),
                         format!(
                             "`rules.en-passant.{what}` names {} ({}), whose movement `{}` lacks {needs}",
-                            piece.name, piece.letter, piece.betza_text
+                            piece.name, piece.symbol, piece.betza_text
                         ),
                         None,
                     );

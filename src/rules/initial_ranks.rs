@@ -141,11 +141,9 @@ impl InitialRanksSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<InitialRanksSpec> {
         let mut pieces = Vec::new();
         for (key, kspan, val) in p.all() {
-            let kind = key
-                .chars()
-                .next()
-                .filter(|c| key.chars().count() == 1 && c.is_ascii_uppercase())
-                .and_then(|c| v.kind_by_letter(c));
+            let kind = v
+                .kind_by_symbol(key)
+                .filter(|_| !key.chars().any(|c| c.is_ascii_lowercase()));
             let Some(kind) = kind else {
                 p.error(
                     kspan.clone(),

@@ -102,11 +102,7 @@ impl PromotionSpec {
         let mut piece_zones = Vec::new();
         if let Some((t, _)) = p.table("piece-zones") {
             for (letter, lspan, val) in t {
-                let kind = letter
-                    .chars()
-                    .next()
-                    .filter(|_| letter.chars().count() == 1)
-                    .and_then(|c| v.kind_by_letter(c));
+                let kind = v.kind_by_symbol(letter);
                 let Some(kind) = kind else {
                     p.error(
                         lspan.clone(),

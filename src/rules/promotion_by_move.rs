@@ -87,11 +87,7 @@ impl PromotionByMoveSpec {
     fn build(p: &mut Params<'_, '_>, v: &Variant) -> Option<PromotionByMoveSpec> {
         let mut pieces = Vec::new();
         for (key, kspan, val) in p.all() {
-            let kind = key
-                .chars()
-                .next()
-                .filter(|_| key.chars().count() == 1)
-                .and_then(|c| v.kind_by_letter(c));
+            let kind = v.kind_by_symbol(key);
             let Some(kind) = kind else {
                 p.error(
                     kspan.clone(),

@@ -293,7 +293,7 @@ impl SetupChoiceSpec {
             .pieces
             .iter()
             .filter(|pc| pc.royal)
-            .map(|pc| (pc.letter, pc.name.clone()))
+            .filter_map(|pc| Some((pc.letter?, pc.name.clone())))
             .collect();
         if squares.is_empty() {
             let span = p.span.clone();

@@ -115,14 +115,14 @@ fn wxf(rules: &Ruleset, pos: &Position, m: Move) -> Option<String> {
     let (kind, side) = (kind_of(code), color_of(code));
     let name = normalise(&rules.variant.pieces[kind].name);
     let letter = match name.as_str() {
-        "king" | "general" => 'K',
-        "advisor" | "guard" | "mandarin" => 'A',
-        "elephant" | "minister" => 'E',
-        "horse" | "knight" => 'H',
-        "rook" | "chariot" => 'R',
-        "cannon" | "catapult" => 'C',
-        "soldier" | "pawn" => 'P',
-        _ => rules.variant.pieces[kind].letter,
+        "king" | "general" => "K",
+        "advisor" | "guard" | "mandarin" => "A",
+        "elephant" | "minister" => "E",
+        "horse" | "knight" => "H",
+        "rook" | "chariot" => "R",
+        "cannon" | "catapult" => "C",
+        "soldier" | "pawn" => "P",
+        _ => rules.variant.pieces[kind].symbol.as_str(),
     };
     let files = i32::from(g.files);
     let file_no = |f: u8| -> i32 {
@@ -173,21 +173,18 @@ fn shogi(rules: &Ruleset, pos: &Position, p: &Played) -> Option<String> {
     let g = rules.geometry;
     let to = g.name(p.mv.to).to_string();
     if let Some(k) = p.mv.dropped() {
-        return Some(format!("{}*{to}", v.pieces[k].letter));
+        return Some(format!("{}*{to}", v.pieces[k].symbol));
     }
     let code = pos.piece_at(p.mv.from);
     if code == EMPTY {
         return None;
     }
     let kind = kind_of(code);
-    let letter = match v.pieces[kind].demotes_to {
-        Some(base) => format!("+{}", v.pieces[base].letter),
-        None => v.pieces[kind].letter.to_string(),
-    };
+    let letter = v.fen_symbol(kind, Color::White);
     // The SAN names the square or file it came from where it must: so do we, by the square.
     let body = p.san.trim_end_matches(['+', '#']);
     let body = body.split('=').next().unwrap_or(body);
-    let plain = body.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    let plain = body.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '+');
     let ambiguous = plain.len() > to.len() + usize::from(p.capture)
         && !v.pieces[kind].name.eq_ignore_ascii_case("pawn");
     let from = if ambiguous {

@@ -2,7 +2,8 @@
 //!
 //! The six FIDE pieces (by name) are drawn with the familiar chess glyphs. Every other piece
 //! gets a generated image: one of [`SHAPES`] outlines, chosen from its name so that the same
-//! piece looks the same in every variant, with its letter inside, so that no two pieces of a
+//! piece looks the same in every variant, with its name inside (its letter, or `+` and a letter
+//! for a piece without one: `+P`), so that no two pieces of a
 //! variant look alike even when their shapes coincide. The page turns this description into
 //! SVG; [`shape_svg`] writes the same figure as SVG markup, the image
 //! [`super::pieces`] gives a piece that has no drawing.
@@ -58,13 +59,16 @@ fn outline(shape: &str) -> String {
 }
 
 /// A generated image as SVG markup: the outline `shape` (one of [`SHAPES`]) in the piece's
-/// colour (`currentColor`) with `label` inside, drawn like the drawn images in
-/// `web/pieces/` (outline and letter in `var(--piece-line, #000)`).
-pub fn shape_svg(shape: &str, label: char) -> String {
-    let label = match label {
-        '<' | '>' | '&' | '"' | '\'' => '?',
-        c => c,
-    };
+/// colour (`currentColor`) with `label` (a piece's name, `E` or `+P`) inside, drawn like the
+/// drawn images in `web/pieces/` (outline and letter in `var(--piece-line, #000)`).
+pub fn shape_svg(shape: &str, label: &str) -> String {
+    let label: String = label
+        .chars()
+        .map(|c| match c {
+            '<' | '>' | '&' | '"' | '\'' => '?',
+            c => c,
+        })
+        .collect();
     format!(
         concat!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">"#,
@@ -87,16 +91,17 @@ pub fn shape_of(name: &str) -> &'static str {
     SHAPES[(h % SHAPES.len() as u32) as usize]
 }
 
-/// How the page draws each piece of a variant (given as letter and name):
+/// How the page draws each piece of a variant (given as its name in texts, `E` or `+P`, and
+/// its name in words):
 /// `{"kind": "fide", "char": "♚"}` or `{"kind": "shape", "shape": "hexagon", "label": "E"}`.
 /// A generated piece takes the shape its name picks unless another piece of the variant has
 /// it already; then the next free shape (shapes repeat only after all eight are in use).
-pub fn glyphs(pieces: &[(char, &str)]) -> Vec<Value> {
+pub fn glyphs(pieces: &[(&str, &str)]) -> Vec<Value> {
     let mut used = [0usize; SHAPES.len()];
     pieces
         .iter()
         .map(|&(letter, name)| match fide_glyph(name) {
-            Some(c) => json!({"kind": "fide", "char": c.to_string(), "label": letter.to_string()}),
+            Some(c) => json!({"kind": "fide", "char": c.to_string(), "label": letter}),
             None => {
                 let want = SHAPES
                     .iter()
@@ -108,7 +113,7 @@ pub fn glyphs(pieces: &[(char, &str)]) -> Vec<Value> {
                     .find(|&i| used[i] == least)
                     .unwrap_or(want);
                 used[i] += 1;
-                json!({"kind": "shape", "shape": SHAPES[i], "label": letter.to_string()})
+                json!({"kind": "shape", "shape": SHAPES[i], "label": letter})
             }
         })
         .collect()
@@ -123,30 +128,34 @@ mod tests {
         assert_eq!(fide_glyph("Knight"), Some('♞'));
         assert_eq!(fide_glyph("Eagle"), None);
         let gs = glyphs(&[
-            ('K', "King"),
-            ('E', "Eagle"),
-            ('L', "Lion"),
-            ('C', "Cannon"),
+            ("K", "King"),
+            ("E", "Eagle"),
+            ("L", "Lion"),
+            ("C", "Cannon"),
+            ("+C", "Great Cannon"),
         ]);
         assert_eq!(gs[0]["kind"], "fide");
         assert_eq!(gs[1]["kind"], "shape");
         assert_eq!(gs[1]["label"], "E");
-        // Three generated pieces, three different shapes.
+        assert_eq!(gs[4]["label"], "+C");
+        // Four generated pieces, four different shapes.
         let shapes: std::collections::HashSet<&str> = gs[1..]
             .iter()
             .map(|g| g["shape"].as_str().unwrap())
             .collect();
-        assert_eq!(shapes.len(), 3);
+        assert_eq!(shapes.len(), 4);
     }
 
     #[test]
     fn a_generated_image_has_its_shape_and_letter() {
-        let svg = shape_svg("hexagon", 'X');
+        let svg = shape_svg("hexagon", "X");
         assert!(svg.contains("<polygon points="), "{svg}");
         assert!(svg.contains(">X</text>"), "{svg}");
         assert!(svg.contains(r#"fill="currentColor""#));
-        assert!(shape_svg("circle", 'Y').contains("<circle"));
+        assert!(shape_svg("circle", "Y").contains("<circle"));
+        // A piece without a letter of its own: its whole name.
+        assert!(shape_svg("circle", "+P").contains(">+P</text>"));
         // Markup characters never reach the image.
-        assert!(shape_svg("star", '<').contains(">?</text>"));
+        assert!(shape_svg("star", "<").contains(">?</text>"));
     }
 }

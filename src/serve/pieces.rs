@@ -147,10 +147,10 @@ pub fn drawn(name: &str) -> Option<&'static str> {
         .map(|i| IMAGES[i].1)
 }
 
-/// The image of each piece of a variant (given as letter and name), in order: its drawing,
-/// or a generated letter-in-shape image whose shape [`glyph::glyphs`] picks (so that no two
-/// generated pieces of one variant look alike).
-pub fn images(pieces: &[(char, &str)]) -> Vec<String> {
+/// The image of each piece of a variant (given as its name in texts, `E` or `+P`, and its
+/// name in words), in order: its drawing, or a generated letter-in-shape image whose shape
+/// [`glyph::glyphs`] picks (so that no two generated pieces of one variant look alike).
+pub fn images(pieces: &[(&str, &str)]) -> Vec<String> {
     let glyphs = glyph::glyphs(pieces);
     pieces
         .iter()
@@ -159,7 +159,7 @@ pub fn images(pieces: &[(char, &str)]) -> Vec<String> {
             Some(svg) => svg.to_owned(),
             None => {
                 let shape = g["shape"].as_str().unwrap_or_else(|| glyph::shape_of(name));
-                glyph::shape_svg(shape, letter.to_ascii_uppercase())
+                glyph::shape_svg(shape, &letter.to_ascii_uppercase())
             }
         })
         .collect()
@@ -259,10 +259,10 @@ mod tests {
         let mut pieces = 0;
         for (game, _) in BUILTIN {
             let v = Variant::load(game).unwrap();
-            let named: Vec<(char, &str)> = v
+            let named: Vec<(&str, &str)> = v
                 .pieces
                 .iter()
-                .map(|p| (p.letter, p.name.as_str()))
+                .map(|p| (p.symbol.as_str(), p.name.as_str()))
                 .collect();
             for ((_, name), image) in named.iter().zip(images(&named)) {
                 let drawing = drawn(name).unwrap_or_else(|| panic!("{game}: no drawing of {name}"));
@@ -301,9 +301,14 @@ mod tests {
 
     #[test]
     fn an_invented_piece_gets_a_generated_image() {
-        let got = images(&[('K', "King"), ('F', "Frobnicator"), ('Z', "Zorg")]);
+        let got = images(&[
+            ("K", "King"),
+            ("F", "Frobnicator"),
+            ("Z", "Zorg"),
+            ("+F", "Great Frobnicator"),
+        ]);
         assert_eq!(got[0], drawn("King").unwrap());
-        for (svg, letter) in [(&got[1], 'F'), (&got[2], 'Z')] {
+        for (svg, letter) in [(&got[1], "F"), (&got[2], "Z"), (&got[3], "+F")] {
             well_formed(svg).unwrap();
             assert!(svg.contains(&format!(">{letter}</text>")), "{svg}");
             assert!(svg.contains(r#"viewBox="0 0 100 100""#));

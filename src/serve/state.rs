@@ -40,7 +40,8 @@ pub(super) fn negate(s: Score) -> Score {
     }
 }
 
-/// Every square's piece letter, a1 first, rank by rank (`files × ranks` entries): `""` for an
+/// Every square's piece name ([`crate::variant::PieceDef::symbol`], Black's in lower case:
+/// `P`, `+p`), a1 first, rank by rank (`files × ranks` entries): `""` for an
 /// empty square and for a hole.
 pub(super) fn board_json(pos: &Position) -> Vec<String> {
     let rules = pos.rules();
@@ -56,7 +57,7 @@ pub(super) fn board_json(pos: &Position) -> Vec<String> {
             if c == EMPTY {
                 String::new()
             } else {
-                rules.letter(c).to_string()
+                rules.symbol(c)
             }
         })
         .collect()
@@ -136,12 +137,12 @@ pub(super) fn position_json(pos: &Position, last: Option<Move>) -> Value {
     } else {
         None
     };
-    // Pieces in hand, per side: [letter, count] for each kind held (games with drops).
+    // Pieces in hand, per side: [name, count] for each kind held (games with drops).
     let rules = pos.rules();
     let hand = |c: Color| -> Vec<Value> {
         (0..rules.variant.pieces.len())
             .filter(|&k| pos.hand(c, k) > 0)
-            .map(|k| json!([rules.variant.pieces[k].letter.to_string(), pos.hand(c, k)]))
+            .map(|k| json!([rules.variant.pieces[k].symbol, pos.hand(c, k)]))
             .collect()
     };
     json!({
@@ -157,7 +158,7 @@ pub(super) fn position_json(pos: &Position, last: Option<Move>) -> Value {
 /// Where a move comes from for the page: its square, or `@L` for a drop of the piece `L`.
 pub(super) fn drop_or_square(rules: &Ruleset, m: Move) -> String {
     match m.dropped() {
-        Some(k) => format!("@{}", rules.variant.pieces[k].letter),
+        Some(k) => format!("@{}", rules.variant.pieces[k].symbol),
         None => sq_name(rules.geometry, m.from),
     }
 }
@@ -264,7 +265,7 @@ fn state_value(sid: &str, s: &mut Table) -> Value {
                 json!({
                     "from": drop_or_square(&rules, m),
                     "to": sq_name(g, m.to),
-                    "promo": m.promotion().map(|k| rules.variant.pieces[k].letter.to_string()),
+                    "promo": m.promotion().map(|k| rules.variant.pieces[k].symbol.clone()),
                     "uci": s.game.coord(m),
                     "words": move_words(&rules, m),
                 })

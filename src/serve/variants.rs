@@ -83,11 +83,11 @@ pub fn diagram(rules: &Ruleset, kind: usize) -> (Square, Vec<(Square, &'static s
 /// The variant's pieces for the page.
 pub(super) fn variant_json(rules: &Ruleset) -> Value {
     let g = rules.geometry;
-    let named: Vec<(char, &str)> = rules
+    let named: Vec<(&str, &str)> = rules
         .variant
         .pieces
         .iter()
-        .map(|p| (p.letter, p.name.as_str()))
+        .map(|p| (p.symbol.as_str(), p.name.as_str()))
         .collect();
     let glyphs = glyph::glyphs(&named);
     let images = pieces::images(&named);
@@ -101,7 +101,8 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
             let (from, marks) = diagram(rules, k);
             json!({
                 "name": p.name,
-                "letter": p.letter.to_string(),
+                // Its name in every text (`P`, `+P`): the board's, the hands' and the moves'.
+                "letter": p.symbol,
                 "betza": p.betza_text,
                 "canonical": p.betza.to_string(),
                 "royal": p.royal,
@@ -110,7 +111,7 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
                 "words": culture::zone_words(&rules.variant, &rules.variant.piece_words(k)),
                 "traditional": culture::characters(set, &p.name),
                 "promoted": p.demotes_to.is_some(),
-                "promotes_to": p.promotes_to.iter().map(|&q| rules.variant.pieces[q].letter.to_string()).collect::<Vec<_>>(),
+                "promotes_to": p.promotes_to.iter().map(|&q| rules.variant.pieces[q].symbol.clone()).collect::<Vec<_>>(),
                 "diagram": {
                     "from": sq_name(g, from),
                     "squares": marks.iter().map(|(sq, l)| json!([sq_name(g, *sq), l])).collect::<Vec<_>>(),

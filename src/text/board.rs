@@ -7,6 +7,14 @@
 //! in pale yellow. Each pair has a contrast ratio of at least 4.5:1 (the WCAG threshold for
 //! text; checked by a test below). Without colour (`--ascii`, `NO_COLOR`, not a terminal)
 //! pieces are plain letters, empty squares dots, and the last move's squares are bracketed.
+//!
+//! **Names two characters wide.** A square shows its piece's name ([`PieceDef::symbol`]), a
+//! letter. In a variant with pieces that have no letter of their own, written `+X` (the
+//! promoted form of the piece `X`), every square is one character wider, and names stand
+//! right-aligned in it: ` +P `, `  P `, `  . `, `[+P]`, so that the files stay in columns and
+//! the letters of `P` and `+P` line up.
+//!
+//! [`PieceDef::symbol`]: crate::variant::PieceDef::symbol
 
 use crate::geometry::{Color, Geometry};
 use crate::moves::{EMPTY, Move, color_of};
@@ -58,6 +66,7 @@ pub fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
 pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String]) -> String {
     let rs = pos.rules();
     let g = rs.geometry;
+    let nw = name_width(rs);
     let mut out = String::new();
     let ranks: Vec<u8> = if style.flipped {
         (0..g.ranks).collect()
@@ -75,15 +84,19 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
             let sq = g.square(f, r);
             if g.is_hole(sq) {
                 // A square that does not exist: left blank, without a square's colour.
-                out.push_str("   ");
+                out.push_str(&" ".repeat(nw + 2));
                 continue;
             }
             let c = pos.piece_at(sq);
             let marked = last.is_some_and(|m| m.from == sq || m.to == sq);
-            let ch = if c == EMPTY { '.' } else { rs.letter(c) };
+            let name = if c == EMPTY {
+                ".".to_string()
+            } else {
+                rs.symbol(c)
+            };
             if style.ascii {
                 out.push(if marked { '[' } else { ' ' });
-                out.push(ch);
+                out.push_str(&format!("{name:>nw$}"));
                 out.push(if marked { ']' } else { ' ' });
             } else {
                 let bg = if marked {
@@ -100,8 +113,8 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
                 } else {
                     BLACK_PIECE.0
                 };
-                let shown = if c == EMPTY { ' ' } else { ch };
-                out.push_str(&format!("\x1b[48;5;{bg};38;5;{fg};1m {shown} \x1b[0m"));
+                let shown = if c == EMPTY { " " } else { name.as_str() };
+                out.push_str(&format!("\x1b[48;5;{bg};38;5;{fg};1m {shown:>nw$} \x1b[0m"));
             }
         }
         if let Some(s) = side.get(row) {
@@ -112,7 +125,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
     }
     out.push_str("    ");
     for &f in &files {
-        out.push_str(&format!(" {} ", Geometry::file_char(f)));
+        out.push_str(&format!(" {:>nw$} ", Geometry::file_char(f)));
     }
     if let Some(s) = side.get(g.ranks as usize) {
         out.push_str("  ");
@@ -124,9 +137,9 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
         let hand = |color: Color| -> String {
             let letters: String = (0..rs.variant.pieces.len())
                 .rev()
-                .flat_map(|k| {
+                .map(|k| {
                     let n = pos.hand(color, k) as usize;
-                    std::iter::repeat_n(rs.letter(crate::moves::code(k, color)), n)
+                    rs.symbol(crate::moves::code(k, color)).repeat(n)
                 })
                 .collect();
             if letters.is_empty() {
@@ -144,9 +157,21 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
     out
 }
 
+/// How many characters a square gives its piece's name: 1, or 2 in a variant with pieces
+/// written `+X` (the longest name of the variant).
+pub fn name_width(rs: &Ruleset) -> usize {
+    rs.variant
+        .pieces
+        .iter()
+        .map(|p| p.symbol.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
 /// The width in columns of a rendered rank (without side text).
-pub fn width(g: Geometry) -> usize {
-    4 + 3 * g.files as usize
+pub fn width(rs: &Ruleset) -> usize {
+    4 + (name_width(rs) + 2) * rs.geometry.files as usize
 }
 
 /// A legend of the pieces' letters and names in columns, at most `lines` lines and `cols`
@@ -191,12 +216,16 @@ pub fn wrap(text: &str, indent: &str, width: usize) -> String {
     out
 }
 
-/// Per piece: a line with its letter, name, movement in XBetza and what it promotes to, then
-/// its movement in words, indented.
+/// Per piece: a line with its name as written (`P`, `+P`), its name, movement in XBetza and
+/// what it promotes to, then its movement in words, indented.
 pub fn pieces_text(rs: &Ruleset) -> String {
     let mut out = String::new();
+    let nw = name_width(rs);
     for (kind, p) in rs.variant.pieces.iter().enumerate() {
-        out.push_str(&format!("  {}  {:<12} {}", p.letter, p.name, p.betza_text));
+        out.push_str(&format!(
+            "  {:<nw$}  {:<12} {}",
+            p.symbol, p.name, p.betza_text
+        ));
         if p.royal {
             out.push_str("  (royal)");
         }
@@ -204,7 +233,7 @@ pub fn pieces_text(rs: &Ruleset) -> String {
             let to: String = p
                 .promotes_to
                 .iter()
-                .map(|&k| rs.variant.pieces[k].letter)
+                .map(|&k| rs.variant.pieces[k].symbol.as_str())
                 .collect();
             out.push_str(&format!("  promotes to {to}"));
         }

@@ -14,8 +14,9 @@
 //! promotion is followed by `~` (`Q~`). Both are read in any variant (brackets may be left out
 //! or empty; pieces in hand or `~` in a variant without hands are refused when checked).
 //!
-//! A piece that is the promoted form of another (`demotes-to`, Shogi's Tokin) is written `+`
-//! and the other's letter (`+P`, `+b`), and read so; a FEN with only the clocks after the
+//! A piece that is the promoted form of another (`demotes-to`, Shogi's Tokin, or a piece
+//! without a letter of its own, `letter = "+P"`) is written `+` and the other's letter (`+P`,
+//! `+b`), on the board and in hand, and read so; a FEN with only the clocks after the
 //! side (`w 0 1`, Fairy-Stockfish's Shogi start) is read as `w - - 0 1`.
 
 use std::fmt;
@@ -131,11 +132,7 @@ fn read_placement(rules: &Ruleset, field: &str, s: &mut Setup, problems: &mut Ve
             (field, None)
         }
     };
-    let plussed = expand_plus(rules, placement);
-    let (plain, marked) = strip_marks(plussed.as_deref().unwrap_or(placement));
-    if let Err(p) = plussed {
-        problems.push(p);
-    }
+    let (plain, marked) = strip_marks(placement);
     match crate::variant::parse_placement_codes(&rules.variant, &plain) {
         Ok(b) => {
             s.board = b;
@@ -169,41 +166,6 @@ fn split_hand(field: &str) -> Result<(&str, Option<&str>), Problem> {
                 .into(),
         )),
     }
-}
-
-/// The placement with each `+X` (a promoted piece as Shogi FENs write it) replaced by the
-/// letter of the piece whose `demotes-to` is `X`, in `X`'s case.
-fn expand_plus(rules: &Ruleset, placement: &str) -> Result<String, Problem> {
-    if !placement.contains('+') {
-        return Ok(placement.to_owned());
-    }
-    let mut out = String::with_capacity(placement.len());
-    let mut cs = placement.chars();
-    while let Some(c) = cs.next() {
-        if c != '+' {
-            out.push(c);
-            continue;
-        }
-        let next = cs.next();
-        let kind = next.and_then(|n| rules.variant.kind_by_plus_letter(n));
-        match (next, kind) {
-            (Some(n), Some(k)) => {
-                let l = rules.variant.pieces[k].letter;
-                out.push(if n.is_ascii_lowercase() {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                });
-            }
-            _ => {
-                let shown: String = next.into_iter().collect();
-                return Err(Problem::Placement(format!(
-                    "`+{shown}`: no piece of this variant is the promoted form of `{shown}`"
-                )));
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The placement without its `~` marks, and, for each piece letter in order, whether a `~`
@@ -249,17 +211,21 @@ fn mark_squares(rules: &Ruleset, board: &[crate::moves::Code], marked: &[bool]) 
     set
 }
 
-/// The pieces in hand: letters (upper case White's, lower case Black's), `-` or nothing for
-/// none.
+/// The pieces in hand: letters (upper case White's, lower case Black's) or `+` and a letter
+/// (`+P`, as the board writes it), `-` or nothing for none.
 fn read_hand(rules: &Ruleset, text: &str) -> Result<[[u8; MAX_KINDS]; 2], Problem> {
     let mut hand = [[0u8; MAX_KINDS]; 2];
     if text == "-" {
         return Ok(hand);
     }
-    for c in text.chars() {
-        let Some(code) = rules.code_of_letter(c) else {
+    for (_, c) in crate::variant::split_symbols(text) {
+        let Some(code) = rules.code_of_symbol(&c) else {
+            let what = match c.chars().count() {
+                1 => "has that letter",
+                _ => "is written so",
+            };
             return Err(Problem::Placement(format!(
-                "`{c}` in hand: no piece of this variant has that letter"
+                "`{c}` in hand: no piece of this variant {what}"
             )));
         };
         let n = &mut hand[color_of(code).index()][kind_of(code)];
@@ -383,14 +349,7 @@ impl Position {
                         s.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    let kind = kind_of(c);
-                    match rs.variant.pieces[kind].demotes_to {
-                        Some(base) => {
-                            s.push('+');
-                            s.push(rs.letter(crate::moves::code(base, color_of(c))));
-                        }
-                        None => s.push(rs.letter(c)),
-                    }
+                    s.push_str(&rs.variant.fen_symbol(kind_of(c), color_of(c)));
                     if self.is_promoted(sq) {
                         s.push('~');
                     }
@@ -407,9 +366,9 @@ impl Position {
             s.push('[');
             for color in [Color::White, Color::Black] {
                 for k in (0..rs.variant.pieces.len()).rev() {
-                    let letter = rs.letter(crate::moves::code(k, color));
+                    let symbol = rs.variant.fen_symbol(k, color);
                     for _ in 0..self.hand(color, k) {
-                        s.push(letter);
+                        s.push_str(&symbol);
                     }
                 }
             }

@@ -20,8 +20,9 @@
 //! the SAN-like form.
 //! A promotion to a piece that is the promoted form of its mover (`demotes-to`, written `+X`
 //! in a FEN: Shogi's) takes the suffix `+` instead of a letter (`b2h8+`), as Fairy-Stockfish
-//! writes it. Reading also takes `c3d4=`, the move that declines such a promotion, as XBoard
-//! writes it in Shogi.
+//! writes it; a promotion to a piece written `+X` that other pieces promote to as well takes
+//! its name in lower case (`e7e8+r`). Reading also takes `c3d4=`, the move that declines such
+//! a promotion, as XBoard writes it in Shogi.
 
 pub mod board;
 pub mod fen;
@@ -39,25 +40,30 @@ pub fn needs_ep_suffix(mv: Move) -> bool {
     mv.kind == MoveKind::EnPassant && mv.aux == crate::position::movegen::EP_NAMED
 }
 
-/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's letter in lower case; `+` for a
-/// piece written `+X`, `b2h8+`), a locust move by its three squares (`e5e6e7`: from, the
-/// square it takes on the way, to),
+/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's name in lower case; `+` for the
+/// mover's own promoted form, `b2h8+`, see [`crate::variant::Variant::plus_promotion`]), a
+/// locust move by its three squares (`e5e6e7`: from, the square it takes on the way, to),
 /// `d9e10ep` for an en-passant capture that needs telling apart from a step, and `P@e4` for a
 /// drop.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
     let g = rules.geometry;
     if let Some(k) = mv.dropped() {
-        let letter = rules.variant.pieces.get(k).map_or('?', |p| p.letter);
-        return format!("{letter}@{}", g.name(mv.to));
+        let symbol = rules
+            .variant
+            .pieces
+            .get(k)
+            .map_or("?", |p| p.symbol.as_str());
+        return format!("{symbol}@{}", g.name(mv.to));
     }
     let mut s = match mv.locust_square() {
         Some(mid) => format!("{}{}{}", g.name(mv.from), g.name(mid), g.name(mv.to)),
         None => format!("{}{}", g.name(mv.from), g.name(mv.to)),
     };
     if let Some(k) = mv.promotion() {
-        match rules.variant.pieces[k].demotes_to {
-            Some(_) => s.push('+'),
-            None => s.push(rules.variant.pieces[k].letter.to_ascii_lowercase()),
+        if rules.variant.plus_promotion(k) {
+            s.push('+');
+        } else {
+            s.push_str(&rules.variant.pieces[k].symbol.to_ascii_lowercase());
         }
     }
     if needs_ep_suffix(mv) {

@@ -2,8 +2,10 @@
 //! resolved against a position ([`San::resolve`]) and, when no legal move fits, explained
 //! ([`San::explain`]); and the form written for a move ([`san`]).
 //!
-//! A move is a piece's letter, an optional origin file, rank or square, an optional `x`, the
-//! destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`); the most numerous
+//! A move is a piece's name (its letter, or `+` and a letter for a piece written so: `+R`, see
+//! [`crate::variant::PieceDef::symbol`]), an optional origin file, rank or square, an optional
+//! `x`, the destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`, `+Rxe5`,
+//! `Rd8=+R`); the most numerous
 //! promoting piece of the start position (the pawn) may omit its letter (`e4`, `exd5`);
 //! castling is `O-O` (toward the higher files) or `O-O-O`, with the king's distance after a
 //! slash where the variant offers a choice (`O-O/3`, see `rules::castling`); coordinate
@@ -16,6 +18,7 @@ use crate::geometry::{Geometry, Square};
 use crate::moves::{EMPTY, Move, MoveKind, MoveList, color_of, kind_of};
 use crate::position::Ruleset;
 use crate::position::{Effect, Position};
+use crate::variant::split_symbols;
 
 pub use super::{coord, is_capture};
 
@@ -75,7 +78,7 @@ pub fn san_listed(
             for e in pos.effects(mv).as_slice() {
                 if let Effect::Drop { kind, to } = *e {
                     s.push('/');
-                    s.push(rules.variant.pieces[kind as usize].letter);
+                    s.push_str(&rules.variant.pieces[kind as usize].symbol);
                     if named {
                         s.push_str(&rules.geometry.name(to).to_string());
                     }
@@ -142,7 +145,7 @@ fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]
             .collect();
         let is_pawn = pawn_kind(rules) == Some(kind);
         if !is_pawn {
-            s.push(rules.variant.pieces[kind].letter);
+            s.push_str(&rules.variant.pieces[kind].symbol);
         }
         let same_file = others.iter().any(|m| g.file(m.from) == g.file(mv.from));
         let same_rank = others.iter().any(|m| g.rank(m.from) == g.rank(mv.from));
@@ -188,7 +191,7 @@ fn san_body(pos: &mut Position, rules: &Ruleset, mv: Move, legal: Option<&[Move]
         s.push_str(&g.name(mv.to).to_string());
         if let Some(k) = fx.promotion() {
             s.push('=');
-            s.push(rules.variant.pieces[k].letter);
+            s.push_str(&rules.variant.pieces[k].symbol);
         }
         if crate::text::needs_ep_suffix(mv) {
             s.push_str(crate::text::EP_SUFFIX);
@@ -333,57 +336,77 @@ impl San {
         let hint = "write a move as e2e4 (from and to squares) or like Nf3, exd5, e8=Q";
         let unreadable = || MoveError(format!("cannot read `{shown}` as a move: {hint}"));
         let mut rest = t;
-        // Piece letter.
+        // The piece: its letter, or `+` and a letter for a promoted piece (`+R`).
         let mut kind: Option<usize> = None;
-        if let Some(c) = rest.chars().next()
-            && c.is_ascii_uppercase()
-        {
-            match rules.variant.kind_by_letter(c) {
+        let lead = match rest.strip_prefix('+') {
+            Some(r) => r
+                .chars()
+                .next()
+                .filter(char::is_ascii_uppercase)
+                .map(|c| (c, 2)),
+            None => rest
+                .chars()
+                .next()
+                .filter(char::is_ascii_uppercase)
+                .map(|c| (c, 1)),
+        };
+        if let Some((c, len)) = lead {
+            let name = &rest[..len];
+            match rules.variant.kind_by_symbol(name) {
                 Some(k) => {
                     kind = Some(k);
-                    rest = &rest[1..];
+                    rest = &rest[len..];
                 }
                 None => {
+                    let what = match len {
+                        1 => format!("has the letter {c}"),
+                        _ => format!("is written {name}"),
+                    };
                     return Err(MoveError(format!(
-                        "{shown}: no piece has the letter {c} (the pieces are {})",
+                        "{shown}: no piece {what} (the pieces are {})",
                         rules.variant.piece_names().join(", ")
                     )));
                 }
             }
         }
-        // Promotion.
+        // Promotion: `=Q`, `(Q)` or a letter after the square, `+R` alike.
         let mut promo: Option<usize> = None;
-        let promo_letter = |c: char| -> Result<usize, MoveError> {
-            rules.variant.kind_by_letter(c).ok_or_else(|| {
-                MoveError(format!(
-                    "{shown}: no piece has the letter {}",
-                    c.to_ascii_uppercase()
-                ))
+        let promo_name = |p: &str| -> Result<usize, MoveError> {
+            rules.variant.kind_by_symbol(p).ok_or_else(|| {
+                let up = p.to_ascii_uppercase();
+                MoveError(match up.chars().count() {
+                    1 => format!("{shown}: no piece has the letter {up}"),
+                    _ => format!("{shown}: no piece is written {up}"),
+                })
             })
         };
+        let one_name = |p: &str| matches!(split_symbols(p).as_slice(), [(_, n)] if n == p);
         if let Some(inner) = rest.strip_suffix(')') {
             let (body, p) = inner.rsplit_once('(').ok_or_else(unreadable)?;
-            let mut cs = p.chars();
-            let (Some(c), None) = (cs.next(), cs.next()) else {
+            if !one_name(p) {
                 return Err(unreadable());
-            };
-            promo = Some(promo_letter(c)?);
+            }
+            promo = Some(promo_name(p)?);
             rest = body;
         } else if let Some((body, p)) = rest.rsplit_once('=') {
-            let mut cs = p.chars();
-            let (Some(c), None) = (cs.next(), cs.next()) else {
+            if !one_name(p) {
                 return Err(unreadable());
-            };
-            promo = Some(promo_letter(c)?);
+            }
+            promo = Some(promo_name(p)?);
             rest = body;
         } else {
             let b = rest.as_bytes();
-            if b.len() >= 3
-                && b[b.len() - 1].is_ascii_alphabetic()
-                && b[b.len() - 2].is_ascii_digit()
+            let n = b.len();
+            if n >= 4
+                && b[n - 1].is_ascii_alphabetic()
+                && b[n - 2] == b'+'
+                && b[n - 3].is_ascii_digit()
             {
-                promo = Some(promo_letter(b[b.len() - 1] as char)?);
-                rest = &rest[..rest.len() - 1];
+                promo = Some(promo_name(&rest[n - 2..])?);
+                rest = &rest[..n - 2];
+            } else if n >= 3 && b[n - 1].is_ascii_alphabetic() && b[n - 2].is_ascii_digit() {
+                promo = Some(promo_name(&rest[n - 1..])?);
+                rest = &rest[..n - 1];
             }
         }
         let body: String = rest
@@ -709,7 +732,7 @@ impl San {
             if let Some((_, p)) = example {
                 msg.push_str(&format!(
                     " (other pieces need their letter, e.g. {}{to_name} for a {})",
-                    p.letter, p.name
+                    p.symbol, p.name
                 ));
             }
         }
@@ -737,18 +760,21 @@ impl SanMove {
     }
 }
 
-/// A drop, `P@e4`: the letter (either case) and the square.
+/// A drop, `P@e4`: the piece's name (either case) and the square.
 fn parse_drop(rules: &Ruleset, shown: &str, letter: &str, square: &str) -> Result<San, MoveError> {
-    let mut cs = letter.chars();
-    let (Some(c), None) = (cs.next(), cs.next()) else {
+    if !matches!(split_symbols(letter).as_slice(), [(_, n)] if n == letter) {
         return Err(MoveError(format!(
             "cannot read `{shown}` as a drop: write the piece's letter, `@` and the square (P@e4)"
         )));
-    };
-    let kind = rules.variant.kind_by_letter(c).ok_or_else(|| {
+    }
+    let kind = rules.variant.kind_by_symbol(letter).ok_or_else(|| {
+        let up = letter.to_ascii_uppercase();
+        let what = match up.chars().count() {
+            1 => format!("has the letter {up}"),
+            _ => format!("is written {up}"),
+        };
         MoveError(format!(
-            "{shown}: no piece has the letter {} (the pieces are {})",
-            c.to_ascii_uppercase(),
+            "{shown}: no piece {what} (the pieces are {})",
             rules.variant.piece_names().join(", ")
         ))
     })?;
@@ -792,7 +818,7 @@ pub fn parse_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     let bare = text.trim().trim_end_matches(['+', '#', '!', '?']);
     if bare
         .split_once('/')
-        .is_some_and(|(_, added)| added.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .is_some_and(|(_, added)| added.starts_with(|c: char| c.is_ascii_alphabetic() || c == '+'))
     {
         let candidates: Vec<Move> = legal
             .iter()

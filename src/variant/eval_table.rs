@@ -48,7 +48,8 @@ impl EvalTable {
         }
     }
 
-    /// The table as TOML text, an `[eval]` table keyed by the pieces' letters.
+    /// The table as TOML text, an `[eval]` table keyed by the pieces' names (`P`, and `"+P"`
+    /// quoted, as TOML keys with a `+` must be).
     pub fn to_toml(&self, pieces: &[PieceDef]) -> String {
         let mut s = String::from("[eval]\n");
         if let Some((mg, eg)) = self.mobility {
@@ -57,7 +58,11 @@ impl EvalTable {
         s += "\n[eval.values]\n";
         for (p, v) in pieces.iter().zip(&self.values) {
             if let Some((mg, eg)) = v {
-                s += &format!("{} = [{mg}, {eg}]  # {}\n", p.letter, p.name);
+                let key = match p.letter {
+                    Some(l) => l.to_string(),
+                    None => format!("\"{}\"", p.symbol),
+                };
+                s += &format!("{key} = [{mg}, {eg}]  # {}\n", p.name);
             }
         }
         s
@@ -106,11 +111,7 @@ pub fn read(
     if let Some((vals, vspan)) = p.table("values") {
         let mut q = Params::new("eval.values", vspan, vals, p.diags);
         for (k, kspan, v) in q.all() {
-            let mut chars = k.chars();
-            let kind = match (chars.next(), chars.next()) {
-                (Some(c), None) => variant.kind_by_letter(c),
-                _ => None,
-            };
+            let kind = variant.kind_by_symbol(k);
             match kind {
                 Some(kind) => t.values[kind] = pair(&mut q, v, &format!("eval.values.{k}")),
                 None => {

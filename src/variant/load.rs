@@ -1,7 +1,7 @@
 //! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
 
-use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint};
-use super::{Loc, Locations, PieceDef, SpecCatalog, Variant};
+use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint, no_piece, unknown_why};
+use super::{Loc, Locations, PieceDef, SpecCatalog, Variant, split_symbols};
 use crate::geometry::{Color, Geometry, MAX_SIDE, Square};
 use crate::moves::MAX_KINDS;
 use crate::notation::{self, Betza};
@@ -548,8 +548,9 @@ fn read_variant(
         spans: piece_spans,
         promotes,
         demotes,
+        plus,
         limits,
-        letters_broken,
+        mut letters_broken,
         zone_keys,
         warnings,
     } = pieces;
@@ -576,8 +577,9 @@ fn read_variant(
     };
     warns.extend(warnings);
     let start = top.start;
+    // The promoted forms first: `promotes-to` may name one as `+X`.
+    letters_broken |= read_demotions(text, &mut variant, demotes, plus, letters_broken, diags);
     read_promotions(text, &mut variant, promotes, &start, letters_broken, diags);
-    read_demotions(&mut variant, demotes, letters_broken, diags);
     read_kind_limits(text, &mut variant, limits, diags);
     let start_span = start.as_ref().map(|s| s.1.clone()).unwrap_or(0..0);
     let start_unknown = read_start(
@@ -639,11 +641,8 @@ fn royal_pieces_in_hand(text: &str, v: &Variant, start_span: &Span, diags: &mut 
             continue;
         }
         reported.push((k, color));
-        let letter = match color {
-            Color::White => p.letter,
-            Color::Black => p.letter.to_ascii_lowercase(),
-        };
-        let at = start_span.start + open + written.find(letter).unwrap_or(0);
+        let symbol = p.symbol_for(color);
+        let at = start_span.start + open + written.find(&symbol).unwrap_or(0);
         diags.push(Diag {
             span: at..at + 1,
             message: format!(
@@ -652,7 +651,7 @@ fn royal_pieces_in_hand(text: &str, v: &Variant, start_span: &Span, diags: &mut 
             ),
             hint: Some(format!(
                 "list {} in `[rules.drops]`'s `kinds` to place it from the hand, or leave it out",
-                p.letter
+                p.symbol
             )),
         });
     }
@@ -843,6 +842,9 @@ struct PieceTables {
     promotes: Vec<Option<(String, Span)>>,
     /// Each piece's `demotes-to`, read once every letter is known.
     demotes: Vec<Option<(String, Span)>>,
+    /// For each piece written `letter = "+X"`, `X` and where it is written: its base, found
+    /// once every letter is known.
+    plus: Vec<Option<(char, Span)>>,
     /// Each piece's `no-screen` and `no-capture`, read once every letter is known.
     limits: Vec<[Option<(String, Span)>; 2]>,
     /// A piece without a valid letter of its own makes the start position and the rules'
@@ -869,6 +871,7 @@ fn read_pieces(
         promotes: Vec::new(),
         limits: Vec::new(),
         demotes: Vec::new(),
+        plus: Vec::new(),
         letters_broken: false,
         zone_keys: Vec::new(),
         warnings: Vec::new(),
@@ -984,7 +987,7 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
             return;
         }
     };
-    let letter = piece_letter(letter, &name, it, tables, diags);
+    let written = piece_letter(text, letter, &name, it, tables, diags);
     let (betza_text, parsed) = piece_betza(text, betza, &name, it, diags);
     if let Some(span) = betza_span {
         match crate::tables::check_budget(&parsed) {
@@ -1002,7 +1005,8 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     }
     tables.defs.push(PieceDef {
         name,
-        letter,
+        letter: written.letter,
+        symbol: written.symbol,
         betza_text,
         betza: parsed,
         value: value.map(|v| v as i32),
@@ -1024,6 +1028,7 @@ fn read_piece(text: &str, i: usize, it: &SVal, tables: &mut PieceTables, diags: 
     tables.spans.push(it.span.clone());
     tables.promotes.push(promo);
     tables.demotes.push(demo);
+    tables.plus.push(written.base);
 }
 
 /// A movement over one of the compiler's limits ([`crate::tables::check_budget`]), reported
@@ -1038,54 +1043,148 @@ fn budget_diag(span: Span, name: &str, message: String) -> Diag {
     }
 }
 
-/// A piece's letter: one upper-case letter no other piece has; '?' when it has none.
+/// How a piece is written, as its `letter` key gives it.
+struct Written {
+    /// Its own letter (`None` for `+X`, and for a letter that is not valid).
+    letter: Option<char>,
+    /// Its [`PieceDef::symbol`] (`?` when the letter is not valid).
+    symbol: String,
+    /// For `+X`: `X`, and where it is written (the piece it is made from, found once every
+    /// letter is known).
+    base: Option<(char, Span)>,
+}
+
+/// A piece's `letter`: one upper-case letter no other piece has, or `+` and the letter of the
+/// piece it is the promoted form of (`+P`), no other piece being written so.
 fn piece_letter(
+    text: &str,
     letter: Option<(String, Span)>,
     name: &str,
     it: &SVal,
     tables: &mut PieceTables,
     diags: &mut Vec<Diag>,
-) -> char {
-    match letter {
-        Some((l, span)) => {
-            let mut cs = l.chars();
-            match (cs.next(), cs.next()) {
-                (Some(c), None) if c.is_ascii_uppercase() => {
-                    if let Some(prev) = tables.defs.iter().find(|q| q.letter == c) {
-                        tables.letters_broken = true;
-                        diags.push(Diag {
-                            span,
-                            message: format!(
-                                "letter '{c}' is used twice: by {} and by {name}",
-                                prev.name
-                            ),
-                            hint: Some("every piece needs its own letter".into()),
-                        });
-                    }
-                    c
-                }
-                _ => {
-                    tables.letters_broken = true;
-                    diags.push(Diag {
-                        span,
-                        message: format!(
-                            "letter of {name} must be one upper-case letter A-Z, found \"{l}\""
-                        ),
-                        hint: None,
-                    });
-                    '?'
-                }
-            }
-        }
-        None => {
+) -> Written {
+    let broken = || Written {
+        letter: None,
+        symbol: "?".into(),
+        base: None,
+    };
+    let Some((l, span)) = letter else {
+        tables.letters_broken = true;
+        diags.push(Diag {
+            span: it.span.clone(),
+            message: format!("piece {name} has no `letter`"),
+            hint: Some("add `letter = \"X\"`".into()),
+        });
+        return broken();
+    };
+    let chars: Vec<char> = l.chars().collect();
+    // The character at `col` (from 1) of the value, for the errors that point into it.
+    let at = |col: usize| {
+        let o = offset_in_string(text, &span, col);
+        o..o + 1
+    };
+    let problem = match chars.as_slice() {
+        [c] if c.is_ascii_uppercase() => {
+            let c = *c;
+            let Some(prev) = tables.defs.iter().find(|q| q.letter == Some(c)) else {
+                return Written {
+                    letter: Some(c),
+                    symbol: c.to_string(),
+                    base: None,
+                };
+            };
             tables.letters_broken = true;
             diags.push(Diag {
-                span: it.span.clone(),
-                message: format!("piece {name} has no `letter`"),
-                hint: Some("add `letter = \"X\"`".into()),
+                span,
+                message: format!("letter '{c}' is used twice: by {} and by {name}", prev.name),
+                hint: Some("every piece needs its own letter".into()),
             });
-            '?'
+            return Written {
+                letter: Some(c),
+                symbol: c.to_string(),
+                base: None,
+            };
         }
+        ['+', c] if c.is_ascii_uppercase() => {
+            let symbol = format!("+{c}");
+            let mut base = Some((*c, at(2)));
+            if let Some(prev) = tables.defs.iter().find(|q| q.symbol == symbol) {
+                // The second is not a promoted form: its base is not looked for, and nothing
+                // more is said of it.
+                base = None;
+                diags.push(Diag {
+                    span,
+                    message: format!(
+                        "letter \"{symbol}\" is used twice: by {} and by {name} (a piece has one \
+                         promoted form)",
+                        prev.name
+                    ),
+                    hint: Some(format!(
+                        "give one of them a letter of its own (with `demotes-to = \"{c}\"` if it \
+                         is made from {c} too)"
+                    )),
+                });
+            }
+            return Written {
+                letter: None,
+                symbol,
+                base,
+            };
+        }
+        _ => letter_problem(name, &l, &chars, span.clone(), at),
+    };
+    tables.letters_broken = true;
+    diags.push(problem);
+    broken()
+}
+
+/// What is wrong with a piece's `letter` `l` (its characters `chars`, written at `span`;
+/// `at(col)` is the span of its character `col`) that is neither a letter nor `+` and a
+/// letter.
+fn letter_problem(
+    name: &str,
+    l: &str,
+    chars: &[char],
+    span: Span,
+    at: impl Fn(usize) -> Span,
+) -> Diag {
+    match chars {
+        ['+'] => Diag {
+            span: at(1),
+            message: format!(
+                "letter of {name} is \"+\" alone: a promoted piece is written `+` and the letter \
+                 of the piece it is made from"
+            ),
+            hint: Some("write letter = \"+P\" for the promoted form of the piece P".into()),
+        },
+        ['+', '+', ..] => Diag {
+            span: at(2),
+            message: format!(
+                "letter of {name} is \"{l}\": `+` is written once, before a piece's letter"
+            ),
+            hint: Some(format!("write letter = \"+{}\"", l.trim_start_matches('+'))),
+        },
+        ['+', c] if c.is_ascii_lowercase() => Diag {
+            span: at(2),
+            message: format!(
+                "letter of {name} is \"{l}\": after `+` comes the piece's letter, in upper case"
+            ),
+            hint: Some(format!("write letter = \"+{}\"", c.to_ascii_uppercase())),
+        },
+        ['+', ..] => Diag {
+            span,
+            message: format!(
+                "letter of {name} must be `+` and one upper-case letter A-Z (the letter of the \
+                 piece it is the promoted form of), found \"{l}\""
+            ),
+            hint: Some("write letter = \"+P\" for the promoted form of the piece P".into()),
+        },
+        _ => Diag {
+            span,
+            message: format!("letter of {name} must be one upper-case letter A-Z, found \"{l}\""),
+            hint: None,
+        },
     }
 }
 
@@ -1137,11 +1236,12 @@ fn read_kind_limits(
             let key = ["no-screen", "no-capture"][which];
             let name = variant.pieces[i].name.clone();
             let mut kinds = Vec::new();
-            for (j, c) in s.chars().enumerate() {
-                let at = offset_in_string(text, &span, j + 1);
-                match variant.kind_by_letter(c).filter(|_| c.is_ascii_uppercase()) {
+            for (col, t) in split_symbols(&s) {
+                let at = offset_in_string(text, &span, col);
+                let upper = !t.chars().any(|c| c.is_ascii_lowercase());
+                match variant.kind_by_symbol(&t).filter(|_| upper) {
                     Some(k) if which == 1 && variant.pieces[k].royal => diags.push(Diag {
-                        span: at..at + 1,
+                        span: at..at + t.len(),
                         message: format!(
                             "{name}: `{key}` names {}, a royal piece: every attack on a royal \
                              piece counts as check",
@@ -1151,10 +1251,8 @@ fn read_kind_limits(
                     }),
                     Some(k) => kinds.push(k),
                     None => diags.push(Diag {
-                        span: at..at + 1,
-                        message: format!(
-                            "{name}: `{key}` names '{c}', but no piece has that letter"
-                        ),
+                        span: at..at + t.len(),
+                        message: format!("{name}: `{key}` names '{t}', but {}", unknown_why(&t)),
                         hint: Some(letter_hint(variant)),
                     }),
                 }
@@ -1180,7 +1278,7 @@ fn read_kind_limits(
     }
 }
 
-/// Each piece's promotion targets, by letter.
+/// Each piece's promotion targets, by name (`"QRBN"`, `"+P"`, `"Q+R"`).
 fn read_promotions(
     text: &str,
     variant: &mut Variant,
@@ -1190,23 +1288,28 @@ fn read_promotions(
     diags: &mut Vec<Diag>,
 ) {
     let start_text = start.as_ref().map(|s| s.0.clone()).unwrap_or_default();
-    let start_uses = |c: char| start_text.chars().any(|x| x.eq_ignore_ascii_case(&c));
+    let start_uses = |t: &str| {
+        start_text
+            .to_ascii_uppercase()
+            .contains(&t.to_ascii_uppercase())
+    };
     for (i, raw) in promotes.into_iter().enumerate() {
         if let Some((s, span)) = raw {
             let mut kinds = Vec::new();
-            for (j, c) in s.chars().enumerate() {
-                match variant.kind_by_letter(c) {
-                    Some(k) if c.is_ascii_uppercase() => kinds.push(k),
+            for (col, t) in split_symbols(&s) {
+                match variant.kind_by_symbol(&t) {
+                    Some(k) if !t.chars().any(|c| c.is_ascii_lowercase()) => kinds.push(k),
                     // The start position uses this letter too: most likely the letter of the
                     // piece whose own letter is broken, already reported.
-                    None if letters_broken && start_uses(c) => {}
+                    None if letters_broken && start_uses(&t) => {}
                     _ => {
-                        let at = offset_in_string(text, &span, j + 1);
+                        let at = offset_in_string(text, &span, col);
                         diags.push(Diag {
-                            span: at..at + 1,
+                            span: at..at + t.len(),
                             message: format!(
-                                "{} promotes to '{c}', but no piece has that letter",
-                                variant.pieces[i].name
+                                "{} promotes to '{t}', but {}",
+                                variant.pieces[i].name,
+                                unknown_why(&t)
                             ),
                             hint: Some(letter_hint(variant)),
                         });
@@ -1218,9 +1321,13 @@ fn read_promotions(
             // must keep: every such promotion is refused, so the piece could never enter the
             // squares where it must promote. (With several royal pieces, the last one keeps
             // that guard, and the others may promote.)
-            let letter = variant.pieces[i].letter;
+            let symbol = &variant.pieces[i].symbol;
             let sole = variant.pieces.iter().filter(|p| p.royal).count() == 1
-                && start_text.chars().filter(|&c| c == letter).count() <= 1;
+                && split_symbols(&start_text)
+                    .iter()
+                    .filter(|(_, t)| t == symbol)
+                    .count()
+                    <= 1;
             if variant.pieces[i].royal
                 && sole
                 && let Some(&k) = kinds.iter().find(|&&k| !variant.pieces[k].royal)
@@ -1241,23 +1348,69 @@ fn read_promotions(
 }
 
 /// Each piece's `demotes-to`: one letter of another piece, which does not itself demote; no
-/// two pieces demote to the same piece (a FEN's `+X` must name one piece).
+/// two pieces demote to the same piece (a FEN's `+X` must name one piece). A piece written
+/// `letter = "+X"` demotes to `X` without saying so (a `demotes-to` it has must name `X`).
+/// Returns whether a piece written `+X` has no `X` to be made from: the names that use it (the
+/// start position's `+X`) fail for that reason alone.
 fn read_demotions(
+    text: &str,
     variant: &mut Variant,
     demotes: Vec<Option<(String, Span)>>,
+    plus: Vec<Option<(char, Span)>>,
     letters_broken: bool,
     diags: &mut Vec<Diag>,
-) {
+) -> bool {
     let mut spans = vec![0..0; variant.pieces.len()];
+    let mut no_base = false;
+    // The pieces written `+X` first: what they demote to is part of their name.
+    for (i, raw) in plus.into_iter().enumerate() {
+        let Some((c, span)) = raw else { continue };
+        spans[i] = span.clone();
+        match variant.kind_by_letter(c) {
+            Some(k) => variant.pieces[i].demotes_to = Some(k),
+            None => {
+                no_base = true;
+                if !letters_broken {
+                    diags.push(Diag {
+                        span,
+                        message: format!(
+                            "{} is written \"+{c}\", the promoted form of '{c}', but no piece has \
+                             the letter '{c}'",
+                            variant.pieces[i].name
+                        ),
+                        hint: Some(letter_hint(variant)),
+                    });
+                }
+            }
+        }
+    }
     for (i, raw) in demotes.into_iter().enumerate() {
         let Some((s, span)) = raw else { continue };
-        spans[i] = span.clone();
         let name = variant.pieces[i].name.clone();
         let mut cs = s.chars();
         let kind = match (cs.next(), cs.next()) {
             (Some(c), None) if c.is_ascii_uppercase() => variant.kind_by_letter(c),
             _ => None,
         };
+        if variant.pieces[i].letter.is_none() && variant.pieces[i].symbol.starts_with('+') {
+            // Written `+X`: `demotes-to` may only repeat `X`.
+            let base = &variant.pieces[i].symbol[1..];
+            if s != base && (kind.is_some() || !letters_broken) {
+                let at = offset_in_string(text, &span, 1);
+                diags.push(Diag {
+                    span: at..at + 1,
+                    message: format!(
+                        "{name} is written \"+{base}\", the promoted form of '{base}', but \
+                         `demotes-to` names \"{s}\""
+                    ),
+                    hint: Some(format!(
+                        "leave `demotes-to` out: `+{base}` says what {name} is made from"
+                    )),
+                });
+            }
+            continue;
+        }
+        spans[i] = span.clone();
         let problem = match kind {
             None if letters_broken => continue,
             None => format!("{name} demotes to \"{s}\", which is not the letter of a piece"),
@@ -1293,6 +1446,7 @@ fn read_demotions(
             });
         }
     }
+    no_base
 }
 
 /// The start position. The letters it uses that no piece has are reported here, once each,
@@ -1314,31 +1468,27 @@ fn read_start(
         if close < open {
             return (s, span);
         }
-        for (i, c) in s[open + 1..close].char_indices() {
-            let col = s[..open + 1 + i].chars().count() + 1;
-            let at = offset_in_string(text, &span, col);
-            let kind = variant
-                .pieces
-                .iter()
-                .position(|p| p.letter == c.to_ascii_uppercase());
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
+        let before = s[..open + 1].chars().count();
+        for (i, c) in split_symbols(&s[open + 1..close]) {
+            let at = offset_in_string(text, &span, before + i);
+            let kind = variant.kind_by_symbol(&c);
+            let color = if c.chars().any(|x| x.is_ascii_lowercase()) {
                 Color::Black
+            } else {
+                Color::White
             };
             match kind {
                 // A royal piece in hand stands only where a rule brings it onto the board
                 // (checked once the rules are read: [`royal_pieces_in_hand`]).
                 Some(k) => variant.start_hand.push((k, color)),
-                None if c == '-' => {}
+                None if c == "-" => {}
                 None => {
-                    start_unknown.push(c.to_ascii_uppercase());
+                    let base = c.chars().last().unwrap_or('?');
+                    start_unknown.push(base.to_ascii_uppercase());
                     if !letters_broken {
                         diags.push(Diag {
-                            span: at..at + 1,
-                            message: format!(
-                                "start position: `{c}` in hand: {UNKNOWN_LETTER} '{c}'"
-                            ),
+                            span: at..at + c.len(),
+                            message: format!("start position: `{c}` in hand: {}", no_piece(&c)),
                             hint: None,
                         });
                     }
@@ -1521,8 +1671,35 @@ pub fn parse_placement(
                     errs.push((col + j, "an empty run of 0 squares".into(), None, None));
                 }
                 file += n;
-            } else if c.is_ascii_alphabetic() {
-                match v.kind_by_letter(c) {
+            } else if c.is_ascii_alphabetic() || c == '+' {
+                // A letter, or `+` and a letter (`+P`): the promoted form of that piece.
+                let plus = c == '+';
+                let c = if plus {
+                    j += 1;
+                    match chars.get(j) {
+                        Some(&n) if n.is_ascii_alphabetic() => n,
+                        other => {
+                            errs.push((
+                                col + j - 1,
+                                format!(
+                                    "`+` must be followed by a piece's letter, found {}",
+                                    other.map_or("nothing".to_string(), |n| format!("'{n}'"))
+                                ),
+                                Some("`+P` is the promoted form of the piece P".into()),
+                                None,
+                            ));
+                            continue;
+                        }
+                    }
+                } else {
+                    c
+                };
+                let kind = if plus {
+                    v.kind_by_plus_letter(c)
+                } else {
+                    v.kind_by_letter(c)
+                };
+                match kind {
                     Some(k) => {
                         if file < files as usize {
                             let color = if c.is_ascii_uppercase() {
@@ -1533,6 +1710,12 @@ pub fn parse_placement(
                             out[rank * files as usize + file] = Some((k, color));
                         }
                     }
+                    None if plus && v.kind_by_letter(c).is_some() => errs.push((
+                        col + j - 1,
+                        format!("`+{c}`: no piece is the promoted form of '{c}'"),
+                        Some(letter_hint(v)),
+                        None,
+                    )),
                     None => match unknown.iter_mut().find(|(l, _)| l.eq_ignore_ascii_case(&c)) {
                         // One line per letter (either colour), however many squares hold it.
                         Some((_, n)) => *n += 1,

@@ -31,8 +31,14 @@ use crate::notation::Betza;
 pub struct PieceDef {
     /// Its name, such as "Eagle".
     pub name: String,
-    /// Its letter (upper case; Black's pieces are written in lower case).
-    pub letter: char,
+    /// Its own letter, upper case, by which the file's keys, FENs and moves name it; `None`
+    /// for a kind written `letter = "+X"`, the promoted form of the piece `X`, which has no
+    /// letter of its own. Never printed: every text names a kind by [`PieceDef::symbol`].
+    pub letter: Option<char>,
+    /// How every text writes it (board, moves, lists, the page, `variants --toml`): its letter
+    /// (`P`), or for a kind without one `+` and its base's letter (`+P`). White's form, upper
+    /// case; [`PieceDef::symbol_for`] gives Black's (`+p`).
+    pub symbol: String,
     /// Its movement exactly as written in the file.
     pub betza_text: String,
     /// Its movement, parsed.
@@ -43,8 +49,9 @@ pub struct PieceDef {
     pub royal: bool,
     /// Kinds it may promote to (empty: it does not promote).
     pub promotes_to: Vec<usize>,
-    /// The kind it is the promoted form of (`demotes-to`): it goes to a hand as that kind when
-    /// captured, and a FEN writes it `+` and that kind's letter (`+P`), as Shogi FENs do.
+    /// The kind it is the promoted form of (`demotes-to`, or implied by `letter = "+X"`): it
+    /// goes to a hand as that kind when captured, and a FEN writes it `+` and that kind's
+    /// letter (`+P`), as Shogi FENs do.
     pub demotes_to: Option<usize>,
     /// The zone it never leaves (`confined`), an index into [`Variant::zones`].
     pub confined: Option<usize>,
@@ -57,6 +64,35 @@ pub struct PieceDef {
     pub no_screen: Vec<usize>,
     /// Kinds it may not take (`no-capture`: the Janggi Cannon's Cannons).
     pub no_capture: Vec<usize>,
+}
+
+impl PieceDef {
+    /// How a piece of this kind and `color` is written: [`PieceDef::symbol`], in lower case
+    /// for Black (`p`, `+p`).
+    pub fn symbol_for(&self, color: Color) -> String {
+        match color {
+            Color::White => self.symbol.clone(),
+            Color::Black => self.symbol.to_ascii_lowercase(),
+        }
+    }
+}
+
+/// A list of pieces as a file writes it (`"QRBN"`, `"Q+R"`) split into the names it holds,
+/// each with the column (from 1, in characters) where it starts: a `+` and the character after
+/// it are one name (`+R`), every other character is one. A `+` at the end stands alone.
+pub fn split_symbols(s: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut cs = s.chars().enumerate().peekable();
+    while let Some((i, c)) = cs.next() {
+        let mut name = c.to_string();
+        if c == '+'
+            && let Some((_, n)) = cs.next()
+        {
+            name.push(n);
+        }
+        out.push((i + 1, name));
+    }
+    out
 }
 
 /// The names of `check`'s lints, which a variant file may allow (`allow-lints`).
@@ -205,24 +241,92 @@ impl Variant {
         out
     }
 
-    /// The kind whose letter is `c` (either case).
+    /// The kind whose own letter is `c` (either case); never a kind without a letter of its
+    /// own (see [`Variant::kind_by_symbol`]).
     pub fn kind_by_letter(&self, c: char) -> Option<usize> {
         let up = c.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == up)
+        self.pieces.iter().position(|p| p.letter == Some(up))
     }
 
     /// The kind a FEN writes `+X` (upper or lower case `X`): the piece whose `demotes-to` is
-    /// the kind of letter `X`.
+    /// the kind of letter `X` (a kind written `+X` in the file, or one with a letter of its
+    /// own, Shogi's Tokin).
     pub fn kind_by_plus_letter(&self, c: char) -> Option<usize> {
         let base = self.kind_by_letter(c)?;
         self.pieces.iter().position(|p| p.demotes_to == Some(base))
     }
 
-    /// Each piece as `letter name` (`P Pawn`), in file order.
+    /// The kind a name written in a file, a FEN or a move stands for, in either case: a letter
+    /// (`N`, `n`) or `+` and a letter (`+R`, `+r`: the promoted form of the piece `R`).
+    pub fn kind_by_symbol(&self, s: &str) -> Option<usize> {
+        let mut cs = s.chars();
+        match (cs.next(), cs.next(), cs.next()) {
+            (Some('+'), Some(c), None) if c.is_ascii_alphabetic() => self.kind_by_plus_letter(c),
+            (Some(c), None, None) if c.is_ascii_alphabetic() => self.kind_by_letter(c),
+            _ => None,
+        }
+    }
+
+    /// How a FEN writes a piece of `kind` and `color`: its [`PieceDef::symbol_for`], except
+    /// that the promoted form of another piece is `+` and that piece's letter (`+P`), as
+    /// Shogi FENs write it, whether or not it has a letter of its own.
+    pub fn fen_symbol(&self, kind: usize, color: Color) -> String {
+        match self.pieces[kind].demotes_to {
+            Some(base) => format!("+{}", self.pieces[base].symbol_for(color)),
+            None => self.pieces[kind].symbol_for(color),
+        }
+    }
+
+    /// Whether a promotion to `kind` is written `+` (`b2h8+`) rather than with its name: it
+    /// is the promoted form of a piece (`demotes-to`, or written `+X`), and no other piece
+    /// lists it in `promotes-to`, so the mover can only be that piece.
+    pub fn plus_promotion(&self, kind: usize) -> bool {
+        let Some(base) = self.pieces[kind].demotes_to else {
+            return false;
+        };
+        self.pieces
+            .iter()
+            .enumerate()
+            .all(|(k, p)| k == base || !p.promotes_to.contains(&kind))
+    }
+
+    /// Each piece as `symbol name` (`P Pawn`, `+P Tokin`), in file order.
     pub fn piece_names(&self) -> Vec<String> {
         self.pieces
             .iter()
-            .map(|p| format!("{} {}", p.letter, p.name))
+            .map(|p| format!("{} {}", p.symbol, p.name))
+            .collect()
+    }
+
+    /// One letter for each kind, for the programs whose piece tables need one per kind
+    /// (Fairy-Stockfish's sections, XBoard's piece-to-char table): a kind's own letter, or for
+    /// a kind written `+X` that `wanted` says needs one, a letter no other kind of the variant
+    /// uses — the initial of a word of its name, the last word first, else another letter of
+    /// its name, else the first free one from A — and `None` when every letter is taken (or
+    /// none is wanted). Those programs write such a piece on the board `+X` in their FENs all
+    /// the same; Polymachy's own texts never show these letters.
+    pub fn stand_in_letters(&self, wanted: impl Fn(usize) -> bool) -> Vec<Option<char>> {
+        let mut taken: Vec<char> = self.pieces.iter().filter_map(|p| p.letter).collect();
+        self.pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                if p.letter.is_some() || !wanted(k) {
+                    return p.letter;
+                }
+                let initials = p
+                    .name
+                    .split_whitespace()
+                    .rev()
+                    .filter_map(|w| w.chars().next());
+                let pick = initials
+                    .chain(p.name.chars())
+                    .chain('A'..='Z')
+                    .map(|c| c.to_ascii_uppercase())
+                    .find(|c| c.is_ascii_uppercase() && !taken.contains(c))?;
+                taken.push(pick);
+                Some(pick)
+            })
             .collect()
     }
 
@@ -297,4 +401,57 @@ pub fn parse_placement_codes(v: &Variant, s: &str) -> Result<Vec<crate::moves::C
 /// "the pieces' letters are ..." for hints.
 pub fn params_letter_hint(v: &Variant) -> String {
     params::letter_hint(v)
+}
+
+/// "no piece has the letter 'X'" (or "no piece is written '+X'") for messages.
+pub fn params_no_piece(name: &str) -> String {
+    params::no_piece(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_of_pieces_splits_into_names() {
+        let names = |s: &str| -> Vec<(usize, String)> { split_symbols(s) };
+        assert_eq!(
+            names("Q+RB"),
+            [(1, "Q".into()), (2, "+R".into()), (4, "B".into())]
+        );
+        // A `+` takes the character after it, whatever it is; at the end it stands alone.
+        assert_eq!(names("++R"), [(1, "++".into()), (3, "R".into())]);
+        assert_eq!(names("P+"), [(1, "P".into()), (2, "+".into())]);
+        assert!(names("").is_empty());
+    }
+
+    /// Minishogi's promoted pieces are written `+X`: their names, their FEN names, the kinds
+    /// the names find, and how a promotion to each is written.
+    #[test]
+    fn a_kind_without_a_letter_is_found_and_written_by_its_name() {
+        let v = Variant::load("minishogi").unwrap();
+        let kind = |s: &str| v.kind_by_symbol(s).unwrap();
+        let (pawn, tokin) = (kind("P"), kind("+P"));
+        assert_eq!(v.pieces[tokin].letter, None);
+        assert_eq!(v.pieces[tokin].symbol, "+P");
+        assert_eq!(v.pieces[tokin].symbol_for(Color::Black), "+p");
+        assert_eq!(v.pieces[tokin].demotes_to, Some(pawn));
+        assert_eq!(v.kind_by_symbol("+p"), Some(tokin));
+        assert_eq!(v.kind_by_symbol("+G"), None);
+        assert_eq!(v.kind_by_symbol("++"), None);
+        assert_eq!(v.fen_symbol(tokin, Color::Black), "+p");
+        assert_eq!(v.fen_symbol(pawn, Color::White), "P");
+        assert!(v.plus_promotion(tokin) && !v.plus_promotion(pawn));
+        assert!(v.piece_names().contains(&"+B Dragon Horse".to_string()));
+        // Stand-in letters for other programs: the initial of a word of the name, the last
+        // word first, or another letter of it, none of them any kind's own.
+        let letters = v.stand_in_letters(|_| true);
+        let of = |s: &str| letters[kind(s)];
+        assert_eq!(of("+P"), Some('T'));
+        assert_eq!(of("+S"), Some('O'));
+        assert_eq!(of("+B"), Some('H'));
+        assert_eq!(of("+R"), Some('D'));
+        assert_eq!(of("G"), Some('G'));
+        assert_eq!(v.stand_in_letters(|k| k != kind("+B"))[kind("+B")], None);
+    }
 }

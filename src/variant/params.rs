@@ -196,26 +196,27 @@ impl<'a, 'd> Params<'a, 'd> {
         }
     }
 
-    /// Piece letters: `"QLG"` or `["Q", "L", "G"]`, each resolved to a kind of `variant`.
+    /// Pieces by name: `"QLG"` or `["Q", "L", "G"]`, each letter, or `+` and a letter (`+P`,
+    /// the promoted form of the piece `P`), resolved to a kind of `variant`.
     pub fn letters(&mut self, key: &'static str, variant: &Variant) -> Option<Vec<usize>> {
         self.last_unknown = false;
         let items = self.strings(key)?;
         let mut out = Vec::new();
         for (s, span) in items {
-            for (i, c) in s.chars().enumerate() {
-                match variant.kind_by_letter(c) {
-                    Some(k) if c.is_ascii_uppercase() => out.push(k),
-                    _ if self.quiet_letters
-                        || self.quiet_unknown.contains(&c.to_ascii_uppercase()) =>
-                    {
+            for (col, t) in crate::variant::split_symbols(&s) {
+                let upper = !t.chars().any(|c| c.is_ascii_lowercase());
+                let base = t.chars().last().unwrap_or('?').to_ascii_uppercase();
+                match variant.kind_by_symbol(&t) {
+                    Some(k) if upper => out.push(k),
+                    _ if self.quiet_letters || self.quiet_unknown.contains(&base) => {
                         self.last_unknown = true;
                     }
                     _ => {
                         self.last_unknown = true;
-                        let at = span.start + 1 + i;
-                        let msg = format!("`{}.{key}`: no piece has the letter '{c}'", self.path);
+                        let at = span.start + col;
+                        let msg = format!("`{}.{key}`: {}", self.path, no_piece(&t));
                         let hint = letter_hint(variant);
-                        self.error(at..at + 1, msg, Some(hint));
+                        self.error(at..at + t.len(), msg, Some(hint));
                     }
                 }
             }
@@ -341,8 +342,36 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// "letters defined: ..." for hints.
+/// "the pieces' letters are PNBRQK" for hints, with the pieces written `+X` after them
+/// (`(and +P +R)`).
 pub fn letter_hint(variant: &Variant) -> String {
-    let ls: String = variant.pieces.iter().map(|p| p.letter).collect();
-    format!("the pieces' letters are {ls}")
+    let ls: String = variant.pieces.iter().filter_map(|p| p.letter).collect();
+    let plus: Vec<&str> = variant
+        .pieces
+        .iter()
+        .filter(|p| p.letter.is_none())
+        .map(|p| p.symbol.as_str())
+        .collect();
+    if plus.is_empty() {
+        format!("the pieces' letters are {ls}")
+    } else {
+        format!("the pieces' letters are {ls} (and {})", plus.join(" "))
+    }
+}
+
+/// `no piece has the letter 'X'`, or for a longer name `no piece is written '+X'`.
+pub fn no_piece(name: &str) -> String {
+    match name.chars().count() {
+        1 => format!("no piece has the letter '{name}'"),
+        _ => format!("no piece is written '{name}'"),
+    }
+}
+
+/// After a name given, why it names no piece: `no piece has that letter`, or for a longer
+/// name `no piece is written so`.
+pub fn unknown_why(name: &str) -> &'static str {
+    match name.chars().count() {
+        1 => "no piece has that letter",
+        _ => "no piece is written so",
+    }
 }

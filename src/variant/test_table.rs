@@ -260,17 +260,17 @@ fn check_fen(
     };
     let lead = fen.len() - fen.trim_start().len();
     let mut ok = true;
-    // The hand (`[...]`) and promotion marks (`~`, `+X`) are checked with the rules.
+    // The hand (`[...]`) and the promoted marks (`~`) are checked with the rules.
     let board_end = placement.find('[').unwrap_or(placement.len());
     let board: String = placement[..board_end]
         .chars()
-        .filter(|&c| c != '~' && c != '+')
+        .filter(|&c| c != '~')
         .collect();
     // Columns in `board` map back to `placement` past the removed marks.
     let cols: Vec<usize> = placement[..board_end]
         .chars()
         .enumerate()
-        .filter(|(_, c)| *c != '~' && *c != '+')
+        .filter(|(_, c)| *c != '~')
         .map(|(i, _)| i + 1)
         .collect();
     match parse_placement(v, &board, v.files, v.ranks) {

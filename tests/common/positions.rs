@@ -122,11 +122,19 @@ pub fn sq(rs: &Ruleset, name: &str) -> Square {
         .unwrap_or_else(|| panic!("{name} is not a square"))
 }
 
-/// The FEN letter on `name`, or None for an empty square.
+/// The letter of the piece on `name` (Black's in lower case), or None for an empty square;
+/// a piece without a letter of its own (written `+X`) is a test error.
 pub fn piece(pos: &Position, name: &str) -> Option<char> {
     let rs = pos.rules().clone();
     let c = pos.piece_at(sq(&rs, name));
-    (c != EMPTY).then(|| rs.letter(c))
+    (c != EMPTY).then(|| {
+        let s = rs.symbol(c);
+        let mut cs = s.chars();
+        match (cs.next(), cs.next()) {
+            (Some(l), None) => l,
+            _ => panic!("the piece on {name} is written {s}, not one letter"),
+        }
+    })
 }
 
 /// The legal moves.

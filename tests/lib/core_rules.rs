@@ -215,7 +215,7 @@ fn zanzibar_black_arranges_and_white_mirrors() {
     let rs = Ruleset::new(&v, Some("UQOFDKGL")).unwrap();
     let pos = Position::start(&rs);
     let g = rs.geometry;
-    let at = |name: &str| rs.letter(pos.piece_at(g.parse_square(name).unwrap()));
+    let at = |name: &str| rs.symbol(pos.piece_at(g.parse_square(name).unwrap()));
     // Black's letters on e12 f12 g12 h12 e11 f11 g11 h11, in that order.
     let black: String = ["e12", "f12", "g12", "h12", "e11", "f11", "g11", "h11"]
         .iter()

@@ -24,6 +24,7 @@ mod network;
 mod notation;
 mod odd_positions;
 mod perft;
+mod plus_kinds;
 #[cfg(feature = "testing")]
 mod properties;
 mod robustness;

@@ -946,7 +946,7 @@ fn drops_of(pos: &mut Position, letter: char) -> BTreeSet<String> {
         .into_iter()
         .filter(|m| {
             m.dropped()
-                .is_some_and(|k| rs.variant.pieces[k].letter == letter)
+                .is_some_and(|k| rs.variant.pieces[k].letter == Some(letter))
         })
         .map(|m| coord(&rs, m))
         .collect()
@@ -972,8 +972,8 @@ fn shogi_promoted_pieces_are_written_plus_and_go_to_the_hand_demoted() {
     let mut again = Position::from_fen(&rs, "4k4/7+b1/9/9/9/9/9/7R1/4K4[-] w 0 1").unwrap();
     let mv = polymachy::game::parse_move(&mut again, "h2h8+").unwrap();
     assert_eq!(
-        mv.promotion().map(|k| rs.variant.pieces[k].letter),
-        Some('D')
+        mv.promotion().map(|k| rs.variant.pieces[k].symbol.as_str()),
+        Some("D")
     );
     let plain = polymachy::game::parse_move(&mut again, "h2h8").unwrap();
     assert_eq!(plain.promo, 0);
@@ -1248,7 +1248,7 @@ fn kind(rs: &Ruleset, letter: char) -> u8 {
     rs.variant
         .pieces
         .iter()
-        .position(|p| p.letter == letter)
+        .position(|p| p.letter == Some(letter))
         .unwrap_or_else(|| panic!("no piece {letter}")) as u8
 }
 
