@@ -2,7 +2,7 @@
 //!
 //! A piece's name is looked up case-insensitively, with spaces, hyphens and other
 //! non-letters ignored, and with a few other spellings of the same piece ([`ALIASES`]:
-//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold, Alfil for Elephant, Courier for Bishop, Hawk for Archbishop, General for King, Chariot for Rook): the same name shows the same drawing in every
+//! Marshall for Marshal, Griffin for Gryphon, Horse for Knight, Met for Advisor, Gold General for Gold, Alfil for Elephant, Courier for Bishop, Hawk for Archbishop, General for King, Chariot for Rook, Drunk Elephant for Elephant, Free King for Queen, Crown Prince for Prince, Soaring Eagle for Eagle, and Chu Shogi's `Rook (promoted Gold)` and its like for the piece they move as): the same name shows the same drawing in every
 //! game. A piece without a drawing (one a variant file invents) gets a generated image, the
 //! letter-in-shape glyph of [`super::glyph`].
 //!
@@ -21,6 +21,10 @@ pub const IMAGES: &[(&str, &str)] = &[
         include_str!("../../web/pieces/archbishop.svg"),
     ),
     ("bishop", include_str!("../../web/pieces/bishop.svg")),
+    (
+        "blindtiger",
+        include_str!("../../web/pieces/blindtiger.svg"),
+    ),
     ("buffalo", include_str!("../../web/pieces/buffalo.svg")),
     ("camel", include_str!("../../web/pieces/camel.svg")),
     ("cannon", include_str!("../../web/pieces/cannon.svg")),
@@ -30,6 +34,7 @@ pub const IMAGES: &[(&str, &str)] = &[
         "chancellor",
         include_str!("../../web/pieces/chancellor.svg"),
     ),
+    ("copper", include_str!("../../web/pieces/copper.svg")),
     ("corporal", include_str!("../../web/pieces/corporal.svg")),
     ("crocodile", include_str!("../../web/pieces/crocodile.svg")),
     (
@@ -43,12 +48,28 @@ pub const IMAGES: &[(&str, &str)] = &[
     ("duchess", include_str!("../../web/pieces/duchess.svg")),
     ("eagle", include_str!("../../web/pieces/eagle.svg")),
     ("elephant", include_str!("../../web/pieces/elephant.svg")),
+    (
+        "ferociousleopard",
+        include_str!("../../web/pieces/ferociousleopard.svg"),
+    ),
+    ("flyingox", include_str!("../../web/pieces/flyingox.svg")),
+    (
+        "flyingstag",
+        include_str!("../../web/pieces/flyingstag.svg"),
+    ),
+    ("freeboar", include_str!("../../web/pieces/freeboar.svg")),
     ("gazelle", include_str!("../../web/pieces/gazelle.svg")),
     ("giraffe", include_str!("../../web/pieces/giraffe.svg")),
+    ("gobetween", include_str!("../../web/pieces/gobetween.svg")),
     ("gold", include_str!("../../web/pieces/gold.svg")),
     ("gryphon", include_str!("../../web/pieces/gryphon.svg")),
+    (
+        "hornedfalcon",
+        include_str!("../../web/pieces/hornedfalcon.svg"),
+    ),
     ("khon", include_str!("../../web/pieces/khon.svg")),
     ("king", include_str!("../../web/pieces/king.svg")),
+    ("kirin", include_str!("../../web/pieces/kirin.svg")),
     ("knight", include_str!("../../web/pieces/knight.svg")),
     ("lance", include_str!("../../web/pieces/lance.svg")),
     ("lion", include_str!("../../web/pieces/lion.svg")),
@@ -60,6 +81,7 @@ pub const IMAGES: &[(&str, &str)] = &[
         include_str!("../../web/pieces/missionary.svg"),
     ),
     ("pawn", include_str!("../../web/pieces/pawn.svg")),
+    ("phoenix", include_str!("../../web/pieces/phoenix.svg")),
     ("prince", include_str!("../../web/pieces/prince.svg")),
     (
         "promotedknight",
@@ -75,17 +97,31 @@ pub const IMAGES: &[(&str, &str)] = &[
     ),
     ("queen", include_str!("../../web/pieces/queen.svg")),
     (
+        "reversechariot",
+        include_str!("../../web/pieces/reversechariot.svg"),
+    ),
+    (
         "rhinoceros",
         include_str!("../../web/pieces/rhinoceros.svg"),
     ),
     ("rook", include_str!("../../web/pieces/rook.svg")),
     ("schleich", include_str!("../../web/pieces/schleich.svg")),
     ("ship", include_str!("../../web/pieces/ship.svg")),
+    ("sidemover", include_str!("../../web/pieces/sidemover.svg")),
     ("soldier", include_str!("../../web/pieces/soldier.svg")),
     ("sorceress", include_str!("../../web/pieces/sorceress.svg")),
     ("tokin", include_str!("../../web/pieces/tokin.svg")),
     ("troll", include_str!("../../web/pieces/troll.svg")),
     ("unicorn", include_str!("../../web/pieces/unicorn.svg")),
+    (
+        "verticalmover",
+        include_str!("../../web/pieces/verticalmover.svg"),
+    ),
+    ("whale", include_str!("../../web/pieces/whale.svg")),
+    (
+        "whitehorse",
+        include_str!("../../web/pieces/whitehorse.svg"),
+    ),
     (
         "wildebeest",
         include_str!("../../web/pieces/wildebeest.svg"),
@@ -123,6 +159,25 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("smith", "schleich"),
     // Courier chess's Man, a King that is not royal (the Commoner).
     ("commoner", "man"),
+    // Chu Shogi's Copper General, and its pieces that are drawn pieces by other names: the
+    // Drunk Elephant, the Free King (the Queen's move), the Crown Prince (the Prince's), the
+    // Soaring Eagle.
+    ("coppergeneral", "copper"),
+    ("drunkelephant", "elephant"),
+    ("freeking", "queen"),
+    ("crownprince", "prince"),
+    ("soaringeagle", "eagle"),
+    // Chu Shogi's promoted pieces that move as a piece of the game but are kinds of their own
+    // (they promote no further): drawn as that piece.
+    ("bishoppromotedleopard", "bishop"),
+    ("sidemoverpromotedcopper", "sidemover"),
+    ("verticalmoverpromotedsilver", "verticalmover"),
+    ("rookpromotedgold", "rook"),
+    ("dragonkingpromotedrook", "dragonking"),
+    ("dragonhorsepromotedbishop", "dragonhorse"),
+    ("lionpromotedkirin", "lion"),
+    ("freekingpromotedphoenix", "queen"),
+    ("drunkelephantpromotedgobetween", "elephant"),
 ];
 
 /// A name as the tables hold it: lower case, letters and digits only (`"Marshal "` and
@@ -297,6 +352,111 @@ mod tests {
         assert_ne!(drawn("Chancellor"), drawn("Marshal"));
         assert_eq!(drawn("Frobnicator"), None);
         assert_eq!(drawn(""), None);
+    }
+
+    #[test]
+    fn every_alias_leads_to_a_drawing() {
+        for (alias, to) in ALIASES {
+            assert_eq!(*alias, normalise(alias));
+            assert!(IMAGES.iter().any(|(n, _)| n == to), "{alias} -> {to}.svg");
+            assert!(
+                IMAGES.iter().all(|(n, _)| n != alias),
+                "{alias} is a drawing's own name"
+            );
+        }
+        let mut spellings: Vec<&str> = ALIASES.iter().map(|a| a.0).collect();
+        spellings.sort_unstable();
+        spellings.dedup();
+        assert_eq!(spellings.len(), ALIASES.len(), "an alias given twice");
+    }
+
+    /// Chu Shogi's pieces, by the names its variant file gives them, and the drawing each
+    /// shows: its own, or that of the drawn piece it is (the Drunk Elephant is the Elephant,
+    /// the Free King the Queen) or moves as and is named after (`Rook (promoted Gold)`).
+    const CHU_SHOGI: &[(&str, &str)] = &[
+        ("Lance", "lance"),
+        ("Ferocious Leopard", "ferociousleopard"),
+        ("Copper General", "copper"),
+        ("Silver General", "khon"),
+        ("Gold General", "gold"),
+        ("King", "king"),
+        ("Drunk Elephant", "elephant"),
+        ("Reverse Chariot", "reversechariot"),
+        ("Bishop", "bishop"),
+        ("Blind Tiger", "blindtiger"),
+        ("Kirin", "kirin"),
+        ("Phoenix", "phoenix"),
+        ("Side Mover", "sidemover"),
+        ("Vertical Mover", "verticalmover"),
+        ("Rook", "rook"),
+        ("Dragon Horse", "dragonhorse"),
+        ("Dragon King", "dragonking"),
+        ("Free King", "queen"),
+        ("Lion", "lion"),
+        ("Pawn", "pawn"),
+        ("Go-Between", "gobetween"),
+        ("White Horse", "whitehorse"),
+        ("Whale", "whale"),
+        ("Flying Stag", "flyingstag"),
+        ("Free Boar", "freeboar"),
+        ("Flying Ox", "flyingox"),
+        ("Horned Falcon", "hornedfalcon"),
+        ("Soaring Eagle", "eagle"),
+        ("Crown Prince", "prince"),
+        ("Tokin", "tokin"),
+        ("Bishop (promoted Leopard)", "bishop"),
+        ("Side Mover (promoted Copper)", "sidemover"),
+        ("Vertical Mover (promoted Silver)", "verticalmover"),
+        ("Rook (promoted Gold)", "rook"),
+        ("Dragon King (promoted Rook)", "dragonking"),
+        ("Dragon Horse (promoted Bishop)", "dragonhorse"),
+        ("Lion (promoted Kirin)", "lion"),
+        ("Free King (promoted Phoenix)", "queen"),
+        ("Drunk Elephant (promoted Go-Between)", "elephant"),
+    ];
+
+    #[test]
+    fn every_chu_shogi_piece_shows_its_drawing() {
+        assert_eq!(CHU_SHOGI.len(), 39);
+        let letters = ('a'..='z').chain('A'..='Z');
+        let named: Vec<(char, &str)> = letters.zip(CHU_SHOGI).map(|(l, c)| (l, c.0)).collect();
+        assert_eq!(named.len(), CHU_SHOGI.len());
+        for (&(name, file), image) in CHU_SHOGI.iter().zip(images(&named)) {
+            let drawing = IMAGES
+                .iter()
+                .find(|(n, _)| *n == file)
+                .unwrap_or_else(|| panic!("no {file}.svg"))
+                .1;
+            assert_eq!(
+                drawn(name),
+                Some(drawing),
+                "{name} is not drawn as {file}.svg"
+            );
+            assert_eq!(image, drawing, "{name}");
+        }
+        // Each drawing made for the game is one of its pieces'.
+        for file in [
+            "blindtiger",
+            "copper",
+            "ferociousleopard",
+            "flyingox",
+            "flyingstag",
+            "freeboar",
+            "gobetween",
+            "hornedfalcon",
+            "kirin",
+            "phoenix",
+            "reversechariot",
+            "sidemover",
+            "verticalmover",
+            "whale",
+            "whitehorse",
+        ] {
+            assert!(CHU_SHOGI.iter().any(|c| c.1 == file), "{file}.svg");
+        }
+        // The White Horse is not the Knight (Horse), the Copper General not the Gold General.
+        assert_ne!(drawn("White Horse"), drawn("Horse"));
+        assert_ne!(drawn("Copper General"), drawn("Gold General"));
     }
 
     #[test]
