@@ -43,6 +43,7 @@ fn variants_lists_every_built_in_game() {
         "asean",
         "janggi",
         "sittuyin",
+        "chushogi",
     ] {
         assert!(
             out.lines().any(|l| l.starts_with(v)),
@@ -59,7 +60,18 @@ fn variants_toml_is_machine_readable() {
     let doc: toml::Table = out.parse().expect("valid TOML");
     let list = doc["variant"].as_array().unwrap();
     assert_eq!(list.len(), polymachy::variant::BUILTIN.len());
-    assert_eq!(list.len(), 26);
+    assert_eq!(list.len(), 27);
+    // Chu Shogi: 21 kinds with letters and 18 written `+X`.
+    let chu = list
+        .iter()
+        .find(|v| v["id"].as_str() == Some("chushogi"))
+        .unwrap();
+    let pieces = chu["piece"].as_array().unwrap();
+    assert_eq!(pieces.len(), 39);
+    assert!(
+        pieces.iter().any(|p| p["letter"].as_str() == Some("+O")
+            && p["betza"].as_str() == Some("KNADcaKcabKmabK"))
+    );
     let tera = list
         .iter()
         .find(|v| v["id"].as_str() == Some("terachess2"))

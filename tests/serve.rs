@@ -1641,3 +1641,47 @@ fn a_designers_file_chooses_its_culture_in_its_display_table() {
         assert!(msg.contains(key), "{key} in {msg}");
     }
 }
+
+/// Chu Shogi on the page: a Lion's moves through a square say which square (the page offers
+/// them by those words where several share their squares), its capture without moving and its
+/// pass come back to its own square, and a double capture is played by its three squares.
+#[test]
+fn a_lions_double_moves_are_offered_and_played() {
+    let s = start(&[]);
+    let fen = "11k/12/12/12/12/6p5/5Np5/12/12/12/12/K11 w - - 0 1";
+    let (sid, st) = new_game(
+        &s,
+        json!({"variant": "chushogi", "fen": fen, "black": "human"}),
+    );
+    let legal = st["legal"].as_array().unwrap();
+    let words = |uci: &str| {
+        legal
+            .iter()
+            .find(|m| m["uci"] == uci)
+            .unwrap_or_else(|| panic!("{uci} not offered"))["words"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // The Lion on f6 takes g6 and goes on to g7 (a second capture), or takes it and comes back.
+    assert_eq!(words("f6g6g7"), "via g6");
+    assert_eq!(words("f6g6f6"), "via g6 and back");
+    assert_eq!(words("f6f7f6"), "via f7 and back");
+    let back: Vec<&Value> = legal
+        .iter()
+        .filter(|m| m["from"] == "f6" && m["to"] == "f6")
+        .collect();
+    // Back to f6: the capture of g6 without moving, and a pass through each of its seven empty
+    // neighbours.
+    assert_eq!(back.len(), 8, "{back:?}");
+    let after = ok(
+        &s,
+        "POST",
+        "/api/move",
+        json!({"sid": sid, "move": "f6g6g7"}),
+    );
+    assert_eq!(
+        after["fen"],
+        "11k/12/12/12/12/6N5/12/12/12/12/12/K11 b - - 0 1"
+    );
+}

@@ -1098,7 +1098,13 @@ function activate(name) {
     else if (!premoveClick(name, piece) && !piece) say(st.you ? `Wait: it is ${sideName(st.side)}'s turn.` : "Wait: it is the engine's turn.");
     return;
   }
-  if (selected === name) { selected = null; render(); return; }
+  if (selected === name) {
+    // A piece that may move and come back (a Lion's capture without moving, its pass) offers
+    // those moves when it is clicked again; otherwise the click lets it go.
+    const back = st.legal.filter((m) => m.from === name && m.to === name);
+    if (back.length) { chooseMove(back); return; }
+    selected = null; render(); return;
+  }
   const mine = piece && side(piece) === st.side;
   if (mine && legalFrom(name).length > 0) {
     selected = name;

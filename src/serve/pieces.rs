@@ -418,8 +418,12 @@ mod tests {
     #[test]
     fn every_chu_shogi_piece_shows_its_drawing() {
         assert_eq!(CHU_SHOGI.len(), 39);
-        let letters = ('a'..='z').chain('A'..='Z');
-        let named: Vec<(char, &str)> = letters.zip(CHU_SHOGI).map(|(l, c)| (l, c.0)).collect();
+        let symbols: Vec<String> = (0..CHU_SHOGI.len()).map(|i| format!("S{i}")).collect();
+        let named: Vec<(&str, &str)> = symbols
+            .iter()
+            .zip(CHU_SHOGI)
+            .map(|(l, c)| (l.as_str(), c.0))
+            .collect();
         assert_eq!(named.len(), CHU_SHOGI.len());
         for (&(name, file), image) in CHU_SHOGI.iter().zip(images(&named)) {
             let drawing = IMAGES

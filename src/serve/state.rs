@@ -174,6 +174,16 @@ pub(super) fn move_words(rules: &Ruleset, m: Move) -> String {
     match m.kind {
         MoveKind::EnPassant => "take en passant".into(),
         MoveKind::Drop => "drop".into(),
+        // A Lion's double move: by the square it passes (and back, for its capture without
+        // moving and its pass).
+        MoveKind::Locust => {
+            let via = rules.geometry.name(crate::geometry::Square::new(m.aux));
+            if m.from == m.to {
+                format!("via {via} and back")
+            } else {
+                format!("via {via}")
+            }
+        }
         MoveKind::Rule => rules
             .compiled_rules()
             .get(m.aux as usize)

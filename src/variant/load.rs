@@ -43,6 +43,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("asean", include_str!("../../variants/asean.toml")),
     ("janggi", include_str!("../../variants/janggi.toml")),
     ("sittuyin", include_str!("../../variants/sittuyin.toml")),
+    ("chushogi", include_str!("../../variants/chushogi.toml")),
 ];
 
 /// How errors name a built-in variant's file (it is not on the disk where the program runs):

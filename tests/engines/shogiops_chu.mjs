@@ -6,7 +6,8 @@
 // back) is its origin twice. Squares and FENs in Polymachy's coordinates (files a-l from
 // Sente's left, ranks 1-12 from Sente's side; Sente is White; the square where a Lion was just
 // taken by a piece that is not a Lion in the en-passant field). shogiops lets a side leave its
-// King attacked: these are the moves before that test.
+// King attacked: these are the moves before that test; the games themselves play only moves
+// that leave the mover's King unattacked, as Polymachy does.
 //
 //   node tests/engines/shogiops_chu.mjs SEED GAMES PLIES EVERY > tests/perft/chu-shogiops.txt
 import { parseSfen, initialSfen, makeSfen } from 'shogiops/sfen';
@@ -89,9 +90,17 @@ for (let g = 0; g < games; g++) {
       console.log(`${fen(pos)}|${texts.join(' ')}`);
       written++;
     }
-    // Captures twice as likely, so that games reach Lions, promotions and double moves.
-    const captures = list.filter((m) => m.text.includes('x'));
-    const pick = captures.length && rand(3) ? captures[rand(captures.length)] : list[rand(list.length)];
+    // Only moves that leave the mover's King unattacked (Polymachy's rule, so that every
+    // position is one it reads), captures twice as likely, so that games reach Lions,
+    // promotions and double moves.
+    const safe = list.filter((m) => {
+      const child = pos.clone();
+      child.play(m.md);
+      return !child.isCheck(pos.turn);
+    });
+    if (safe.length === 0) break;
+    const captures = safe.filter((m) => m.text.includes('x'));
+    const pick = captures.length && rand(3) ? captures[rand(captures.length)] : safe[rand(safe.length)];
     pos.play(pick.md);
   }
 }

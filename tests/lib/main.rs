@@ -6,6 +6,7 @@
 mod common;
 
 mod bare_king;
+mod chushogi;
 mod core_rules;
 mod counting;
 mod errors;
