@@ -172,7 +172,13 @@ fn exercise(rs: &Arc<Ruleset>, pos: &mut Position, salt: usize, random: &[Move])
         pos.make(m);
         assert_eq!(pos.hash(), pos.hash_from_scratch(), "{fen}: {c}");
         let after = pos.fen();
-        Position::from_fen(rs, &after).unwrap_or_else(|e| panic!("{fen} then {c}: {after}: {e}"));
+        // A move that ends the game may leave a position no FEN describes (Janggi's pass in
+        // bikjang, legal in check): read back only where the game goes on.
+        if let Err(e) = Position::from_fen(rs, &after)
+            && pos.verdict().is_none()
+        {
+            panic!("{fen} then {c}: {after}: {e}");
+        }
         let mut replies = MoveList::new();
         pos.legal_moves(&mut replies);
         pos.unmake();
