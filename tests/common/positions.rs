@@ -248,3 +248,23 @@ pub fn two_plies_restore(p: &mut Position) {
         assert_eq!((p.fen(), p.hash()), f0, "{line}");
     }
 }
+
+/// The squares a move empties of enemy pieces, sorted, each after an `x` (`xe5xe6`): what the
+/// data of other programs' moves write after a move's squares.
+pub fn taken_text(p: &Position, m: Move) -> String {
+    use polymachy::position::Effect;
+    let g = p.rules().geometry;
+    let mut taken: Vec<String> = p
+        .effects(m)
+        .as_slice()
+        .iter()
+        .filter_map(|e| match *e {
+            Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
+                Some(format!("x{}", g.name(sq)))
+            }
+            _ => None,
+        })
+        .collect();
+    taken.sort();
+    taken.concat()
+}

@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use polymachy::moves::{Move, MoveList};
-use polymachy::position::{Effect, Position, Ruleset};
+use polymachy::position::{Position, Ruleset};
 
-use crate::common::{pos, rules};
+use crate::common::{pos, rules, taken_text};
 
 fn chu() -> Arc<Ruleset> {
     rules(concat!(
@@ -20,24 +20,12 @@ fn chu() -> Arc<Ruleset> {
 /// squares it empties (`f4f5f6xf5xf6`).
 fn outcome(p: &Position, m: Move) -> String {
     let g = p.rules().geometry;
-    let mut taken: Vec<String> = p
-        .effects(m)
-        .as_slice()
-        .iter()
-        .filter_map(|e| match *e {
-            Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                Some(format!("x{}", g.name(sq)))
-            }
-            _ => None,
-        })
-        .collect();
-    taken.sort();
     let promo = if m.promotion().is_some() { "+" } else { "" };
     format!(
         "{}{}{promo}{}",
         g.name(m.from),
         g.name(m.to),
-        taken.concat()
+        taken_text(p, m)
     )
 }
 

@@ -8,7 +8,7 @@ use polymachy::game::parse_move;
 use polymachy::position::{Position, Ruleset};
 use polymachy::text::san::san;
 
-use crate::common::{find, legal_names, moves_from, pos, rules, set};
+use crate::common::{find, legal_names, moves_from, pos, rules, set, taken_text};
 
 fn game() -> Arc<Ruleset> {
     rules(concat!(
@@ -155,24 +155,10 @@ fn locust_games_pass_the_invariants() {
     }
 }
 
-/// Where a move of the piece on `from` ends and the enemy squares it empties, as the shogiops
-/// data writes it (`e5xe6xe7`: the squares taken in order of the name).
+/// Where a move ends and the enemy squares it empties, as the shogiops data writes it
+/// (`e7xe6xe7`).
 fn outcome(p: &mut Position, m: polymachy::moves::Move) -> String {
-    use polymachy::position::Effect;
-    let g = p.rules().geometry;
-    let mut taken: Vec<String> = p
-        .effects(m)
-        .as_slice()
-        .iter()
-        .filter_map(|e| match *e {
-            Effect::Capture { sq } | Effect::CaptureToHand { sq, .. } => {
-                Some(format!("x{}", g.name(sq)))
-            }
-            _ => None,
-        })
-        .collect();
-    taken.sort();
-    format!("{}{}", g.name(m.to), taken.concat())
+    format!("{}{}", p.rules().geometry.name(m.to), taken_text(p, m))
 }
 
 /// The Chu Shogi Lion, Horned Falcon and Soaring Eagle (`KNADcaKcabKmabK`,
