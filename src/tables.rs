@@ -1215,6 +1215,8 @@ impl Tables {
                 });
             }
         }
+        // The interpreter looks for a locust leap among the walks with conditions.
+        debug_assert!(w.locust.is_none() || !conds.is_empty());
         let e = Entry {
             sq_start: self.squares.len() as u32,
             sq_len: dests.len() as u16,
@@ -1651,6 +1653,13 @@ pub struct Modes {
 pub trait Lander {
     /// One destination reached.
     fn land(&mut self, to: Square, landing: Landing);
+
+    /// One destination reached by a locust leap ([`LOCUST`]) through `via` (the square it
+    /// takes on, or passes empty); by default a landing like any other.
+    fn land_via(&mut self, to: Square, landing: Landing, via: Square) {
+        let _ = via;
+        self.land(to, landing);
+    }
 }
 
 impl<F: FnMut(Square, Landing)> Lander for F {
@@ -1772,12 +1781,12 @@ impl Tables {
         let to = self.squares_of(e)[0];
         let c = board[to.index()];
         if c == EMPTY || (e.dx, e.dy) == (0, 0) {
-            land.land(to, Landing::Empty);
+            land.land_via(to, Landing::Empty, e.ep);
         } else if e.flags & CAPTURE != 0
             && color_of(c) != side
             && (e.limits() == 0 || self.may_take(e, c))
         {
-            land.land(to, Landing::Enemy);
+            land.land_via(to, Landing::Enemy, e.ep);
         }
     }
 
@@ -1792,16 +1801,20 @@ impl Tables {
         land: &mut L,
     ) {
         use crate::moves::{EMPTY, color_of};
-        if e.cond_len > 0 && !self.conds_hold(board, e.cond_start, e.cond_len) {
-            return;
-        }
-        let dests = self.squares_of(e);
-        let capture = e.flags & CAPTURE != 0;
-        if e.flags & LEAP != 0 {
+        if e.cond_len > 0 {
+            if !self.conds_hold(board, e.cond_start, e.cond_len) {
+                return;
+            }
+            // A locust leap always has a condition (on the square it passes): tested here,
+            // where only walks with conditions pay for it.
             if e.flags & LOCUST != 0 {
                 self.reach_locust(e, board, side, land);
                 return;
             }
+        }
+        let dests = self.squares_of(e);
+        let capture = e.flags & CAPTURE != 0;
+        if e.flags & LEAP != 0 {
             let to = dests[0];
             let c = board[to.index()];
             if c == EMPTY {

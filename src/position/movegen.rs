@@ -250,18 +250,22 @@ struct Gen<'a> {
 }
 
 impl Lander for Gen<'_> {
+    /// A locust leap's landing: a [`MoveKind::Locust`] through `via`.
+    #[cold]
+    #[inline(never)]
+    fn land_via(&mut self, to: Square, landing: Landing, via: Square) {
+        let (rs, e, side, kind) = (self.rs, self.e, self.side, self.kind);
+        if landing == Landing::Enemy || e.modes().quiet {
+            let mut mv = Move::new(self.from, to);
+            mv.kind = MoveKind::Locust;
+            mv.aux = via.byte();
+            push(rs, e, side, kind, mv, self.out);
+        }
+    }
+
     #[inline(always)]
     fn land(&mut self, to: Square, landing: Landing) {
         let (rs, e, side, kind) = (self.rs, self.e, self.side, self.kind);
-        if let Some(mid) = e.locust() {
-            if landing == Landing::Enemy || e.modes().quiet {
-                let mut mv = Move::new(self.from, to);
-                mv.kind = MoveKind::Locust;
-                mv.aux = mid.byte();
-                push(rs, e, side, kind, mv, self.out);
-            }
-            return;
-        }
         match landing {
             Landing::Empty => {
                 let modes = e.modes();
