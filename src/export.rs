@@ -12,7 +12,10 @@
 //! (written `+X`, the promoted form of `X`) is the promoted type of `X`, which its FENs write
 //! `+X` as Polymachy's do; the section gives it a letter no other piece has
 //! ([`Variant::stand_in_letters`]), or, where it moves as another piece of the game, that
-//! piece's type. One that needs a letter where every letter is taken is a gap.
+//! piece's type. A piece written with a letter and a prime (`N'`, a kind of its own) is a
+//! piece type of its own: the section gives it a letter no other piece has, and its FENs
+//! (`startFen`) write it by that letter. One that needs a letter where every letter is taken
+//! is a gap.
 
 use crate::geometry::Color;
 use crate::notation::{Atom, Betza, Component, Range};
@@ -252,8 +255,9 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             lines.push(format!("mobilityRegion{side}{cap} = {}", squares.join(" ")));
         }
     }
-    // The start position: castling rights are the only ones Fairy-Stockfish reads.
-    let fen = crate::position::Position::start(rules).fen();
+    // The start position: castling rights are the only ones Fairy-Stockfish reads; a piece
+    // written `N'` is written by its letter.
+    let fen = v.with_stand_ins(&crate::position::Position::start(rules).fen(), &stand_in);
     let castling: Option<&CastlingSpec> = spec("castling").and_then(downcast);
     let other_rights = ["king-leap", "royal-swap"]
         .iter()
