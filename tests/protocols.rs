@@ -946,3 +946,97 @@ fn xboard_gives_pieces_written_plus_letters_of_their_own() {
     );
     assert!(out.contains("pong 1"), "{out}");
 }
+
+/// A small game with drops and two pieces written with a letter and a prime: the Crowned
+/// Knight (`N'`) and the Short Bishop (`B'`), the only pieces the Pawn promotes to.
+const PRIMED_DROPS: &str = r#"name = "Primed House"
+id = "primed-house"
+files = 8
+ranks = 8
+start = "rnb'n'kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB'N'KBNR"
+
+[[piece]]
+name = "King"
+letter = "K"
+betza = "K"
+royal = true
+
+[[piece]]
+name = "Rook"
+letter = "R"
+betza = "R"
+
+[[piece]]
+name = "Bishop"
+letter = "B"
+betza = "B"
+
+[[piece]]
+name = "Knight"
+letter = "N"
+betza = "N"
+
+[[piece]]
+name = "Crowned Knight"
+letter = "N'"
+betza = "KN"
+
+[[piece]]
+name = "Short Bishop"
+letter = "B'"
+betza = "B2"
+
+[[piece]]
+name = "Pawn"
+letter = "P"
+betza = "fmWfcF"
+promotes-to = "N'B'"
+
+[rules.promotion]
+zone = 1
+
+[rules.drops]
+kinds = "RBNN'B'P"
+captures = true
+"#;
+
+/// XBoard names each kind by one letter: a piece written `N'` takes one that no piece of the
+/// game has, in the piece table, the `piece` lines, the start FEN, the engine's moves (a
+/// promotion's suffix) and the GUI's (drops and promotions) and `setboard` FENs, read back as
+/// that piece. No text to XBoard holds a prime.
+#[test]
+fn xboard_names_primed_pieces_by_stand_in_letters() {
+    let dir = common::TempDir::new("xboard-primed");
+    let path = dir.join("primed-house.toml");
+    std::fs::write(&path, PRIMED_DROPS).unwrap();
+    let file = path.display().to_string();
+    // The Crowned Knight takes C, the Short Bishop S (their own letters N and B are the
+    // Knight's and the Bishop's).
+    let (out, _, _) = session(
+        &["xboard"],
+        &format!(
+            "xboard\nprotover 2\nvariant {file}\nforce\n\
+             setboard 7k/1P6/8/8/8/1r6/7r/K7[CS] w - - 0 1\nusermove b7b8c\n\
+             setboard 7k/1P6/8/8/8/1r6/7r/K7[CS] w - - 0 1\nusermove C@e4\n\
+             setboard 7k/1P6/8/8/8/1r6/7r/K7[] w - - 0 1\nsd 2\ngo\nping 1\n"
+        ),
+    );
+    let setup = out.lines().find(|l| l.starts_with("setup (")).unwrap();
+    assert!(
+        setup.ends_with(" rnsckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNSCKBNR[] w - - 0 1"),
+        "{setup}"
+    );
+    let table = &setup["setup (".len()..setup.find(')').unwrap()];
+    assert!(table.contains('C') && table.contains('S'), "{table}");
+    let pieces: Vec<&str> = out.lines().filter(|l| l.starts_with("piece ")).collect();
+    assert!(pieces.contains(&"piece C& KN"), "{pieces:?}");
+    assert!(pieces.contains(&"piece S& B2"), "{pieces:?}");
+    // The King cannot move: the engine's only moves are the promotions, to C or S.
+    let mv = out.lines().find(|l| l.starts_with("move ")).unwrap();
+    assert!(mv == "move b7b8c" || mv == "move b7b8s", "{out}");
+    assert!(!out.contains('\''), "{out}");
+    for bad in ["Illegal move", "Error", "?"] {
+        assert!(!out.contains(bad), "{bad}: {out}");
+    }
+    assert!(out.contains("pong 1"), "{out}");
+}
