@@ -1040,3 +1040,29 @@ fn xboard_names_primed_pieces_by_stand_in_letters() {
     }
     assert!(out.contains("pong 1"), "{out}");
 }
+
+/// UCI has no piece table: its moves name a piece written `N'` so (`b7b8n'`, `N'@e4`), in
+/// the engine's moves and in the GUI's, and its FENs too.
+#[test]
+fn uci_names_primed_pieces_by_their_names() {
+    let dir = common::TempDir::new("uci-primed");
+    let path = dir.join("primed-house.toml");
+    std::fs::write(&path, PRIMED_DROPS).unwrap();
+    let file = path.display().to_string();
+    let (out, _, _) = session(
+        &["uci", "-v", &file],
+        "uci\nposition fen 7k/1P6/8/8/8/1r6/7r/K7[N'] w - - 0 1 moves b7b8n' h8h7 N'@e4\nd\n\
+         position fen 7k/1P6/8/8/8/1r6/7r/K7[] w - - 0 1\ngo depth 2\n",
+    );
+    assert!(
+        out.contains("\nFen: 1N'~6/7k/8/8/4N'3/1r6/7r/K7[] b - - 0 2\n"),
+        "{out}"
+    );
+    // The King cannot move: the engine's only moves are the promotions.
+    let best = out.lines().last().unwrap();
+    assert!(
+        best == "bestmove b7b8n'" || best == "bestmove b7b8b'",
+        "{out}"
+    );
+    assert!(!out.contains("error"), "{out}");
+}
