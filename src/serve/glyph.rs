@@ -2,9 +2,9 @@
 //!
 //! The six FIDE pieces (by name) are drawn with the familiar chess glyphs. Every other piece
 //! gets a generated image: one of [`SHAPES`] outlines, chosen from its name so that the same
-//! piece looks the same in every variant, with its name inside (its letter, or `+` and a letter
-//! for a piece without one: `+P`), so that no two pieces of a
-//! variant look alike even when their shapes coincide. The page turns this description into
+//! piece looks the same in every variant, with its name inside (its letter, or for a piece
+//! without one its name: `+P`, `N'`), so that no two pieces of a variant look alike even when
+//! their shapes coincide. The page turns this description into
 //! SVG; [`shape_svg`] writes the same figure as SVG markup, the image
 //! [`super::pieces`] gives a piece that has no drawing.
 

@@ -2,10 +2,10 @@
 //! resolved against a position ([`San::resolve`]) and, when no legal move fits, explained
 //! ([`San::explain`]); and the form written for a move ([`san`]).
 //!
-//! A move is a piece's name (its letter, or `+` and a letter for a piece written so: `+R`, see
-//! [`crate::variant::PieceDef::symbol`]), an optional origin file, rank or square, an optional
-//! `x`, the destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`, `+Rxe5`,
-//! `Rd8=+R`); the most numerous
+//! A move is a piece's name (its letter, a letter and a prime, or `+` and either for a piece
+//! written so: `+R`, `N'`, see [`crate::variant::PieceDef::symbol`]), an optional origin file,
+//! rank or square, an optional `x`, the destination and an optional promotion (`Le4`, `Nbd2`,
+//! `Pxd6`, `e12=Q`, `+Rxe5`, `Rd8=+R`, `N'5e4`, `e8=N'`); the most numerous
 //! promoting piece of the start position (the pawn) may omit its letter (`e4`, `exd5`);
 //! castling is `O-O` (toward the higher files) or `O-O-O`, with the king's distance after a
 //! slash where the variant offers a choice (`O-O/3`, see `rules::castling`); coordinate
