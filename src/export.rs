@@ -12,7 +12,10 @@
 //! (written `+X`, the promoted form of `X`) is the promoted type of `X`, which its FENs write
 //! `+X` as Polymachy's do; the section gives it a letter no other piece has
 //! ([`Variant::stand_in_letters`]), or, where it moves as another piece of the game, that
-//! piece's type. One that needs a letter where every letter is taken is a gap.
+//! piece's type. A piece written with a letter and a prime (`N'`, a kind of its own) is a
+//! piece type of its own: the section gives it a letter no other piece has, and its FENs
+//! (`startFen`) write it by that letter. One that needs a letter where every letter is taken
+//! is a gap.
 
 use crate::geometry::Color;
 use crate::notation::{Atom, Betza, Component, Range};
@@ -114,13 +117,11 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
     let v: &Variant = &rules.variant;
     let mut gaps: Vec<String> = Vec::new();
     let mut lines: Vec<String> = Vec::new();
-    // A promoted form that moves as another piece of the game is that piece promoted: it
-    // needs no letter of its own.
     let promoted_forms: Vec<usize> = (0..v.pieces.len())
         .filter(|&k| v.pieces[k].demotes_to.is_some())
         .collect();
     let as_other = |k: usize| promoted_forms.contains(&k) && same_as_other(v, k).is_some();
-    let stand_in = v.stand_in_letters(|k| !as_other(k));
+    let stand_in = letters(v);
     let lower = |k: usize| stand_in[k].unwrap_or('?').to_ascii_lowercase();
     lines.push(format!("maxRank = {}", v.ranks));
     lines.push(format!("maxFile = {}", v.files));
@@ -252,8 +253,9 @@ pub fn fsf(rules: &std::sync::Arc<Ruleset>, name: &str) -> Export {
             lines.push(format!("mobilityRegion{side}{cap} = {}", squares.join(" ")));
         }
     }
-    // The start position: castling rights are the only ones Fairy-Stockfish reads.
-    let fen = crate::position::Position::start(rules).fen();
+    // The start position: castling rights are the only ones Fairy-Stockfish reads; a piece
+    // written `N'` is written by its letter.
+    let fen = v.with_stand_ins(&crate::position::Position::start(rules).fen(), &stand_in);
     let castling: Option<&CastlingSpec> = spec("castling").and_then(downcast);
     let other_rights = ["king-leap", "royal-swap"]
         .iter()
@@ -588,6 +590,14 @@ fn pawn_shape(b: &Betza) -> Option<(bool, bool, bool)> {
         }
     }
     Some((step && capture, double, ep))
+}
+
+/// The letter of each kind in a Fairy-Stockfish section ([`Variant::stand_in_letters`]): its
+/// own, or for a kind without one a stand-in, except for a promoted form that moves as another
+/// piece of the game, which is that piece promoted and needs none. FENs and moves for the
+/// section write a piece written `N'` by its letter here ([`Variant::with_stand_ins`]).
+pub fn letters(v: &Variant) -> Vec<Option<char>> {
+    v.stand_in_letters(|k| v.pieces[k].demotes_to.is_none() || same_as_other(v, k).is_none())
 }
 
 /// Another kind of the game (without `demotes-to`) that moves exactly as kind `k`.

@@ -201,6 +201,147 @@ fn a_piece_without_a_letter_takes_a_free_one_in_the_section() {
     assert!(!text.contains('?'), "{text}");
 }
 
+/// A small chess game with two pieces written with a letter and a prime: the Crowned
+/// Knight (`N'`, a Centaur) and the Short Bishop (`B'`), to which the Pawn may promote too.
+const PRIMED_CHESS: &str = r#"name = "Primed Chess"
+files = 8
+ranks = 8
+start = "rnb'n'kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB'N'KBNR"
+
+[[piece]]
+name = "King"
+letter = "K"
+betza = "K"
+royal = true
+
+[[piece]]
+name = "Queen"
+letter = "Q"
+betza = "Q"
+
+[[piece]]
+name = "Rook"
+letter = "R"
+betza = "R"
+
+[[piece]]
+name = "Bishop"
+letter = "B"
+betza = "B"
+
+[[piece]]
+name = "Knight"
+letter = "N"
+betza = "N"
+
+[[piece]]
+name = "Crowned Knight"
+letter = "N'"
+betza = "KN"
+
+[[piece]]
+name = "Short Bishop"
+letter = "B'"
+betza = "B2"
+
+[[piece]]
+name = "Pawn"
+letter = "P"
+betza = "fmWfcF"
+promotes-to = "QN'B'"
+
+[rules.promotion]
+zone = 1
+"#;
+
+/// A piece written `N'` is a piece type of its own: the section gives it a letter that no
+/// piece of the game has, and its `startFen` writes the piece by that letter; loaded into
+/// pyffish, the section counts what Polymachy counts. With every letter taken, it is a gap.
+#[test]
+fn a_primed_piece_takes_a_free_letter_in_the_section() {
+    let dir = common::TempDir::new("export-primed");
+    let path = dir.join("primed-chess.toml");
+    std::fs::write(&path, PRIMED_CHESS).unwrap();
+    let file = path.display().to_string();
+    let (code, text, err) = export(&file, "pm-primed");
+    assert_eq!(code, 0, "{err}");
+    // The Crowned Knight takes C (the initial of a word of its name, its own N being the
+    // Knight's), the Short Bishop S.
+    for line in [
+        "centaur = c",
+        "customPiece1 = s:B2",
+        "startFen = rnsckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNSCKBNR w - - 0 1",
+        "promotionPieceTypes = qcs",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+    }
+    assert!(!text.contains('\'') && !text.contains('?'), "{text}");
+    // The same counts from the start and from a position with promotions, the Polymachy FEN
+    // naming the pieces `N'` and `B'`, the section's `C` and `S`.
+    let python = find_program(&["python3"]);
+    let has_pyffish = python.as_ref().is_some_and(|p| {
+        Command::new(p)
+            .args(["-c", "import pyffish"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if let (Some(python), true) = (python, has_pyffish) {
+        let ini = dir.join("primed.ini");
+        std::fs::write(&ini, &text).unwrap();
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fsf_perft.py");
+        for (ours, theirs, depth) in [
+            (
+                "rnb'n'kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB'N'KBNR w - - 0 1",
+                "rnsckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNSCKBNR w - - 0 1",
+                3,
+            ),
+            (
+                "4k3/1P6/8/8/3n'4/8/5B'p1/4K3 w - - 0 1",
+                "4k3/1P6/8/8/3c4/8/5Sp1/4K3 w - - 0 1",
+                3,
+            ),
+        ] {
+            let mut cmd = Command::new(&python);
+            cmd.arg(script)
+                .arg(&ini)
+                .arg("pm-primed")
+                .arg(depth.to_string())
+                .arg(theirs);
+            let r = run_command(cmd, "");
+            let n: u64 = r
+                .stdout
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("perft {depth} ")))
+                .unwrap_or_else(|| panic!("no perft from pyffish:\n{}{}", r.stdout, r.stderr))
+                .trim()
+                .parse()
+                .unwrap();
+            assert_eq!(polymachy_perft(&file, Some(ours), depth), n, "{ours}");
+        }
+    } else {
+        missing("pyffish (Python)");
+    }
+    // primed-kinds.toml: its 26 letters are the lettered pieces' own; each primed piece is
+    // a gap.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/primed-kinds.toml");
+    let (code, text, err) = export(file, "pm-primed-kinds");
+    assert_eq!(code, PARTIAL, "{err}");
+    for (name, symbol) in [
+        ("Crowned Knight", "N'"),
+        ("Short Bishop", "B'"),
+        ("Short Rook", "R'"),
+        ("Kirin", "Q'"),
+        ("Phoenix", "L'"),
+    ] {
+        let gap = format!(
+            "cannot express: {name}: it has no letter of its own ({symbol}), and every letter \
+             is taken for a Fairy-Stockfish piece type"
+        );
+        assert!(err.contains(&gap), "{err}");
+        assert!(text.contains(&format!("# {gap}")), "{text}");
+    }
+}
+
 #[test]
 fn a_partial_section_names_what_it_leaves_out() {
     let (code, text, err) = export("metamachy", "pm-metamachy");

@@ -231,3 +231,115 @@ fn pieces_without_letters_are_named_plus_on_the_page_and_in_variants_toml() {
         boar["image"]
     );
 }
+
+/// A game with pieces written with a letter and a prime (`tests/data/primed-kinds.toml`: 26
+/// lettered pieces, 5 written `N'`, 3 promoted forms, `+N'` among them): the page's state,
+/// legal moves, hands, move list and pieces name each by its name (`N'`, Black's `n'`), and
+/// `variants --toml` does too.
+#[test]
+fn primed_pieces_are_named_so_on_the_page_and_in_variants_toml() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/primed-kinds.toml");
+    let out = common::run_binary(&["variants", "--toml", "--variant", file], "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: toml::Table = out.stdout.parse().unwrap();
+    let game = &doc["variant"].as_array().unwrap()[0];
+    let pieces = game["piece"].as_array().unwrap();
+    assert_eq!(pieces.len(), 34);
+    let by_name = |name: &str| {
+        pieces
+            .iter()
+            .find(|p| p["name"].as_str() == Some(name))
+            .unwrap()
+    };
+    assert_eq!(by_name("Crowned Knight")["letter"].as_str(), Some("N'"));
+    assert_eq!(by_name("Knight")["letter"].as_str(), Some("N"));
+    assert_eq!(by_name("Knight General")["letter"].as_str(), Some("+N'"));
+    assert_eq!(by_name("Pawn")["promotes-to"].as_str(), Some("QN'"));
+    assert_eq!(
+        by_name("Crowned Knight")["promotes-to"].as_str(),
+        Some("+N'")
+    );
+    assert!(
+        game["start"]
+            .as_str()
+            .unwrap()
+            .contains("/JUXYZN'B'R'Q'L'2/"),
+        "{}",
+        game["start"]
+    );
+
+    let s = start_server(serve_command(&["--variant", file]));
+    // A Crowned Knight on e4 by a Pawn on e5, a Pawn about to promote on d11, a Short Rook in
+    // White's hand and a Crowned Knight in Black's.
+    let fen = "6k5/3P8/12/12/12/12/12/4p7/4N'7/12/12/6K5[R'n'] w - - 0 1";
+    let (st, v) = call(
+        &s,
+        "POST",
+        "/api/new",
+        &json!({"fen": fen, "white": "human", "black": "human"}).to_string(),
+    );
+    assert_eq!(st, 200, "{v}");
+    let state = &v["state"];
+    let sid = v["sid"].as_str().unwrap();
+    // The board, a1 first: e4 is the 4th rank's 5th square.
+    assert_eq!(state["board"][3 * 12 + 4], "N'");
+    assert_eq!(state["board"][4 * 12 + 4], "p");
+    assert_eq!(state["hands"]["white"], json!([["R'", 1]]), "{state}");
+    assert_eq!(state["hands"]["black"], json!([["N'", 1]]), "{state}");
+    let legal = state["legal"].as_array().unwrap();
+    let promos: Vec<&str> = legal
+        .iter()
+        .filter(|m| m["from"] == "d11")
+        .filter_map(|m| m["promo"].as_str())
+        .collect();
+    assert_eq!(promos, ["Q", "N'"]);
+    assert!(
+        legal
+            .iter()
+            .any(|m| m["from"] == "@R'" && m["uci"] == "R'@a5"),
+        "{state}"
+    );
+    let i = legal.iter().position(|m| m["uci"] == "d11d12n'").unwrap();
+    let (st, after) = call(
+        &s,
+        "POST",
+        "/api/move",
+        &json!({"sid": sid, "move": "d11d12n'", "index": i}).to_string(),
+    );
+    assert_eq!(st, 200, "{after}");
+    assert_eq!(after["board"][11 * 12 + 3], "N'");
+    let i = after["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|m| m["uci"] == "N'@e6")
+        .unwrap();
+    let (st, after) = call(
+        &s,
+        "POST",
+        "/api/move",
+        &json!({"sid": sid, "move": "N'@e6", "index": i}).to_string(),
+    );
+    assert_eq!(st, 200, "{after}");
+    assert_eq!(after["moves"], json!(["d12=N'", "N'@e6"]));
+    assert_eq!(after["board"][5 * 12 + 4], "n'");
+    // The pieces: their names, images and glyphs, what they promote to.
+    let (st, v) = call(&s, "GET", &format!("/api/variant?sid={sid}"), "");
+    assert_eq!(st, 200, "{v}");
+    let pieces = v["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 34);
+    let piece = |letter: &str| pieces.iter().find(|p| p["letter"] == letter).unwrap();
+    assert_eq!(piece("N'")["name"], "Crowned Knight");
+    assert_eq!(piece("N'")["promoted"], false);
+    assert_eq!(piece("+N'")["promoted"], true);
+    assert_eq!(piece("P")["promotes_to"], json!(["Q", "N'"]));
+    // The Short Bishop has no drawing: its generated image and glyph carry its name.
+    let short = piece("B'");
+    assert_eq!(short["name"], "Short Bishop");
+    assert_eq!(short["glyph"]["label"], "B'");
+    assert!(
+        short["image"].as_str().unwrap().contains(">B&apos;</text>"),
+        "{}",
+        short["image"]
+    );
+}

@@ -946,3 +946,123 @@ fn xboard_gives_pieces_written_plus_letters_of_their_own() {
     );
     assert!(out.contains("pong 1"), "{out}");
 }
+
+/// A small game with drops and two pieces written with a letter and a prime: the Crowned
+/// Knight (`N'`) and the Short Bishop (`B'`), the only pieces the Pawn promotes to.
+const PRIMED_DROPS: &str = r#"name = "Primed House"
+id = "primed-house"
+files = 8
+ranks = 8
+start = "rnb'n'kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB'N'KBNR"
+
+[[piece]]
+name = "King"
+letter = "K"
+betza = "K"
+royal = true
+
+[[piece]]
+name = "Rook"
+letter = "R"
+betza = "R"
+
+[[piece]]
+name = "Bishop"
+letter = "B"
+betza = "B"
+
+[[piece]]
+name = "Knight"
+letter = "N"
+betza = "N"
+
+[[piece]]
+name = "Crowned Knight"
+letter = "N'"
+betza = "KN"
+
+[[piece]]
+name = "Short Bishop"
+letter = "B'"
+betza = "B2"
+
+[[piece]]
+name = "Pawn"
+letter = "P"
+betza = "fmWfcF"
+promotes-to = "N'B'"
+
+[rules.promotion]
+zone = 1
+
+[rules.drops]
+kinds = "RBNN'B'P"
+captures = true
+"#;
+
+/// XBoard names each kind by one letter: a piece written `N'` takes one that no piece of the
+/// game has, in the piece table, the `piece` lines, the start FEN, the engine's moves (a
+/// promotion's suffix) and the GUI's (drops and promotions) and `setboard` FENs, read back as
+/// that piece. No text to XBoard holds a prime.
+#[test]
+fn xboard_names_primed_pieces_by_stand_in_letters() {
+    let dir = common::TempDir::new("xboard-primed");
+    let path = dir.join("primed-house.toml");
+    std::fs::write(&path, PRIMED_DROPS).unwrap();
+    let file = path.display().to_string();
+    // The Crowned Knight takes C, the Short Bishop S (their own letters N and B are the
+    // Knight's and the Bishop's).
+    let (out, _, _) = session(
+        &["xboard"],
+        &format!(
+            "xboard\nprotover 2\nvariant {file}\nforce\n\
+             setboard 7k/1P6/8/8/8/1r6/7r/K7[CS] w - - 0 1\nusermove b7b8c\n\
+             setboard 7k/1P6/8/8/8/1r6/7r/K7[CS] w - - 0 1\nusermove C@e4\n\
+             setboard 7k/1P6/8/8/8/1r6/7r/K7[] w - - 0 1\nsd 2\ngo\nping 1\n"
+        ),
+    );
+    let setup = out.lines().find(|l| l.starts_with("setup (")).unwrap();
+    assert!(
+        setup.ends_with(" rnsckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNSCKBNR[] w - - 0 1"),
+        "{setup}"
+    );
+    let table = &setup["setup (".len()..setup.find(')').unwrap()];
+    assert!(table.contains('C') && table.contains('S'), "{table}");
+    let pieces: Vec<&str> = out.lines().filter(|l| l.starts_with("piece ")).collect();
+    assert!(pieces.contains(&"piece C& KN"), "{pieces:?}");
+    assert!(pieces.contains(&"piece S& B2"), "{pieces:?}");
+    // The King cannot move: the engine's only moves are the promotions, to C or S.
+    let mv = out.lines().find(|l| l.starts_with("move ")).unwrap();
+    assert!(mv == "move b7b8c" || mv == "move b7b8s", "{out}");
+    assert!(!out.contains('\''), "{out}");
+    for bad in ["Illegal move", "Error", "?"] {
+        assert!(!out.contains(bad), "{bad}: {out}");
+    }
+    assert!(out.contains("pong 1"), "{out}");
+}
+
+/// UCI has no piece table: its moves name a piece written `N'` so (`b7b8n'`, `N'@e4`), in
+/// the engine's moves and in the GUI's, and its FENs too.
+#[test]
+fn uci_names_primed_pieces_by_their_names() {
+    let dir = common::TempDir::new("uci-primed");
+    let path = dir.join("primed-house.toml");
+    std::fs::write(&path, PRIMED_DROPS).unwrap();
+    let file = path.display().to_string();
+    let (out, _, _) = session(
+        &["uci", "-v", &file],
+        "uci\nposition fen 7k/1P6/8/8/8/1r6/7r/K7[N'] w - - 0 1 moves b7b8n' h8h7 N'@e4\nd\n\
+         position fen 7k/1P6/8/8/8/1r6/7r/K7[] w - - 0 1\ngo depth 2\n",
+    );
+    assert!(
+        out.contains("\nFen: 1N'~6/7k/8/8/4N'3/1r6/7r/K7[] b - - 0 2\n"),
+        "{out}"
+    );
+    // The King cannot move: the engine's only moves are the promotions.
+    let best = out.lines().last().unwrap();
+    assert!(
+        best == "bestmove b7b8n'" || best == "bestmove b7b8b'",
+        "{out}"
+    );
+    assert!(!out.contains("error"), "{out}");
+}

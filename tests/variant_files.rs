@@ -211,6 +211,23 @@ fn check_tests_only_passes_on_a_shipped_game() {
     assert!(r.stdout.ends_with(" passed, 0 failed\n"), "{}", r.stdout);
 }
 
+/// `check` on a game with kinds written `N'` (`tests/data/primed-kinds.toml`): its own test
+/// (a FEN with `N'` in hand, a promotion to it), the lints and the invariants pass.
+#[test]
+fn check_passes_on_a_game_with_primed_kinds() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/primed-kinds.toml");
+    let r = run_binary(&["check", "-v", file, "--cases", "8", "--plies", "40"], "");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "ok    test \"a promotion to a primed piece and a primed piece's drops\": perft 1 146",
+        "ok    lints",
+        "ok    fen-round-trip",
+    ] {
+        assert!(r.stdout.contains(want), "no `{want}` in {}", r.stdout);
+    }
+    assert!(r.stdout.ends_with(" passed, 0 failed\n"), "{}", r.stdout);
+}
+
 #[test]
 fn test_tables_get_located_errors() {
     let (_dir, path) = mini(

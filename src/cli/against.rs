@@ -214,11 +214,19 @@ pub fn compare(
     }
     fens.sort();
     fens.dedup();
+    // Pieces written `N'` go by the letters of the section in what the engine reads and
+    // writes; the engine's own games have none.
+    let letters = crate::export::letters(&rules.variant);
+    let theirs = |text: &str| rules.variant.with_stand_ins(text, &letters);
     let mut differences = Vec::new();
     for fen in &fens {
         let mut pos = Position::from_fen(rules, fen).map_err(|e| UserError(e.to_string()))?;
-        let here = our_moves(rules, &mut pos);
-        let there = their_moves(&mut engine, fen)?;
+        let mut here: Vec<String> = our_moves(rules, &mut pos)
+            .iter()
+            .map(|m| theirs(m))
+            .collect();
+        here.sort();
+        let there = their_moves(&mut engine, &theirs(fen))?;
         if here != there {
             differences.push(Difference {
                 fen: fen.clone(),

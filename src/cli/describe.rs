@@ -12,8 +12,8 @@ use crate::variant::Variant;
 pub struct PieceInfo {
     /// The piece's name (`Lion`).
     pub name: String,
-    /// Its name in every text, upper case: its letter (`P`), or `+` and its base's letter
-    /// for a piece without a letter of its own (`+P`).
+    /// Its name in every text, upper case: its letter (`P`), a letter and a prime (`N'`), or
+    /// `+` and its base's name for a promoted form without a letter of its own (`+P`, `+N'`).
     pub letter: String,
     /// The movement as written in the variant file.
     pub betza: String,

@@ -518,12 +518,12 @@ impl Ruleset {
     }
 
     /// How a piece code is written: its kind's [`crate::variant::PieceDef::symbol`], in lower
-    /// case for Black (`N`, `n`, `+p`).
+    /// case for Black (`N`, `n`, `+p`, `n'`).
     pub fn symbol(&self, c: Code) -> String {
         self.variant.pieces[crate::moves::kind_of(c)].symbol_for(crate::moves::color_of(c))
     }
 
-    /// The piece code a name stands for (`N`, `n`, `+P`, `+p`; see
+    /// The piece code a name stands for (`N`, `n`, `+P`, `+p`, `N'`, `n'`; see
     /// [`crate::variant::Variant::kind_by_symbol`]).
     pub fn code_of_symbol(&self, s: &str) -> Option<Code> {
         let k = self.variant.kind_by_symbol(s)?;

@@ -183,9 +183,10 @@ fn fits(v: &Variant) -> bool {
 /// The piece-to-char table of a variant: the pawn (the most numerous promoting piece) in the
 /// Pawn slot, the royal piece in the King's, each other piece in the slot of its own letter
 /// when that slot is free and unaltered by XBoard, else in the first such free slot. A piece
-/// without a letter of its own (written `+X`) takes a letter no other piece has
+/// without a letter of its own (written `+X` or `N'`) takes a letter no other piece has
 /// ([`Variant::stand_in_letters`]; a variant XBoard can show has letters to spare): XBoard's
-/// table holds one letter a piece, and its FENs write such a piece `+X` as Polymachy's do.
+/// table holds one letter a piece, and its FENs write a piece written `+X` so as Polymachy's
+/// do, and one written `N'` by that letter ([`xb_names`]).
 pub fn piece_to_char(rules: &Ruleset) -> String {
     let v = &rules.variant;
     let letters = v.stand_in_letters(|_| true);
@@ -265,6 +266,60 @@ pub fn xb_fen(rules: &Ruleset, fen: &str) -> String {
     fields.join(" ")
 }
 
+/// `text` (a FEN, a move, a principal variation) with the names of the pieces written with a
+/// letter and a prime (`N'`) replaced by the letters XBoard's piece table gives them
+/// ([`Variant::with_stand_ins`]; a variant XBoard can show has letters to spare).
+pub fn xb_names(rules: &Ruleset, text: &str) -> String {
+    let v = &rules.variant;
+    if !v.pieces.iter().any(crate::variant::PieceDef::primed) {
+        return text.to_string();
+    }
+    v.with_stand_ins(text, &v.stand_in_letters(|_| true))
+}
+
+/// A FEN from XBoard with the letters its piece table gives the pieces written `N'` read back
+/// as those names, in the placement and the hand (the first field) only.
+fn from_xb_names(rules: &Ruleset, fen: &str) -> String {
+    let v = &rules.variant;
+    if !v.pieces.iter().any(crate::variant::PieceDef::primed) {
+        return fen.to_string();
+    }
+    let letters = v.stand_in_letters(|_| true);
+    let (first, rest) = fen.trim().split_once(' ').unwrap_or((fen.trim(), ""));
+    let first = v.from_stand_ins(first, &letters);
+    if rest.is_empty() {
+        first
+    } else {
+        format!("{first} {rest}")
+    }
+}
+
+/// Further readings of moves XBoard wrote (`readings`, from [`xb_readings`]) in a variant
+/// with pieces written `N'`: the letter XBoard's table gives such a piece read as its name,
+/// in a drop (`X@e4`: `N'@e4`) or a promotion's suffix (`e7e8x`: `e7e8n'`). Tried after the
+/// readings themselves, whose letters may be squares' or suffixes'.
+fn xb_primed_readings(rules: &Ruleset, readings: &[String]) -> Vec<String> {
+    let v = &rules.variant;
+    if !v.pieces.iter().any(crate::variant::PieceDef::primed) {
+        return Vec::new();
+    }
+    let letters = v.stand_in_letters(|_| true);
+    let mut out = Vec::new();
+    for r in readings {
+        let read = match r.split_once('@') {
+            Some((piece, to)) => format!("{}@{to}", v.from_stand_ins(piece, &letters)),
+            None => {
+                let end = r.rfind(|c: char| c.is_ascii_digit()).map_or(0, |i| i + 1);
+                format!("{}{}", &r[..end], v.from_stand_ins(&r[end..], &letters))
+            }
+        };
+        if read != *r && !out.contains(&read) {
+            out.push(read);
+        }
+    }
+    out
+}
+
 /// The position of a `setboard` FEN. XBoard 4.9 writes ranks above 9 with the characters
 /// that follow `9` (`:` is rank 10) and, on boards of more than 10 ranks, may write an
 /// en-passant square that no pawn passed (`g:` in Metamachy's start position): such a field
@@ -274,6 +329,8 @@ pub fn setboard_position(
     fen: &str,
 ) -> Result<(crate::position::Position, Option<String>), String> {
     use crate::position::Position;
+    let named = from_xb_names(rules, fen);
+    let fen = named.as_str();
     let first = match Position::from_fen(rules, fen) {
         Ok(p) => return Ok((p, None)),
         Err(e) => e.to_string(),
@@ -705,7 +762,10 @@ impl Cecp {
             v.ranks,
             xb_fen(
                 &self.eng.rules,
-                &crate::position::Position::start(&self.eng.rules).fen()
+                &xb_names(
+                    &self.eng.rules,
+                    &crate::position::Position::start(&self.eng.rules).fen()
+                )
             )
         ));
         let rs = &self.eng.rules;
@@ -727,7 +787,9 @@ impl Cecp {
     fn user_move(&mut self, text: &str) {
         self.halt();
         let ranks = self.eng.rules.geometry.ranks;
-        let readings = xb_readings(ranks, text);
+        let mut readings = xb_readings(ranks, text);
+        let primed = xb_primed_readings(&self.eng.rules, &readings);
+        readings.extend(primed);
         let Some(reading) = readings.iter().find(|t| self.eng.game.read(t).is_ok()) else {
             self.out.line(&format!("Illegal move: {text}"));
             return;
@@ -825,7 +887,11 @@ impl Cecp {
                         Score::Mate(m) if m > 0 => 100_000 + m,
                         Score::Mate(m) => -100_000 + m,
                     };
-                    let pv = xb_ranks(rules.geometry.ranks, &super::pv_text(rules, &info.pv), -1);
+                    let pv = xb_ranks(
+                        rules.geometry.ranks,
+                        &xb_names(rules, &super::pv_text(rules, &info.pv)),
+                        -1,
+                    );
                     o1.line(&format!(
                         "{} {} {} {} {}",
                         info.depth,
@@ -844,12 +910,12 @@ impl Cecp {
                     if let Ok(mut p) = pending.lock() {
                         *p = Some(m);
                     }
-                    let mut text = crate::session::coord(rules, m);
+                    let mut text = xb_names(rules, &crate::session::coord(rules, m));
                     if declines.contains(&m) {
                         text.push('=');
                     }
                     if let Some((_, legs)) = legs.iter().find(|(l, _)| *l == m) {
-                        text = legs.clone();
+                        text = xb_names(rules, legs);
                     }
                     o2.line(&format!(
                         "move {}",

@@ -184,7 +184,7 @@ fn shogi(rules: &Ruleset, pos: &Position, p: &Played) -> Option<String> {
     // The SAN names the square or file it came from where it must: so do we, by the square.
     let body = p.san.trim_end_matches(['+', '#']);
     let body = body.split('=').next().unwrap_or(body);
-    let plain = body.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '+');
+    let plain = body.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '+' || c == '\'');
     let ambiguous = plain.len() > to.len() + usize::from(p.capture)
         && !v.pieces[kind].name.eq_ignore_ascii_case("pawn");
     let from = if ambiguous {

@@ -2,9 +2,9 @@
 //!
 //! The six FIDE pieces (by name) are drawn with the familiar chess glyphs. Every other piece
 //! gets a generated image: one of [`SHAPES`] outlines, chosen from its name so that the same
-//! piece looks the same in every variant, with its name inside (its letter, or `+` and a letter
-//! for a piece without one: `+P`), so that no two pieces of a
-//! variant look alike even when their shapes coincide. The page turns this description into
+//! piece looks the same in every variant, with its name inside (its letter, or for a piece
+//! without one its name: `+P`, `N'`), so that no two pieces of a variant look alike even when
+//! their shapes coincide. The page turns this description into
 //! SVG; [`shape_svg`] writes the same figure as SVG markup, the image
 //! [`super::pieces`] gives a piece that has no drawing.
 
@@ -62,11 +62,13 @@ fn outline(shape: &str) -> String {
 /// colour (`currentColor`) with `label` (a piece's name, `E` or `+P`) inside, drawn like the
 /// drawn images in `web/pieces/` (outline and letter in `var(--piece-line, #000)`).
 pub fn shape_svg(shape: &str, label: &str) -> String {
+    // A prime (`N'`) is written as XML's entity; other markup characters never reach it.
     let label: String = label
         .chars()
         .map(|c| match c {
-            '<' | '>' | '&' | '"' | '\'' => '?',
-            c => c,
+            '<' | '>' | '&' | '"' => "?".to_string(),
+            '\'' => "&apos;".to_string(),
+            c => c.to_string(),
         })
         .collect();
     format!(
@@ -155,7 +157,8 @@ mod tests {
         assert!(shape_svg("circle", "Y").contains("<circle"));
         // A piece without a letter of its own: its whole name.
         assert!(shape_svg("circle", "+P").contains(">+P</text>"));
-        // Markup characters never reach the image.
+        // Markup characters never reach the image; a prime is written as its entity.
         assert!(shape_svg("star", "<").contains(">?</text>"));
+        assert!(shape_svg("star", "N'").contains(">N&apos;</text>"));
     }
 }

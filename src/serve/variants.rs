@@ -101,7 +101,7 @@ pub(super) fn variant_json(rules: &Ruleset) -> Value {
             let (from, marks) = diagram(rules, k);
             json!({
                 "name": p.name,
-                // Its name in every text (`P`, `+P`): the board's, the hands' and the moves'.
+                // Its name in every text (`P`, `+P`, `N'`): the board's, the hands' and the moves'.
                 "letter": p.symbol,
                 "betza": p.betza_text,
                 "canonical": p.betza.to_string(),

@@ -8,11 +8,13 @@
 //! text; checked by a test below). Without colour (`--ascii`, `NO_COLOR`, not a terminal)
 //! pieces are plain letters, empty squares dots, and the last move's squares are bracketed.
 //!
-//! **Names two characters wide.** A square shows its piece's name ([`PieceDef::symbol`]), a
+//! **Names wider than a letter.** A square shows its piece's name ([`PieceDef::symbol`]), a
 //! letter. In a variant with pieces that have no letter of their own, written `+X` (the
-//! promoted form of the piece `X`), every square is one character wider, and names stand
-//! right-aligned in it: ` +P `, `  P `, `  . `, `[+P]`, so that the files stay in columns and
-//! the letters of `P` and `+P` line up.
+//! promoted form of the piece `X`) or `N'` (a letter and a prime), every square is one
+//! character wider for the `+` before a letter, one for the prime after it, or two for both,
+//! and each name stands with its letter in the same column: ` +P `, `  P `, `  . `, `[+P]`;
+//! `  N' `, `  N  `; ` +N' `, `  .  `; so that the files stay in columns and the letters of
+//! `P`, `+P` and `N'` line up.
 //!
 //! [`PieceDef::symbol`]: crate::variant::PieceDef::symbol
 
@@ -67,6 +69,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
     let rs = pos.rules();
     let g = rs.geometry;
     let nw = name_width(rs);
+    let layout = Layout::of(rs);
     let mut out = String::new();
     let ranks: Vec<u8> = if style.flipped {
         (0..g.ranks).collect()
@@ -96,7 +99,7 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
             };
             if style.ascii {
                 out.push(if marked { '[' } else { ' ' });
-                out.push_str(&format!("{name:>nw$}"));
+                out.push_str(&layout.pad(&name));
                 out.push(if marked { ']' } else { ' ' });
             } else {
                 let bg = if marked {
@@ -113,8 +116,8 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
                 } else {
                     BLACK_PIECE.0
                 };
-                let shown = if c == EMPTY { " " } else { name.as_str() };
-                out.push_str(&format!("\x1b[48;5;{bg};38;5;{fg};1m {shown:>nw$} \x1b[0m"));
+                let shown = layout.pad(if c == EMPTY { " " } else { name.as_str() });
+                out.push_str(&format!("\x1b[48;5;{bg};38;5;{fg};1m {shown} \x1b[0m"));
             }
         }
         if let Some(s) = side.get(row) {
@@ -125,7 +128,10 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
     }
     out.push_str("    ");
     for &f in &files {
-        out.push_str(&format!(" {:>nw$} ", Geometry::file_char(f)));
+        out.push_str(&format!(
+            " {} ",
+            layout.pad(&Geometry::file_char(f).to_string())
+        ));
     }
     if let Some(s) = side.get(g.ranks as usize) {
         out.push_str("  ");
@@ -157,16 +163,37 @@ pub fn render(pos: &Position, last: Option<Move>, style: Style, side: &[String])
     out
 }
 
-/// How many characters a square gives its piece's name: 1, or 2 in a variant with pieces
-/// written `+X` (the longest name of the variant).
+/// How many characters a square gives its piece's name: 1; 2 in a variant with pieces
+/// written `+X` or `N'`; 3 in one with both, or with a piece written `+N'`.
 pub fn name_width(rs: &Ruleset) -> usize {
-    rs.variant
-        .pieces
-        .iter()
-        .map(|p| p.symbol.chars().count())
-        .max()
-        .unwrap_or(1)
-        .max(1)
+    let l = Layout::of(rs);
+    l.lead + 1 + l.tail
+}
+
+/// Where a square's name stands: room for a `+` before the letter (`lead`) and for a prime
+/// after it (`tail`), each 0 or 1, as the variant's names need.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    lead: usize,
+    tail: usize,
+}
+
+impl Layout {
+    fn of(rs: &Ruleset) -> Layout {
+        let names = || rs.variant.pieces.iter().map(|p| p.symbol.as_str());
+        Layout {
+            lead: usize::from(names().any(|n| n.starts_with('+'))),
+            tail: usize::from(names().any(|n| n.ends_with('\''))),
+        }
+    }
+
+    /// `name` (a piece's, `.`, a file letter) padded to [`name_width`], its letter in the
+    /// letters' column.
+    fn pad(self, name: &str) -> String {
+        let before = self.lead.saturating_sub(usize::from(name.starts_with('+')));
+        let after = self.tail.saturating_sub(usize::from(name.ends_with('\'')));
+        format!("{}{name}{}", " ".repeat(before), " ".repeat(after))
+    }
 }
 
 /// The width in columns of a rendered rank (without side text).

@@ -16,8 +16,10 @@
 //!
 //! A piece that is the promoted form of another (`demotes-to`, Shogi's Tokin, or a piece
 //! without a letter of its own, `letter = "+P"`) is written `+` and the other's letter (`+P`,
-//! `+b`), on the board and in hand, and read so; a FEN with only the clocks after the
-//! side (`w 0 1`, Fairy-Stockfish's Shogi start) is read as `w - - 0 1`.
+//! `+b`), on the board and in hand, and read so; a piece written with a letter and a prime
+//! (`letter = "N'"`, a kind of its own, as XBoard names its extra pieces) is written `N'`
+//! (`n'` Black's), and its promoted form `+N'`. A FEN with only the clocks after the side
+//! (`w 0 1`, Fairy-Stockfish's Shogi start) is read as `w - - 0 1`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -211,8 +213,8 @@ fn mark_squares(rules: &Ruleset, board: &[crate::moves::Code], marked: &[bool]) 
     set
 }
 
-/// The pieces in hand: letters (upper case White's, lower case Black's) or `+` and a letter
-/// (`+P`, as the board writes it), `-` or nothing for none.
+/// The pieces in hand: names as the board writes them (upper case White's, lower case
+/// Black's: `P`, `+P`, `N'`), `-` or nothing for none.
 fn read_hand(rules: &Ruleset, text: &str) -> Result<[[u8; MAX_KINDS]; 2], Problem> {
     let mut hand = [[0u8; MAX_KINDS]; 2];
     if text == "-" {

@@ -13,7 +13,8 @@
 //! en-passant capture. In the same way a named rule move (castling) whose piece has an ordinary
 //! move between the same squares carries the suffix its rule gave it: a Wildebeest King that
 //! castles one square writes `f1g1oo`, its plain step `f1g1`. A drop from the hand is written
-//! `P@e4` (the piece's letter in upper case, `@`, the square), as UCI and CECP write drops.
+//! `P@e4` (the piece's name in upper case, `@`, the square: `N'@e4` for a piece written with
+//! a letter and a prime), as UCI and CECP write drops.
 //! A locust move (one that takes a piece on a square it passes and goes on: the Chu Lion's
 //! double capture) is written with that square between the two (`e5e6e7`; `e5e6e5` for the
 //! Lion's capture without moving), as USI writes Lion moves, and `Lxe6xe7` / `Lxe6-e5` in
@@ -21,7 +22,7 @@
 //! A promotion to a piece that is the promoted form of its mover (`demotes-to`, written `+X`
 //! in a FEN: Shogi's) takes the suffix `+` instead of a letter (`b2h8+`), as Fairy-Stockfish
 //! writes it; a promotion to a piece written `+X` that other pieces promote to as well takes
-//! its name in lower case (`e7e8+r`). Reading also takes `c3d4=`, the move that declines such
+//! its name in lower case (`e7e8+r`), and so does one to a piece written `N'` (`e7e8n'`). Reading also takes `c3d4=`, the move that declines such
 //! a promotion, as XBoard writes it in Shogi.
 
 pub mod board;
@@ -40,11 +41,11 @@ pub fn needs_ep_suffix(mv: Move) -> bool {
     mv.kind == MoveKind::EnPassant && mv.aux == crate::position::movegen::EP_NAMED
 }
 
-/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's name in lower case; `+` for the
-/// mover's own promoted form, `b2h8+`, see [`crate::variant::Variant::plus_promotion`]), a
-/// locust move by its three squares (`e5e6e7`: from, the square it takes on the way, to),
-/// `d9e10ep` for an en-passant capture that needs telling apart from a step, and `P@e4` for a
-/// drop.
+/// `e2e4`, `a10a12`, promotions `e7e8q` (the promoted piece's name in lower case, `e7e8n'`;
+/// `+` for the mover's own promoted form, `b2h8+`, see
+/// [`crate::variant::Variant::plus_promotion`]), a locust move by its three squares
+/// (`e5e6e7`: from, the square it takes on the way, to), `d9e10ep` for an en-passant capture
+/// that needs telling apart from a step, and `P@e4` (`N'@e4`) for a drop.
 pub fn coord(rules: &Ruleset, mv: Move) -> String {
     let g = rules.geometry;
     if let Some(k) = mv.dropped() {

@@ -2,10 +2,10 @@
 //! resolved against a position ([`San::resolve`]) and, when no legal move fits, explained
 //! ([`San::explain`]); and the form written for a move ([`san`]).
 //!
-//! A move is a piece's name (its letter, or `+` and a letter for a piece written so: `+R`, see
-//! [`crate::variant::PieceDef::symbol`]), an optional origin file, rank or square, an optional
-//! `x`, the destination and an optional promotion (`Le4`, `Nbd2`, `Pxd6`, `e12=Q`, `+Rxe5`,
-//! `Rd8=+R`); the most numerous
+//! A move is a piece's name (its letter, a letter and a prime, or `+` and either for a piece
+//! written so: `+R`, `N'`, see [`crate::variant::PieceDef::symbol`]), an optional origin file,
+//! rank or square, an optional `x`, the destination and an optional promotion (`Le4`, `Nbd2`,
+//! `Pxd6`, `e12=Q`, `+Rxe5`, `Rd8=+R`, `N'5e4`, `e8=N'`); the most numerous
 //! promoting piece of the start position (the pawn) may omit its letter (`e4`, `exd5`);
 //! castling is `O-O` (toward the higher files) or `O-O-O`, with the king's distance after a
 //! slash where the variant offers a choice (`O-O/3`, see `rules::castling`); coordinate
@@ -336,20 +336,18 @@ impl San {
         let hint = "write a move as e2e4 (from and to squares) or like Nf3, exd5, e8=Q";
         let unreadable = || MoveError(format!("cannot read `{shown}` as a move: {hint}"));
         let mut rest = t;
-        // The piece: its letter, or `+` and a letter for a promoted piece (`+R`).
+        // The piece: its letter, a letter and a prime (`N'`), or `+` and either for a promoted
+        // piece (`+R`, `+N'`).
         let mut kind: Option<usize> = None;
-        let lead = match rest.strip_prefix('+') {
-            Some(r) => r
-                .chars()
-                .next()
-                .filter(char::is_ascii_uppercase)
-                .map(|c| (c, 2)),
-            None => rest
-                .chars()
-                .next()
-                .filter(char::is_ascii_uppercase)
-                .map(|c| (c, 1)),
-        };
+        let plus = usize::from(rest.starts_with('+'));
+        let lead = rest[plus..]
+            .chars()
+            .next()
+            .filter(char::is_ascii_uppercase)
+            .map(|c| {
+                let primed = rest[plus + 1..].starts_with('\'');
+                (c, plus + 1 + usize::from(primed))
+            });
         if let Some((c, len)) = lead {
             let name = &rest[..len];
             match rules.variant.kind_by_symbol(name) {
@@ -397,16 +395,19 @@ impl San {
         } else {
             let b = rest.as_bytes();
             let n = b.len();
-            if n >= 4
-                && b[n - 1].is_ascii_alphabetic()
-                && b[n - 2] == b'+'
-                && b[n - 3].is_ascii_digit()
+            // The name straight after the square: a letter, perhaps with a prime, perhaps
+            // after `+` (`d10+B`, `e8N'`).
+            let primed = usize::from(n > 0 && b[n - 1] == b'\'');
+            let letter = n.checked_sub(1 + primed);
+            let plus = letter.is_some_and(|i| i > 0 && b[i - 1] == b'+');
+            let name_at = letter.map(|i| i - usize::from(plus));
+            if let (Some(i), Some(at)) = (letter, name_at)
+                && at >= 2
+                && b[i].is_ascii_alphabetic()
+                && b[at - 1].is_ascii_digit()
             {
-                promo = Some(promo_name(&rest[n - 2..])?);
-                rest = &rest[..n - 2];
-            } else if n >= 3 && b[n - 1].is_ascii_alphabetic() && b[n - 2].is_ascii_digit() {
-                promo = Some(promo_name(&rest[n - 1..])?);
-                rest = &rest[..n - 1];
+                promo = Some(promo_name(&rest[at..])?);
+                rest = &rest[..at];
             }
         }
         let body: String = rest

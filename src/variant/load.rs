@@ -1,6 +1,8 @@
 //! Reading a variant file: TOML text → [`Variant`], with every problem reported at once.
 
-use super::params::{Diag, Entries, Params, SVal, Span, Val, letter_hint, no_piece, unknown_why};
+use super::params::{
+    Diag, Entries, Params, SVal, Span, Val, letter_hint, no_piece, quoted, unknown_why,
+};
 use super::{Loc, Locations, PieceDef, SpecCatalog, Variant, split_symbols};
 use crate::geometry::{Color, Geometry, MAX_SIDE, Square};
 use crate::moves::MAX_KINDS;
@@ -845,7 +847,7 @@ struct PieceTables {
     demotes: Vec<Option<(String, Span)>>,
     /// For each piece written `letter = "+X"`, `X` and where it is written: its base, found
     /// once every letter is known.
-    plus: Vec<Option<(char, Span)>>,
+    plus: Vec<Option<(String, Span)>>,
     /// Each piece's `no-screen` and `no-capture`, read once every letter is known.
     limits: Vec<[Option<(String, Span)>; 2]>,
     /// A piece without a valid letter of its own makes the start position and the rules'
@@ -1046,17 +1048,19 @@ fn budget_diag(span: Span, name: &str, message: String) -> Diag {
 
 /// How a piece is written, as its `letter` key gives it.
 struct Written {
-    /// Its own letter (`None` for `+X`, and for a letter that is not valid).
+    /// Its own letter (`None` for `+X` and `N'`, and for a letter that is not valid).
     letter: Option<char>,
     /// Its [`PieceDef::symbol`] (`?` when the letter is not valid).
     symbol: String,
-    /// For `+X`: `X`, and where it is written (the piece it is made from, found once every
-    /// letter is known).
-    base: Option<(char, Span)>,
+    /// For `+X` (`+N'`): `X` (`N'`), and where it is written (the piece it is made from,
+    /// found once every letter is known).
+    base: Option<(String, Span)>,
 }
 
-/// A piece's `letter`: one upper-case letter no other piece has, or `+` and the letter of the
-/// piece it is the promoted form of (`+P`), no other piece being written so.
+/// A piece's `letter`: one upper-case letter no other piece has; one and a prime (`N'`, a
+/// kind of its own, as XBoard names its extra pieces), no other piece being written so; or
+/// `+` and the name of the piece it is the promoted form of (`+P`, `+N'`), no other piece
+/// being written so.
 fn piece_letter(
     text: &str,
     letter: Option<(String, Span)>,
@@ -1107,9 +1111,33 @@ fn piece_letter(
                 base: None,
             };
         }
-        ['+', c] if c.is_ascii_uppercase() => {
-            let symbol = format!("+{c}");
-            let mut base = Some((*c, at(2)));
+        [c, '\''] if c.is_ascii_uppercase() => {
+            let symbol = format!("{c}'");
+            if let Some(prev) = tables.defs.iter().find(|q| q.symbol == symbol) {
+                tables.letters_broken = true;
+                diags.push(Diag {
+                    span,
+                    message: format!(
+                        "letter \"{symbol}\" is used twice: by {} and by {name}",
+                        prev.name
+                    ),
+                    hint: Some(
+                        "every piece needs its own name: another letter and a prime, or a \
+                         letter of its own"
+                            .into(),
+                    ),
+                });
+            }
+            return Written {
+                letter: None,
+                symbol,
+                base: None,
+            };
+        }
+        ['+', c] | ['+', c, '\''] if c.is_ascii_uppercase() => {
+            let symbol = l.clone();
+            let c = &l[1..];
+            let mut base = Some((c.to_string(), at(2)));
             if let Some(prev) = tables.defs.iter().find(|q| q.symbol == symbol) {
                 // The second is not a promoted form: its base is not looked for, and nothing
                 // more is said of it.
@@ -1141,8 +1169,8 @@ fn piece_letter(
 }
 
 /// What is wrong with a piece's `letter` `l` (its characters `chars`, written at `span`;
-/// `at(col)` is the span of its character `col`) that is neither a letter nor `+` and a
-/// letter.
+/// `at(col)` is the span of its character `col`) that is neither a letter, nor a letter and a
+/// prime, nor `+` and either.
 fn letter_problem(
     name: &str,
     l: &str,
@@ -1150,7 +1178,56 @@ fn letter_problem(
     span: Span,
     at: impl Fn(usize) -> Span,
 ) -> Diag {
+    let prime_hint = "write letter = \"N'\" for a piece named by the letter N and a prime";
     match chars {
+        ['\''] => Diag {
+            span: at(1),
+            message: format!(
+                "letter of {name} is \"'\" alone: a prime follows a piece's letter (`N'`)"
+            ),
+            hint: Some(prime_hint.into()),
+        },
+        ['\'', ..] => Diag {
+            span: at(1),
+            message: format!(
+                "letter of {name} is \"{l}\": the prime comes after the letter, not before it"
+            ),
+            hint: Some(match chars {
+                ['\'', c] if c.is_ascii_alphabetic() => {
+                    format!("write letter = \"{}'\"", c.to_ascii_uppercase())
+                }
+                _ => prime_hint.into(),
+            }),
+        },
+        [c, '\''] if c.is_ascii_lowercase() => Diag {
+            span: at(1),
+            message: format!(
+                "letter of {name} is \"{l}\": before the prime comes the piece's letter, in upper \
+                 case (Black's pieces are written in lower case in FENs, never in the file)"
+            ),
+            hint: Some(format!("write letter = \"{}'\"", c.to_ascii_uppercase())),
+        },
+        [c, '\'', '\'', ..] if c.is_ascii_uppercase() => Diag {
+            span: at(3),
+            message: format!(
+                "letter of {name} is \"{l}\": a prime is written once, after the piece's letter"
+            ),
+            hint: Some(format!("write letter = \"{c}'\"")),
+        },
+        ['+', c, '\'', '\'', ..] if c.is_ascii_uppercase() => Diag {
+            span: at(4),
+            message: format!(
+                "letter of {name} is \"{l}\": a prime is written once, after the piece's letter"
+            ),
+            hint: Some(format!("write letter = \"+{c}'\"")),
+        },
+        ['+', c, '\''] if c.is_ascii_lowercase() => Diag {
+            span: at(2),
+            message: format!(
+                "letter of {name} is \"{l}\": after `+` comes the piece's name, in upper case"
+            ),
+            hint: Some(format!("write letter = \"+{}'\"", c.to_ascii_uppercase())),
+        },
         ['+'] => Diag {
             span: at(1),
             message: format!(
@@ -1176,10 +1253,18 @@ fn letter_problem(
         ['+', ..] => Diag {
             span,
             message: format!(
-                "letter of {name} must be `+` and one upper-case letter A-Z (the letter of the \
-                 piece it is the promoted form of), found \"{l}\""
+                "letter of {name} must be `+` and one upper-case letter A-Z, perhaps with a prime \
+                 (the name of the piece it is the promoted form of: `+P`, `+N'`), found \"{l}\""
             ),
             hint: Some("write letter = \"+P\" for the promoted form of the piece P".into()),
+        },
+        _ if chars.contains(&'\'') => Diag {
+            span,
+            message: format!(
+                "letter of {name} must be one upper-case letter A-Z, or one and a prime (`N'`), \
+                 found \"{l}\""
+            ),
+            hint: Some(prime_hint.into()),
         },
         _ => Diag {
             span,
@@ -1253,7 +1338,11 @@ fn read_kind_limits(
                     Some(k) => kinds.push(k),
                     None => diags.push(Diag {
                         span: at..at + t.len(),
-                        message: format!("{name}: `{key}` names '{t}', but {}", unknown_why(&t)),
+                        message: format!(
+                            "{name}: `{key}` names {}, but {}",
+                            quoted(&t),
+                            unknown_why(&t)
+                        ),
                         hint: Some(letter_hint(variant)),
                     }),
                 }
@@ -1279,7 +1368,7 @@ fn read_kind_limits(
     }
 }
 
-/// Each piece's promotion targets, by name (`"QRBN"`, `"+P"`, `"Q+R"`).
+/// Each piece's promotion targets, by name (`"QRBN"`, `"+P"`, `"Q+R"`, `"NN'"`).
 fn read_promotions(
     text: &str,
     variant: &mut Variant,
@@ -1308,8 +1397,9 @@ fn read_promotions(
                         diags.push(Diag {
                             span: at..at + t.len(),
                             message: format!(
-                                "{} promotes to '{t}', but {}",
+                                "{} promotes to {}, but {}",
                                 variant.pieces[i].name,
+                                quoted(&t),
                                 unknown_why(&t)
                             ),
                             hint: Some(letter_hint(variant)),
@@ -1357,7 +1447,7 @@ fn read_demotions(
     text: &str,
     variant: &mut Variant,
     demotes: Vec<Option<(String, Span)>>,
-    plus: Vec<Option<(char, Span)>>,
+    plus: Vec<Option<(String, Span)>>,
     letters_broken: bool,
     diags: &mut Vec<Diag>,
 ) -> bool {
@@ -1367,7 +1457,7 @@ fn read_demotions(
     for (i, raw) in plus.into_iter().enumerate() {
         let Some((c, span)) = raw else { continue };
         spans[i] = span.clone();
-        match variant.kind_by_letter(c) {
+        match variant.kind_by_symbol(&c) {
             Some(k) => variant.pieces[i].demotes_to = Some(k),
             None => {
                 no_base = true;
@@ -1375,9 +1465,10 @@ fn read_demotions(
                     diags.push(Diag {
                         span,
                         message: format!(
-                            "{} is written \"+{c}\", the promoted form of '{c}', but no piece has \
-                             the letter '{c}'",
-                            variant.pieces[i].name
+                            "{} is written \"+{c}\", the promoted form of {}, but {}",
+                            variant.pieces[i].name,
+                            quoted(&c),
+                            no_piece(&c)
                         ),
                         hint: Some(letter_hint(variant)),
                     });
@@ -1388,9 +1479,9 @@ fn read_demotions(
     for (i, raw) in demotes.into_iter().enumerate() {
         let Some((s, span)) = raw else { continue };
         let name = variant.pieces[i].name.clone();
-        let mut cs = s.chars();
-        let kind = match (cs.next(), cs.next()) {
-            (Some(c), None) if c.is_ascii_uppercase() => variant.kind_by_letter(c),
+        // A letter, or a letter and a prime: the name of a piece not itself written `+X`.
+        let kind = match s.chars().next() {
+            Some(c) if c.is_ascii_uppercase() => variant.kind_by_symbol(&s),
             _ => None,
         };
         if variant.pieces[i].letter.is_none() && variant.pieces[i].symbol.starts_with('+') {
@@ -1401,8 +1492,9 @@ fn read_demotions(
                 diags.push(Diag {
                     span: at..at + 1,
                     message: format!(
-                        "{name} is written \"+{base}\", the promoted form of '{base}', but \
-                         `demotes-to` names \"{s}\""
+                        "{name} is written \"+{base}\", the promoted form of {}, but \
+                         `demotes-to` names \"{s}\"",
+                        quoted(base)
                     ),
                     hint: Some(format!(
                         "leave `demotes-to` out: `+{base}` says what {name} is made from"
@@ -1450,8 +1542,9 @@ fn read_demotions(
     no_base
 }
 
-/// The start position. The letters it uses that no piece has are reported here, once each,
-/// and returned (upper case): a rule's letter list naming the same letter says nothing more.
+/// The start position. The names it uses that no piece has (letters, letters with a prime)
+/// are reported here, once each, and returned (upper case, without a `+`): a rule's list of
+/// pieces naming the same says nothing more.
 fn read_start(
     text: &str,
     variant: &mut Variant,
@@ -1459,8 +1552,8 @@ fn read_start(
     size: Option<(u8, u8)>,
     letters_broken: bool,
     diags: &mut Vec<Diag>,
-) -> Vec<char> {
-    let mut start_unknown: Vec<char> = Vec::new();
+) -> Vec<String> {
+    let mut start_unknown: Vec<String> = Vec::new();
     // The pieces in hand, written after the placement as in FEN (`…/RNBQKBNR[HEhe]`).
     let start = start.map(|(s, span)| {
         let Some((open, close)) = s.find('[').zip(s.find(']')) else {
@@ -1484,8 +1577,7 @@ fn read_start(
                 Some(k) => variant.start_hand.push((k, color)),
                 None if c == "-" => {}
                 None => {
-                    let base = c.chars().last().unwrap_or('?');
-                    start_unknown.push(base.to_ascii_uppercase());
+                    start_unknown.push(c.trim_start_matches('+').to_ascii_uppercase());
                     if !letters_broken {
                         diags.push(Diag {
                             span: at..at + c.len(),
@@ -1536,7 +1628,7 @@ fn read_rules(
     rules_v: Option<(&Entries, Span)>,
     catalog: &dyn SpecCatalog,
     letters_broken: bool,
-    start_unknown: &[char],
+    start_unknown: &[String],
     diags: &mut Vec<Diag>,
 ) -> Vec<(String, Span)> {
     let mut rule_spans: Vec<(String, Span)> = Vec::new();
@@ -1595,15 +1687,12 @@ fn check_promotion_rule(variant: &Variant, piece_spans: &[Span], diags: &mut Vec
     }
 }
 
-/// The start of the message for a placement letter that no piece has.
-const UNKNOWN_LETTER: &str = "no piece has the letter";
-
 /// A start position: `placement[rank * files + file]`.
 pub type Placement = Vec<Option<(usize, Color)>>;
 
-/// A problem in a FEN placement: 1-based column, message, hint, and the letter when the
-/// problem is a letter that no piece has.
-pub type PlacementError = (usize, String, Option<String>, Option<char>);
+/// A problem in a FEN placement: 1-based column, message, hint, and the name (a letter, or a
+/// letter and a prime) when the problem is a name that no piece has.
+pub type PlacementError = (usize, String, Option<String>, Option<String>);
 
 /// Parses a FEN placement against a variant's letters.
 /// Parses a FEN placement against a variant's letters; `*` marks a hole (a square that does
@@ -1642,8 +1731,8 @@ pub fn parse_placement(
         }
         None => s,
     };
-    // Letters no piece has, with the number of squares holding each.
-    let mut unknown: Vec<(char, usize)> = Vec::new();
+    // Names no piece has, with the number of squares holding each.
+    let mut unknown: Vec<(String, usize)> = Vec::new();
     let rows: Vec<&str> = s.split('/').collect();
     if rows.len() != ranks as usize {
         errs.push((
@@ -1672,38 +1761,48 @@ pub fn parse_placement(
                     errs.push((col + j, "an empty run of 0 squares".into(), None, None));
                 }
                 file += n;
-            } else if c.is_ascii_alphabetic() || c == '+' {
-                // A letter, or `+` and a letter (`+P`): the promoted form of that piece.
+            } else if c.is_ascii_alphabetic() || c == '+' || c == '\'' {
+                // A letter, a letter and a prime (`N'`), or `+` and either (`+P`, `+N'`): the
+                // promoted form of that piece.
+                let first = j;
                 let plus = c == '+';
-                let c = if plus {
+                if plus {
                     j += 1;
-                    match chars.get(j) {
-                        Some(&n) if n.is_ascii_alphabetic() => n,
-                        other => {
-                            errs.push((
-                                col + j - 1,
-                                format!(
-                                    "`+` must be followed by a piece's letter, found {}",
-                                    other.map_or("nothing".to_string(), |n| format!("'{n}'"))
-                                ),
-                                Some("`+P` is the promoted form of the piece P".into()),
-                                None,
-                            ));
-                            continue;
-                        }
+                }
+                let letter = match chars.get(j) {
+                    Some(&n) if n.is_ascii_alphabetic() => n,
+                    other if plus => {
+                        errs.push((
+                            col + first,
+                            format!(
+                                "`+` must be followed by a piece's letter, found {}",
+                                other.map_or("nothing".to_string(), |n| format!("'{n}'"))
+                            ),
+                            Some("`+P` is the promoted form of the piece P".into()),
+                            None,
+                        ));
+                        continue;
                     }
-                } else {
-                    c
+                    _ => {
+                        errs.push((
+                            col + j,
+                            "a prime `'` must follow a piece's letter".into(),
+                            Some("`N'` is the piece written with the letter N and a prime".into()),
+                            None,
+                        ));
+                        j += 1;
+                        continue;
+                    }
                 };
-                let kind = if plus {
-                    v.kind_by_plus_letter(c)
-                } else {
-                    v.kind_by_letter(c)
-                };
-                match kind {
+                if chars.get(j + 1) == Some(&'\'') {
+                    j += 1;
+                }
+                let name: String = chars[first..=j].iter().collect();
+                let base = &name[usize::from(plus)..];
+                match v.kind_by_symbol(&name) {
                     Some(k) => {
                         if file < files as usize {
-                            let color = if c.is_ascii_uppercase() {
+                            let color = if letter.is_ascii_uppercase() {
                                 Color::White
                             } else {
                                 Color::Black
@@ -1711,22 +1810,28 @@ pub fn parse_placement(
                             out[rank * files as usize + file] = Some((k, color));
                         }
                     }
-                    None if plus && v.kind_by_letter(c).is_some() => errs.push((
-                        col + j - 1,
-                        format!("`+{c}`: no piece is the promoted form of '{c}'"),
+                    None if plus && v.kind_by_symbol(base).is_some() => errs.push((
+                        col + first,
+                        format!(
+                            "`{name}`: no piece is the promoted form of {}",
+                            quoted(base)
+                        ),
                         Some(letter_hint(v)),
                         None,
                     )),
-                    None => match unknown.iter_mut().find(|(l, _)| l.eq_ignore_ascii_case(&c)) {
-                        // One line per letter (either colour), however many squares hold it.
+                    None => match unknown
+                        .iter_mut()
+                        .find(|(l, _)| l.eq_ignore_ascii_case(base))
+                    {
+                        // One line per name (either colour), however many squares hold it.
                         Some((_, n)) => *n += 1,
                         None => {
-                            unknown.push((c, 1));
+                            unknown.push((base.to_string(), 1));
                             errs.push((
-                                col + j,
-                                format!("{UNKNOWN_LETTER} '{c}'"),
+                                col + first + usize::from(plus),
+                                no_piece(base),
                                 Some(letter_hint(v)),
-                                Some(c),
+                                Some(base.to_string()),
                             ));
                         }
                     },
@@ -1766,8 +1871,8 @@ pub fn parse_placement(
     for (c, n) in unknown {
         if n > 1 {
             // `c` is the first spelling seen; the count covers both colours.
-            let m = format!("{UNKNOWN_LETTER} '{c}'");
-            if let Some(e) = errs.iter_mut().find(|e| e.3 == Some(c)) {
+            let m = no_piece(&c);
+            if let Some(e) = errs.iter_mut().find(|e| e.3.as_ref() == Some(&c)) {
                 e.1 = format!("{m} (on {n} squares)");
             }
         }

@@ -32,12 +32,14 @@ pub struct PieceDef {
     /// Its name, such as "Eagle".
     pub name: String,
     /// Its own letter, upper case, by which the file's keys, FENs and moves name it; `None`
-    /// for a kind written `letter = "+X"`, the promoted form of the piece `X`, which has no
-    /// letter of its own. Never printed: every text names a kind by [`PieceDef::symbol`].
+    /// for a kind written `letter = "+X"`, the promoted form of the piece `X`, and for a kind
+    /// written with a letter and a prime (`letter = "N'"`), neither of which has a letter of
+    /// its own. Never printed: every text names a kind by [`PieceDef::symbol`].
     pub letter: Option<char>,
     /// How every text writes it (board, moves, lists, the page, `variants --toml`): its letter
-    /// (`P`), or for a kind without one `+` and its base's letter (`+P`). White's form, upper
-    /// case; [`PieceDef::symbol_for`] gives Black's (`+p`).
+    /// (`P`); a letter and a prime (`N'`), as XBoard names its extra pieces; or for a promoted
+    /// form without a letter of its own `+` and its base's name (`+P`, `+N'`). White's form,
+    /// upper case; [`PieceDef::symbol_for`] gives Black's (`+p`, `n'`).
     pub symbol: String,
     /// Its movement exactly as written in the file.
     pub betza_text: String,
@@ -68,27 +70,43 @@ pub struct PieceDef {
 
 impl PieceDef {
     /// How a piece of this kind and `color` is written: [`PieceDef::symbol`], in lower case
-    /// for Black (`p`, `+p`).
+    /// for Black (`p`, `+p`, `n'`).
     pub fn symbol_for(&self, color: Color) -> String {
         match color {
             Color::White => self.symbol.clone(),
             Color::Black => self.symbol.to_ascii_lowercase(),
         }
     }
+
+    /// Whether it is written with a letter and a prime (`N'`): a kind of its own, not a
+    /// promoted form, that has no letter of its own.
+    pub fn primed(&self) -> bool {
+        self.symbol.len() == 2 && self.symbol.ends_with('\'')
+    }
 }
 
-/// A list of pieces as a file writes it (`"QRBN"`, `"Q+R"`) split into the names it holds,
-/// each with the column (from 1, in characters) where it starts: a `+` and the character after
-/// it are one name (`+R`), every other character is one. A `+` at the end stands alone.
+/// A list of pieces as a file writes it (`"QRBN"`, `"Q+R"`, `"NN'"`) split into the names it
+/// holds, each with the column (from 1, in characters) where it starts: a `+` and the
+/// character after it are one name (`+R`), a letter and the prime after it are one (`N'`, and
+/// `+N'`), every other character is one. A `+` at the end, and a prime after anything but a
+/// letter, stand alone.
 pub fn split_symbols(s: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut cs = s.chars().enumerate().peekable();
     while let Some((i, c)) = cs.next() {
         let mut name = c.to_string();
+        let mut last = c;
         if c == '+'
             && let Some((_, n)) = cs.next()
         {
             name.push(n);
+            last = n;
+        }
+        if last.is_ascii_alphabetic()
+            && let Some((_, '\'')) = cs.peek()
+        {
+            name.push('\'');
+            cs.next();
         }
         out.push((i + 1, name));
     }
@@ -248,6 +266,14 @@ impl Variant {
         self.pieces.iter().position(|p| p.letter == Some(up))
     }
 
+    /// The kind written with the letter `c` (either case) and a prime (`N'`, `n'`).
+    pub fn kind_by_primed_letter(&self, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.primed() && p.symbol.starts_with(up))
+    }
+
     /// The kind a FEN writes `+X` (upper or lower case `X`): the piece whose `demotes-to` is
     /// the kind of letter `X` (a kind written `+X` in the file, or one with a letter of its
     /// own, Shogi's Tokin).
@@ -257,18 +283,30 @@ impl Variant {
     }
 
     /// The kind a name written in a file, a FEN or a move stands for, in either case: a letter
-    /// (`N`, `n`) or `+` and a letter (`+R`, `+r`: the promoted form of the piece `R`).
+    /// (`N`, `n`), a letter and a prime (`N'`, `n'`: a kind of its own), or `+` and either
+    /// (`+R`, `+r`, `+N'`: the promoted form of the piece `R`, `N'`).
     pub fn kind_by_symbol(&self, s: &str) -> Option<usize> {
-        let mut cs = s.chars();
-        match (cs.next(), cs.next(), cs.next()) {
-            (Some('+'), Some(c), None) if c.is_ascii_alphabetic() => self.kind_by_plus_letter(c),
-            (Some(c), None, None) if c.is_ascii_alphabetic() => self.kind_by_letter(c),
-            _ => None,
+        let own = |s: &str| {
+            let mut cs = s.chars();
+            match (cs.next(), cs.next(), cs.next()) {
+                (Some(c), None, None) if c.is_ascii_alphabetic() => self.kind_by_letter(c),
+                (Some(c), Some('\''), None) if c.is_ascii_alphabetic() => {
+                    self.kind_by_primed_letter(c)
+                }
+                _ => None,
+            }
+        };
+        match s.strip_prefix('+') {
+            Some(base) => {
+                let base = own(base)?;
+                self.pieces.iter().position(|p| p.demotes_to == Some(base))
+            }
+            None => own(s),
         }
     }
 
     /// How a FEN writes a piece of `kind` and `color`: its [`PieceDef::symbol_for`], except
-    /// that the promoted form of another piece is `+` and that piece's letter (`+P`), as
+    /// that the promoted form of another piece is `+` and that piece's name (`+P`, `+N'`), as
     /// Shogi FENs write it, whether or not it has a letter of its own.
     pub fn fen_symbol(&self, kind: usize, color: Color) -> String {
         match self.pieces[kind].demotes_to {
@@ -300,11 +338,13 @@ impl Variant {
 
     /// One letter for each kind, for the programs whose piece tables need one per kind
     /// (Fairy-Stockfish's sections, XBoard's piece-to-char table): a kind's own letter, or for
-    /// a kind written `+X` that `wanted` says needs one, a letter no other kind of the variant
-    /// uses — the initial of a word of its name, the last word first, else another letter of
-    /// its name, else the first free one from A — and `None` when every letter is taken (or
-    /// none is wanted). Those programs write such a piece on the board `+X` in their FENs all
-    /// the same; Polymachy's own texts never show these letters.
+    /// a kind without one (written `+X` or `N'`) that `wanted` says needs one, a letter no
+    /// other kind of the variant uses — for `N'` its letter `N` where no kind has it, else the
+    /// initial of a word of its name, the last word first, else another letter of its name,
+    /// else the first free one from A — and `None` when every letter is taken (or none is
+    /// wanted). Those programs write a piece written `+X` on the board `+X` in their FENs all
+    /// the same, and a piece written `N'` by its stand-in letter ([`Variant::with_stand_ins`]);
+    /// Polymachy's own texts never show these letters.
     pub fn stand_in_letters(&self, wanted: impl Fn(usize) -> bool) -> Vec<Option<char>> {
         let mut taken: Vec<char> = self.pieces.iter().filter_map(|p| p.letter).collect();
         self.pieces
@@ -314,18 +354,66 @@ impl Variant {
                 if p.letter.is_some() || !wanted(k) {
                     return p.letter;
                 }
+                let own = p.symbol.chars().next().filter(|_| p.primed());
                 let initials = p
                     .name
                     .split_whitespace()
                     .rev()
                     .filter_map(|w| w.chars().next());
-                let pick = initials
+                let pick = own
+                    .into_iter()
+                    .chain(initials)
                     .chain(p.name.chars())
                     .chain('A'..='Z')
                     .map(|c| c.to_ascii_uppercase())
                     .find(|c| c.is_ascii_uppercase() && !taken.contains(c))?;
                 taken.push(pick);
                 Some(pick)
+            })
+            .collect()
+    }
+
+    /// `text` (a FEN, a move) with each name written with a letter and a prime (`N'`, `n'`,
+    /// also after `+`) replaced by its kind's letter in `letters` (from
+    /// [`Variant::stand_in_letters`]), in the same case, for a program that names every kind
+    /// by one letter; a name without one is left as it is. Everything else is kept.
+    pub fn with_stand_ins(&self, text: &str, letters: &[Option<char>]) -> String {
+        let mut out = String::with_capacity(text.len());
+        for (_, name) in split_symbols(text) {
+            let plain = name.trim_start_matches('+');
+            let stand_in = self
+                .kind_by_symbol(plain)
+                .filter(|&k| plain.ends_with('\'') && self.pieces[k].primed())
+                .and_then(|k| letters.get(k).copied().flatten());
+            match stand_in {
+                Some(l) => {
+                    out.push_str(&name[..name.len() - plain.len()]);
+                    out.push(if plain.starts_with(|c: char| c.is_ascii_lowercase()) {
+                        l.to_ascii_lowercase()
+                    } else {
+                        l.to_ascii_uppercase()
+                    });
+                }
+                None => out.push_str(&name),
+            }
+        }
+        out
+    }
+
+    /// The other way from [`Variant::with_stand_ins`]: in the names of pieces `text` holds (a
+    /// FEN's placement and hand, a drop's piece, a promotion's suffix), each stand-in letter
+    /// of a kind written `N'` in `letters` becomes that kind's name, in the same case.
+    pub fn from_stand_ins(&self, text: &str, letters: &[Option<char>]) -> String {
+        text.chars()
+            .map(|c| {
+                let up = c.to_ascii_uppercase();
+                let kind = (0..self.pieces.len())
+                    .find(|&k| self.pieces[k].primed() && letters.get(k) == Some(&Some(up)));
+                match kind {
+                    Some(k) if c.is_ascii_lowercase() => self.pieces[k].symbol_for(Color::Black),
+                    Some(k) => self.pieces[k].symbol.clone(),
+                    None => c.to_string(),
+                }
             })
             .collect()
     }
@@ -423,6 +511,110 @@ mod tests {
         assert_eq!(names("++R"), [(1, "++".into()), (3, "R".into())]);
         assert_eq!(names("P+"), [(1, "P".into()), (2, "+".into())]);
         assert!(names("").is_empty());
+        // A letter and the prime after it are one name, after `+` too; a prime after anything
+        // else, or a second one, stands alone.
+        assert_eq!(
+            names("QN'+N'n'"),
+            [
+                (1, "Q".into()),
+                (2, "N'".into()),
+                (4, "+N'".into()),
+                (7, "n'".into())
+            ]
+        );
+        assert_eq!(
+            names("N''3'"),
+            [
+                (1, "N'".into()),
+                (3, "'".into()),
+                (4, "3".into()),
+                (5, "'".into())
+            ]
+        );
+    }
+
+    /// A variant of `pieces` (name, letter, movement, more keys) on a 5x5 board with `start`.
+    fn small(pieces: &[(&str, &str, &str)], start: &str) -> Variant {
+        let mut text = format!("name = \"Small\"\nfiles = 5\nranks = 5\nstart = \"{start}\"\n");
+        for (name, letter, more) in pieces {
+            text.push_str(&format!(
+                "[[piece]]\nname = \"{name}\"\nletter = \"{letter}\"\nbetza = \"K\"\n{more}\n"
+            ));
+        }
+        text.push_str("[rules.promotion]\nzone = 1\n");
+        Variant::from_toml(&text, "small.toml").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Kinds written with a letter and a prime (`N'`): kinds of their own beside `N` and `+N`,
+    /// found by their names in either case, written so, and given stand-in letters.
+    #[test]
+    fn a_primed_kind_is_found_and_written_by_its_name() {
+        let v = small(
+            &[
+                ("King", "K", "royal = true"),
+                ("Knight", "N", "promotes-to = \"+NN'\""),
+                ("Knight Prince", "N'", "promotes-to = \"+N'\""),
+                ("Gold Knight", "+N", ""),
+                ("Great Knight", "+N'", ""),
+                ("Horse", "H'", ""),
+            ],
+            "k1n'1N'/5/5/5/K1N+N'1",
+        );
+        let kind = |s: &str| v.kind_by_symbol(s).unwrap_or_else(|| panic!("{s}"));
+        let (n, np, gold, great, horse) =
+            (kind("N"), kind("N'"), kind("+N"), kind("+N'"), kind("H'"));
+        assert_eq!((n, np, gold, great, horse), (1, 2, 3, 4, 5));
+        assert_eq!(kind("n'"), np);
+        assert_eq!(kind("+n'"), great);
+        assert_eq!(v.kind_by_letter('N'), Some(n));
+        assert_eq!(v.kind_by_primed_letter('n'), Some(np));
+        assert_eq!(v.kind_by_letter('H'), None);
+        for bad in ["N''", "'", "+'", "++N'", "J'", "+H'", "NN'"] {
+            assert_eq!(v.kind_by_symbol(bad), None, "{bad}");
+        }
+        let p = &v.pieces[np];
+        assert_eq!(
+            (p.letter, p.symbol.as_str(), p.demotes_to),
+            (None, "N'", None)
+        );
+        assert!(p.primed() && !v.pieces[great].primed() && !v.pieces[n].primed());
+        assert_eq!(p.symbol_for(Color::Black), "n'");
+        assert_eq!(v.pieces[great].demotes_to, Some(np));
+        assert_eq!(v.pieces[gold].demotes_to, Some(n));
+        assert_eq!(v.pieces[n].promotes_to, [gold, np]);
+        assert_eq!(v.fen_symbol(np, Color::Black), "n'");
+        assert_eq!(v.fen_symbol(great, Color::White), "+N'");
+        assert_eq!(v.fen_symbol(great, Color::Black), "+n'");
+        assert!(v.plus_promotion(great) && !v.plus_promotion(np));
+        assert_eq!(v.placement[24], Some((np, Color::White)));
+        assert_eq!(v.placement[22], Some((np, Color::Black)));
+        assert_eq!(v.placement[2], Some((n, Color::White)));
+        assert_eq!(v.placement[3], Some((great, Color::White)));
+        assert!(v.piece_names().contains(&"N' Knight Prince".to_string()));
+        assert_eq!(
+            params_letter_hint(&v),
+            "the pieces' letters are KN (and N' +N +N' H')"
+        );
+        // Stand-in letters: `H'` takes its own letter `H`, free here; `N'` the initial of a word
+        // of its name, as a `+X` kind does.
+        let letters = v.stand_in_letters(|_| true);
+        assert_eq!(letters[horse], Some('H'));
+        assert_eq!(letters[np], Some('P'));
+        assert_eq!(letters[n], Some('N'));
+        // A text for a program that names each kind by one letter, and back.
+        let fen = "k1n'1N'/5/5/5/K1N+N'1[H'n'] w - - 0 1";
+        let foreign = v.with_stand_ins(fen, &letters);
+        assert_eq!(
+            foreign,
+            format!("k1p1P/5/5/5/K1N+{}1[Hp] w - - 0 1", letters[np].unwrap())
+        );
+        let placement = foreign.split(' ').next().unwrap();
+        assert_eq!(
+            v.from_stand_ins(placement, &letters),
+            "k1n'1N'/5/5/5/K1N+N'1[H'n']"
+        );
+        assert_eq!(v.with_stand_ins("e4e5n'", &letters), "e4e5p");
+        assert_eq!(v.with_stand_ins("H'@c3", &letters), "H@c3");
     }
 
     /// Minishogi's promoted pieces are written `+X`: their names, their FEN names, the kinds

@@ -77,8 +77,9 @@ pub struct Params<'a, 'd> {
     /// The pieces' letters are already known to be broken (a piece without a valid letter of
     /// its own): a letter no piece has is a consequence of that, and is not reported again.
     pub quiet_letters: bool,
-    /// Letters (upper case) already reported as unknown elsewhere (in the start position).
-    pub quiet_unknown: Vec<char>,
+    /// Names (upper case, without a `+`: `Q`, `N'`) already reported as unknown elsewhere (in
+    /// the start position).
+    pub quiet_unknown: Vec<String>,
     /// Whether the last [`Params::letters`] met a letter no piece has (reported or not).
     pub last_unknown: bool,
 }
@@ -196,8 +197,9 @@ impl<'a, 'd> Params<'a, 'd> {
         }
     }
 
-    /// Pieces by name: `"QLG"` or `["Q", "L", "G"]`, each letter, or `+` and a letter (`+P`,
-    /// the promoted form of the piece `P`), resolved to a kind of `variant`.
+    /// Pieces by name: `"QLG"` or `["Q", "L", "G"]`, each letter, letter and prime (`N'`), or
+    /// `+` and either (`+P`, the promoted form of the piece `P`), resolved to a kind of
+    /// `variant`.
     pub fn letters(&mut self, key: &'static str, variant: &Variant) -> Option<Vec<usize>> {
         self.last_unknown = false;
         let items = self.strings(key)?;
@@ -205,7 +207,7 @@ impl<'a, 'd> Params<'a, 'd> {
         for (s, span) in items {
             for (col, t) in crate::variant::split_symbols(&s) {
                 let upper = !t.chars().any(|c| c.is_ascii_lowercase());
-                let base = t.chars().last().unwrap_or('?').to_ascii_uppercase();
+                let base = t.trim_start_matches('+').to_ascii_uppercase();
                 match variant.kind_by_symbol(&t) {
                     Some(k) if upper => out.push(k),
                     _ if self.quiet_letters || self.quiet_unknown.contains(&base) => {
@@ -342,8 +344,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// "the pieces' letters are PNBRQK" for hints, with the pieces written `+X` after them
-/// (`(and +P +R)`).
+/// "the pieces' letters are PNBRQK" for hints, with the pieces written otherwise after them
+/// (`(and +P +R N')`).
 pub fn letter_hint(variant: &Variant) -> String {
     let ls: String = variant.pieces.iter().filter_map(|p| p.letter).collect();
     let plus: Vec<&str> = variant
@@ -359,11 +361,20 @@ pub fn letter_hint(variant: &Variant) -> String {
     }
 }
 
-/// `no piece has the letter 'X'`, or for a longer name `no piece is written '+X'`.
+/// A piece's name quoted for a message: `'X'`, `'+X'`, or `"N'"` for a name with a prime.
+pub fn quoted(name: &str) -> String {
+    if name.contains('\'') {
+        format!("\"{name}\"")
+    } else {
+        format!("'{name}'")
+    }
+}
+
+/// `no piece has the letter 'X'`, or for a longer name `no piece is written '+X'` (`"N'"`).
 pub fn no_piece(name: &str) -> String {
     match name.chars().count() {
-        1 => format!("no piece has the letter '{name}'"),
-        _ => format!("no piece is written '{name}'"),
+        1 => format!("no piece has the letter {}", quoted(name)),
+        _ => format!("no piece is written {}", quoted(name)),
     }
 }
 

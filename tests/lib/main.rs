@@ -26,6 +26,7 @@ mod notation;
 mod odd_positions;
 mod perft;
 mod plus_kinds;
+mod primed_kinds;
 #[cfg(feature = "testing")]
 mod properties;
 mod robustness;
