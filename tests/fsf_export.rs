@@ -164,7 +164,7 @@ fn a_piece_without_a_letter_takes_a_free_one_in_the_section() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/many-kinds.toml");
     let (code, text, err) = export(file, "pm-many");
     assert_eq!(code, PARTIAL, "{err}");
-    // The Dragon Horse, the Dragon King and the Free Boar take the free letters J, U and X;
+    // The Dragon Horse, the Dragon King and the Sliding Boar take the free letters J, U and X;
     // the Tokin and its kind move as the Gold, the Prince as the Man.
     for line in [
         "dragonHorse = j",

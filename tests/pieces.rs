@@ -221,9 +221,9 @@ fn pieces_without_letters_are_named_plus_on_the_page_and_in_variants_toml() {
     assert_eq!(piece("+R")["name"], "Dragon King");
     assert_eq!(piece("+R")["promoted"], true);
     assert_eq!(piece("T")["promotes_to"], json!(["G", "+B"]));
-    // The Free Boar has no drawing: its generated image and glyph carry its name.
+    // The Sliding Boar has no drawing: its generated image and glyph carry its name.
     let boar = piece("+W");
-    assert_eq!(boar["name"], "Free Boar");
+    assert_eq!(boar["name"], "Sliding Boar");
     assert_eq!(boar["glyph"]["label"], "+W");
     assert!(
         boar["image"].as_str().unwrap().contains(">+W</text>"),
