@@ -151,24 +151,32 @@ fn variants_toml_carries_the_words_and_the_rules() {
     );
 }
 
+/// The variant file `file` as `variants --toml` describes it.
+fn described(file: &str) -> toml::Value {
+    let out = common::run_binary(&["variants", "--toml", "--variant", file], "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: toml::Table = out.stdout.parse().unwrap();
+    doc["variant"].as_array().unwrap()[0].clone()
+}
+
+/// The piece called `name` among `pieces` (of [`described`]).
+fn named<'a>(pieces: &'a [toml::Value], name: &str) -> &'a toml::Value {
+    pieces
+        .iter()
+        .find(|p| p["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("no piece {name}"))
+}
+
 /// A game with pieces written `+X` (`tests/data/many-kinds.toml`: 22 lettered pieces, 8
 /// promoted forms without letters of their own): the page's state, legal moves, move list and
 /// pieces name each by its name (`+R`, Black's `+r`), and `variants --toml` does too.
 #[test]
 fn pieces_without_letters_are_named_plus_on_the_page_and_in_variants_toml() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/many-kinds.toml");
-    let out = common::run_binary(&["variants", "--toml", "--variant", file], "");
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let doc: toml::Table = out.stdout.parse().unwrap();
-    let game = &doc["variant"].as_array().unwrap()[0];
+    let game = described(file);
     let pieces = game["piece"].as_array().unwrap();
     assert_eq!(pieces.len(), 30);
-    let by_name = |name: &str| {
-        pieces
-            .iter()
-            .find(|p| p["name"].as_str() == Some(name))
-            .unwrap()
-    };
+    let by_name = |name: &str| named(pieces, name);
     assert_eq!(by_name("Dragon King")["letter"].as_str(), Some("+R"));
     assert_eq!(by_name("Tokin")["letter"].as_str(), Some("+P"));
     assert_eq!(by_name("Pawn")["promotes-to"].as_str(), Some("+P"));
@@ -239,18 +247,10 @@ fn pieces_without_letters_are_named_plus_on_the_page_and_in_variants_toml() {
 #[test]
 fn primed_pieces_are_named_so_on_the_page_and_in_variants_toml() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/primed-kinds.toml");
-    let out = common::run_binary(&["variants", "--toml", "--variant", file], "");
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let doc: toml::Table = out.stdout.parse().unwrap();
-    let game = &doc["variant"].as_array().unwrap()[0];
+    let game = described(file);
     let pieces = game["piece"].as_array().unwrap();
     assert_eq!(pieces.len(), 34);
-    let by_name = |name: &str| {
-        pieces
-            .iter()
-            .find(|p| p["name"].as_str() == Some(name))
-            .unwrap()
-    };
+    let by_name = |name: &str| named(pieces, name);
     assert_eq!(by_name("Crowned Knight")["letter"].as_str(), Some("N'"));
     assert_eq!(by_name("Knight")["letter"].as_str(), Some("N"));
     assert_eq!(by_name("Knight General")["letter"].as_str(), Some("+N'"));

@@ -246,13 +246,6 @@ impl Position {
                     fx.push(self.capture_effect(mv.to));
                 }
             }
-        } else if mv.kind == MoveKind::Locust && mv.to != mv.from {
-            // A locust move through an empty square: only where it ends (not made by the
-            // tables, which lay only passes so, but a move read from elsewhere).
-            let c = self.board[mv.to.index()];
-            if c != EMPTY && color_of(c) != self.side {
-                fx.push(self.capture_effect(mv.to));
-            }
         }
         fx.push(Effect::Move {
             from: mv.from,

@@ -24,7 +24,7 @@ fn many() -> Arc<Ruleset> {
 }
 
 /// The kind named `symbol`.
-fn kind(rs: &Ruleset, symbol: &str) -> usize {
+pub(crate) fn kind(rs: &Ruleset, symbol: &str) -> usize {
     rs.variant
         .kind_by_symbol(symbol)
         .unwrap_or_else(|| panic!("no piece {symbol}"))
@@ -96,7 +96,7 @@ fn the_start_position_holds_plus_pieces_and_fens_round_trip() {
 }
 
 /// The legal move of `pos` named `text` (SAN or coordinates), its SAN, and its coordinates.
-fn written(pos: &mut Position, text: &str) -> (Move, String, String) {
+pub(crate) fn written(pos: &mut Position, text: &str) -> (Move, String, String) {
     let mv = parse_move(pos, text).unwrap_or_else(|e| panic!("{text}: {e}"));
     let s = san(pos, mv);
     (mv, s, coord(pos.rules(), mv))
@@ -183,7 +183,7 @@ fn promotions_to_plus_pieces_are_written_and_read_back() {
 }
 
 /// The lines of a drawing, and their widths in characters.
-fn widths(text: &str) -> Vec<usize> {
+pub(crate) fn widths(text: &str) -> Vec<usize> {
     text.lines().map(|l| l.chars().count()).collect()
 }
 
@@ -340,9 +340,10 @@ fn no_text_names_a_plus_piece_otherwise() {
 // The file's errors
 // ---------------------------------------------------------------------------------------------
 
-const FILE: &str = "mini.toml";
+pub(crate) const FILE: &str = "mini.toml";
 
-fn errors(text: &str) -> Vec<String> {
+/// The errors of a variant text that must be refused.
+pub(crate) fn errors(text: &str) -> Vec<String> {
     match Variant::from_toml(text, FILE) {
         Ok(_) => panic!("should be refused:\n{text}"),
         Err(VariantError { lines }) => lines,
@@ -352,12 +353,12 @@ fn errors(text: &str) -> Vec<String> {
 /// [`MINI`] (King, Rook, Pawn) with a piece `name` appended: its table starts on line 26,
 /// `name` on line 27, `letter` on line 28 (the value's `+` at column 11), `betza` on line 29,
 /// and `more` from line 30.
-fn with_piece(name: &str, letter: &str, more: &str) -> String {
+pub(crate) fn with_piece(name: &str, letter: &str, more: &str) -> String {
     format!("{MINI}\n[[piece]]\nname = \"{name}\"\nletter = \"{letter}\"\nbetza = \"RF\"\n{more}")
 }
 
-/// The one error, which must be `file:line:col: message` with a hint.
-fn one_error(text: &str, line: usize, col: usize, message: &str) -> String {
+/// The one error, which must be `file:line:col: message` with a hint; the hint.
+pub(crate) fn one_error(text: &str, line: usize, col: usize, message: &str) -> String {
     let e = errors(text);
     assert_eq!(e.len(), 1, "{e:#?}");
     let prefix = format!("{FILE}:{line}:{col}: {message}");

@@ -7,13 +7,14 @@
 use std::sync::Arc;
 
 use polymachy::game::{parse_move, san};
-use polymachy::moves::{Move, kind_of};
+use polymachy::moves::kind_of;
 use polymachy::position::{Position, Ruleset};
 use polymachy::text::board;
 use polymachy::text::coord;
-use polymachy::variant::{Variant, VariantError};
+use polymachy::variant::Variant;
 
 use crate::common::{MINI, fen_error, find, legal, pos, random_game, rules};
+use crate::plus_kinds::{FILE, errors, kind, one_error, widths, with_piece, written};
 
 const PRIMED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/primed-kinds.toml");
 
@@ -22,13 +23,6 @@ const PRIMED_START: &str = "lnsgekmgsnla/rcdfhioqtvbw/juxyzn'b'r'q'l'2/ppppppppp
 
 fn primed() -> Arc<Ruleset> {
     rules(PRIMED)
-}
-
-/// The kind named `symbol`.
-fn kind(rs: &Ruleset, symbol: &str) -> usize {
-    rs.variant
-        .kind_by_symbol(symbol)
-        .unwrap_or_else(|| panic!("no piece {symbol}"))
 }
 
 #[test]
@@ -113,13 +107,6 @@ fn the_start_position_holds_primed_pieces_and_fens_round_trip() {
         e.contains("`A'` in hand: no piece of this variant is written so"),
         "{e}"
     );
-}
-
-/// The legal move of `pos` named `text` (SAN or coordinates), its SAN, and its coordinates.
-fn written(pos: &mut Position, text: &str) -> (Move, String, String) {
-    let mv = parse_move(pos, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let s = san(pos, mv);
-    (mv, s, coord(pos.rules(), mv))
 }
 
 #[test]
@@ -239,11 +226,6 @@ fn drops_of_primed_pieces_are_written_and_read_back() {
     );
     let (_, s, c) = written(&mut p, "n'@e5");
     assert_eq!((s.as_str(), c.as_str()), ("N'@e5", "N'@e5"));
-}
-
-/// The lines of a drawing, and their widths in characters.
-fn widths(text: &str) -> Vec<usize> {
-    text.lines().map(|l| l.chars().count()).collect()
 }
 
 #[test]
@@ -391,38 +373,6 @@ fn no_text_names_a_primed_piece_otherwise() {
 // ---------------------------------------------------------------------------------------------
 // The file's errors
 // ---------------------------------------------------------------------------------------------
-
-const FILE: &str = "mini.toml";
-
-fn errors(text: &str) -> Vec<String> {
-    match Variant::from_toml(text, FILE) {
-        Ok(_) => panic!("should be refused:\n{text}"),
-        Err(VariantError { lines }) => lines,
-    }
-}
-
-/// [`MINI`] (King, Rook, Pawn) with a piece `name` appended: its table starts on line 26,
-/// `name` on line 27, `letter` on line 28 (the value's first character at column 11), `betza`
-/// on line 29, and `more` from line 30.
-fn with_piece(name: &str, letter: &str, more: &str) -> String {
-    format!("{MINI}\n[[piece]]\nname = \"{name}\"\nletter = \"{letter}\"\nbetza = \"RF\"\n{more}")
-}
-
-/// The one error, which must be `file:line:col: message` with a hint; the hint.
-fn one_error(text: &str, line: usize, col: usize, message: &str) -> String {
-    let e = errors(text);
-    assert_eq!(e.len(), 1, "{e:#?}");
-    let prefix = format!("{FILE}:{line}:{col}: {message}");
-    assert!(
-        e[0].starts_with(&prefix),
-        "{:?} should start {prefix:?}",
-        e[0]
-    );
-    let (_, hint) = e[0]
-        .split_once("\n  hint: ")
-        .unwrap_or_else(|| panic!("no hint: {}", e[0]));
-    hint.to_string()
-}
 
 #[test]
 fn a_primed_piece_loads_beside_its_letter_and_promoted_forms() {
