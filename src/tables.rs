@@ -190,6 +190,13 @@ pub struct Tables {
     /// The kinds pieces may not hop over or take, by [`Entry::limits`] and [`ProbeKind::LimitedHop`]
     /// (index 0: no limit).
     pub limits: Vec<KindLimits>,
+    /// The attack test's compact form of the probes ([`Tables::attack_probes`]), by `color *
+    /// size + target`: (first, end) in `plain_leaps`, then (first, end) in `other_probes`.
+    pub attack_index: Vec<[u32; 4]>,
+    /// The plain leap probes (no condition): an attacker's origin and its codes (bit = code).
+    pub plain_leaps: Vec<(u128, Square)>,
+    /// The other probes, as indices within [`Tables::probes_at`].
+    pub other_probes: Vec<u16>,
 }
 
 /// A compile error for one piece's notation.
@@ -1533,6 +1540,49 @@ impl Tables {
                 self.fill_sets.push(set_of(&fill));
             }
         }
+        self.split_attack_probes();
+    }
+
+    /// Builds the attack test's compact probe lists: each group's plain leaps (an origin
+    /// and a mask, read in one tight loop) apart from the probes that walk or have
+    /// conditions.
+    fn split_attack_probes(&mut self) {
+        self.attack_index.clear();
+        self.plain_leaps.clear();
+        self.other_probes.clear();
+        for &(first, n) in &self.probe_index {
+            let (l0, o0) = (
+                self.plain_leaps.len() as u32,
+                self.other_probes.len() as u32,
+            );
+            for (i, p) in self.probes[first as usize..][..n as usize]
+                .iter()
+                .enumerate()
+            {
+                if p.kind == ProbeKind::Leap && p.cond_len == 0 {
+                    self.plain_leaps.push((p.mask, p.origin));
+                } else {
+                    self.other_probes.push(i as u16);
+                }
+            }
+            self.attack_index.push([
+                l0,
+                self.plain_leaps.len() as u32,
+                o0,
+                self.other_probes.len() as u32,
+            ]);
+        }
+    }
+
+    /// The attack test's probes for attackers of `color` on `target`: the plain leaps (origin
+    /// and attacker codes) and the indices within [`Tables::probes_at`] of the others.
+    #[inline]
+    pub fn attack_probes(&self, color: Color, target: Square) -> (&[(u128, Square)], &[u16]) {
+        let [l0, l1, o0, o1] = self.attack_index[color.index() * self.size + target.index()];
+        (
+            &self.plain_leaps[l0 as usize..l1 as usize],
+            &self.other_probes[o0 as usize..o1 as usize],
+        )
     }
 
     /// The probes of one locust leap of a piece of `kind` and `color` on `origin`, by colour

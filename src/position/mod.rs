@@ -1558,6 +1558,18 @@ impl Position {
         }
     }
 
+    /// The pseudo-legal moves less (most of) the quiet ones: every capture, en-passant capture
+    /// and promotion of [`Position::pseudo_legal_moves`], in its order, for a search of
+    /// captures (which filters out what quiet moves remain: the hooks' moves, promoting
+    /// pieces' plain moves).
+    pub fn tactical_moves(&self, out: &mut MoveList) {
+        out.clear();
+        movegen::generate_tactical(self, out);
+        for &i in &self.rules.dispatch.generating {
+            self.rules.dispatch.hooks[i as usize].generate(self, out);
+        }
+    }
+
     /// A copy of this position with no move history (cheap to keep).
     pub fn snapshot(&self) -> Position {
         let mut p = self.clone();

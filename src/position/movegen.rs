@@ -9,7 +9,17 @@ use crate::tables::{Entry, Lander, Landing, Probe, ProbeKind, Shape, Tables};
 
 /// Whether `sq` is attacked by a piece of `by` on `board`.
 pub fn attacked_on(t: &Tables, board: &[Code; 256], sq: Square, by: Color) -> bool {
-    t.probes_at(by, sq).iter().any(|p| probe_hits(t, board, p))
+    let (leaps, others) = t.attack_probes(by, sq);
+    if leaps
+        .iter()
+        .any(|&(mask, o)| mask >> board[o.index()].index() & 1 != 0)
+    {
+        return true;
+    }
+    let probes = t.probes_at(by, sq);
+    others
+        .iter()
+        .any(|&i| probe_hits(t, board, &probes[i as usize]))
 }
 
 /// Whether, after a move that emptied `vacated` and filled `filled`, a piece of `by` attacks
@@ -246,6 +256,8 @@ struct Gen<'a> {
     kind: usize,
     from: Square,
     ep: EpSquares,
+    /// Whether quiet moves that cannot promote are left out ([`generate_tactical`]).
+    tactical: bool,
     out: &'a mut MoveList,
 }
 
@@ -270,7 +282,7 @@ impl Lander for Gen<'_> {
             Landing::Empty => {
                 let modes = e.modes();
                 let leap = e.shape() == Shape::Leap;
-                if modes.quiet {
+                if modes.quiet && (!self.tactical || modes.promotes) {
                     let mut mv = Move::new(self.from, to);
                     if modes.leaves_ep && leap {
                         mv.kind = MoveKind::Double;
@@ -294,6 +306,18 @@ impl Lander for Gen<'_> {
 
 /// Generates the pseudo-legal moves of the notation for the side to move.
 pub fn generate(pos: &Position, out: &mut MoveList) {
+    generate_with(pos, out, false);
+}
+
+/// [`generate`] less the quiet moves that cannot promote: every capture, en-passant capture
+/// and promotion is there, in the order [`generate`] gives them (quiet moves may remain;
+/// the caller filters).
+pub fn generate_tactical(pos: &Position, out: &mut MoveList) {
+    generate_with(pos, out, true);
+}
+
+#[inline(always)]
+fn generate_with(pos: &Position, out: &mut MoveList, tactical: bool) {
     let rs = &**pos.rules();
     let t = &rs.tables;
     let board = pos.board();
@@ -305,6 +329,7 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
         kind: 0,
         from: Square::new(0),
         ep: *pos.ep_squares(),
+        tactical,
         out,
     };
     for from in pos.occupied(side).iter() {
@@ -313,6 +338,10 @@ pub fn generate(pos: &Position, out: &mut MoveList) {
         g.kind = kind_of(pc);
         g.from = from;
         for e in t.entries_at(g.kind, side, from) {
+            let m = e.modes();
+            if tactical && !m.capture && !m.en_passant && !m.promotes && e.locust().is_none() {
+                continue;
+            }
             g.e = e;
             t.reach_into(e, board, side, &mut g);
         }

@@ -191,6 +191,102 @@ pub struct Evaluator {
     danger_weight: Vec<i32>,
     /// Per square: the squares next to it (within one file and one rank), as a bitset.
     zone: Vec<[u64; 4]>,
+    /// What the mobility term walks for each piece on each square ([`Walks`]).
+    walks: Walks,
+}
+
+/// The evaluation's own copy of the move tables' entries that its mobility term walks, by
+/// `code * size + sq`: the plain leaps and slides (no condition, no limit on what they take)
+/// as flat lists of destinations, which the evaluation reads in tight loops, and every other
+/// entry as it is, walked by the tables' interpreter. A pawn-like piece keeps only its
+/// capturing entries (its quiet moves do not count as mobility).
+#[derive(Clone, Debug, Default)]
+struct Walks {
+    /// Per `code * size + sq`: where its leaps, its rays and its other entries start and end
+    /// in the lists below.
+    at: Vec<[u32; 6]>,
+    leaps: Vec<LeapTo>,
+    rays: Vec<RayWalk>,
+    /// The squares of the rays, in order.
+    ray_squares: Vec<Square>,
+    entries: Vec<Entry>,
+}
+
+/// A plain leap's destination and what the leap may do there.
+#[derive(Clone, Copy, Debug)]
+struct LeapTo {
+    to: Square,
+    quiet: bool,
+    capture: bool,
+}
+
+/// A plain slide: its squares (`ray_squares[start..end]`) and what it may do where it lands.
+#[derive(Clone, Copy, Debug)]
+struct RayWalk {
+    start: u32,
+    end: u32,
+    quiet: bool,
+    capture: bool,
+}
+
+impl Walks {
+    /// The walks of every piece that has a mobility or attack term (`walked`) on every
+    /// square, for both colours.
+    fn new(rules: &Ruleset, walked: impl Fn(usize) -> bool, counts_quiet: &[bool]) -> Walks {
+        let g = rules.geometry;
+        let size = g.size();
+        let t = &rules.tables;
+        let mut w = Walks {
+            at: vec![[0; 6]; 256 * size],
+            ..Walks::default()
+        };
+        for k in (0..rules.variant.pieces.len()).filter(|&k| walked(k)) {
+            for color in [Color::White, Color::Black] {
+                let c = code(k, color).index();
+                for sq in g.squares() {
+                    let (l0, r0, e0) = (
+                        w.leaps.len() as u32,
+                        w.rays.len() as u32,
+                        w.entries.len() as u32,
+                    );
+                    for e in t.entries_at(k, color, sq) {
+                        let modes = e.modes();
+                        if !counts_quiet[k] && !modes.capture {
+                            continue;
+                        }
+                        let plain = e.cond_len == 0 && e.limits() == 0;
+                        match e.shape() {
+                            Shape::Leap if plain => w.leaps.push(LeapTo {
+                                to: t.squares_of(e)[0],
+                                quiet: modes.quiet,
+                                capture: modes.capture,
+                            }),
+                            Shape::Slide if plain => {
+                                let start = w.ray_squares.len() as u32;
+                                w.ray_squares.extend_from_slice(t.squares_of(e));
+                                w.rays.push(RayWalk {
+                                    start,
+                                    end: w.ray_squares.len() as u32,
+                                    quiet: modes.quiet,
+                                    capture: modes.capture,
+                                });
+                            }
+                            _ => w.entries.push(*e),
+                        }
+                    }
+                    w.at[c * size + sq.index()] = [
+                        l0,
+                        w.leaps.len() as u32,
+                        r0,
+                        w.rays.len() as u32,
+                        e0,
+                        w.entries.len() as u32,
+                    ];
+                }
+            }
+        }
+        w
+    }
 }
 
 impl Evaluator {
@@ -390,7 +486,9 @@ impl Evaluator {
             })
             .collect();
 
+        let walks = Walks::new(rules, |k| mob_on[k] || pawnlike[k], &mob_on);
         Evaluator {
+            walks,
             size,
             nkinds,
             values,
@@ -486,9 +584,13 @@ impl Evaluator {
         let mut danger = [0i32; 2];
         let mut passed_n = [0i32; 2];
         if full {
-            for (sq, &c) in board.iter().enumerate().take(self.size) {
-                if c != EMPTY && self.pawnlike[kind_of(c)] {
-                    let sq = Square::from_index(sq);
+            for sq in pos
+                .occupied(Color::White)
+                .iter()
+                .chain(pos.occupied(Color::Black).iter())
+            {
+                let c = board[sq.index()];
+                if self.pawnlike[kind_of(c)] {
                     let (f, r) = (g.file(sq) as usize + 1, g.rank(sq) as i32);
                     if color_of(c) == Color::White {
                         white_low[f] = white_low[f].min(r);
@@ -503,11 +605,14 @@ impl Evaluator {
                 }
             }
         }
-        for sq in 0..self.size {
+        // Every piece, by the side's occupied squares (sums: the order does not matter).
+        for at in pos
+            .occupied(Color::White)
+            .iter()
+            .chain(pos.occupied(Color::Black).iter())
+        {
+            let sq = at.index();
             let c = board[sq];
-            if c == EMPTY {
-                continue;
-            }
             let col = color_of(c);
             let ci = col.index();
             let k = kind_of(c);
@@ -523,18 +628,56 @@ impl Evaluator {
             if !full {
                 continue;
             }
-            let at = Square::from_index(sq);
             if self.mob_on[k] || self.pawnlike[k] {
                 let mut n = 0i32;
                 let mut hits = 0i32;
                 let ezone = &zones[1 - ci];
                 let my_value = self.values[k];
                 let thr = &mut threatened[ci];
-                for e in t.entries_at(k, col, at) {
-                    let capture = e.modes().capture;
-                    if !self.mob_on[k] && !capture {
+                let [l0, l1, r0, r1, e0, e1] = self.walks.at[idx];
+                for l in &self.walks.leaps[l0 as usize..l1 as usize] {
+                    let to = l.to.index();
+                    let o = board[to];
+                    if o == EMPTY {
+                        n += l.quiet as i32;
+                    } else if l.capture && color_of(o) != col {
+                        n += 1;
+                        if self.value_of(o) > my_value {
+                            thr[to >> 6] |= 1u64 << (to & 63);
+                        }
+                    } else {
                         continue;
                     }
+                    if l.capture && ezone[to >> 6] & (1u64 << (to & 63)) != 0 {
+                        hits += 1;
+                    }
+                }
+                for r in &self.walks.rays[r0 as usize..r1 as usize] {
+                    for &to in &self.walks.ray_squares[r.start as usize..r.end as usize] {
+                        let to = to.index();
+                        let o = board[to];
+                        let bit = 1u64 << (to & 63);
+                        if o == EMPTY {
+                            n += r.quiet as i32;
+                            if r.capture && ezone[to >> 6] & bit != 0 {
+                                hits += 1;
+                            }
+                            continue;
+                        }
+                        if r.capture && color_of(o) != col {
+                            n += 1;
+                            if self.value_of(o) > my_value {
+                                thr[to >> 6] |= bit;
+                            }
+                            if ezone[to >> 6] & bit != 0 {
+                                hits += 1;
+                            }
+                        }
+                        break;
+                    }
+                }
+                for e in &self.walks.entries[e0 as usize..e1 as usize] {
+                    let capture = e.modes().capture;
                     let quiet = e.modes().quiet as i32;
                     t.reach(e, board, col, |to, landing| {
                         let bit = 1u64 << (to.index() & 63);

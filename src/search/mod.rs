@@ -216,6 +216,9 @@ struct Ply {
     /// The move left out of this node's search (a singular-extension test), or the default
     /// move.
     excluded: Move,
+    /// Whether the side to move is in check here, where the move that led here already
+    /// found out (set by the node before while that move is made; `None` otherwise).
+    check_known: Option<bool>,
 }
 
 /// No move in [`Ply::cur`].
@@ -394,6 +397,7 @@ impl Searcher {
                     cur: NO_MOVE,
                     in_check: false,
                     excluded: Move::default(),
+                    check_known: None,
                 })
                 .collect(),
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
@@ -729,7 +733,7 @@ impl Searcher {
         pos.legal_moves(&mut list);
         let tt_move = self.tt.probe(pos.hash()).map(|e| e.mv).unwrap_or_default();
         let mut scores = std::mem::take(&mut self.plies[0].scores);
-        self.score_moves(pos, &list, &mut scores, tt_move, 0);
+        self.score_moves(pos, &list, &mut scores, tt_move, 0, true);
         let mut order: Vec<(i32, Move)> =
             scores.iter().copied().zip(list.iter().copied()).collect();
         order.sort_by_key(|x| std::cmp::Reverse(x.0));
@@ -992,7 +996,11 @@ impl Searcher {
         self.aborted
     }
 
-    /// Gives each move an ordering score.
+    /// Gives each move an ordering score. A capture whose mover is worth more than what it
+    /// takes may lose the exchange on its square; `exact` runs the exchange for each such
+    /// capture now (the root's one sort), else it keeps the capture's MVV-LVA score and
+    /// [`Searcher::pick`] runs it only when the capture comes up, so that a node cut off
+    /// early pays for none of the exchanges behind the cut (the order is the same).
     fn score_moves(
         &self,
         pos: &Position,
@@ -1000,6 +1008,7 @@ impl Searcher {
         scores: &mut Vec<i32>,
         tt_move: Move,
         ply: usize,
+        exact: bool,
     ) {
         scores.clear();
         let killers = self.plies[ply].killers;
@@ -1008,24 +1017,9 @@ impl Searcher {
             let s = if mv == tt_move {
                 SCORE_HASH
             } else if is_tactical(pos, mv) {
-                let attacker = self.eval.order_values[kind_of(pos.piece_at(mv.from))];
-                let victim = if mv.kind == MoveKind::EnPassant {
-                    self.eval
-                        .values
-                        .iter()
-                        .copied()
-                        .filter(|&v| v > 0)
-                        .min()
-                        .unwrap_or(100)
-                } else {
-                    taken_value(&self.eval, pos, mv)
-                };
-                let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
-                let s = SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8;
-                // A capture that loses material in the exchange on its square goes last.
-                let mover = self.see.by_code[pos.piece_at(mv.from).index()];
-                if promo == 0 && mover > victim && !see::see_ge(pos, mv, 0, &self.see) {
-                    SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
+                let s = self.capture_score(pos, mv);
+                if exact {
+                    self.exchange_checked(pos, mv, s)
                 } else {
                     s
                 }
@@ -1039,6 +1033,49 @@ impl Searcher {
                 self.quiet_score(ply, history_key(pos.mover(mv), mv.to))
             };
             scores.push(s);
+        }
+    }
+
+    /// The value a tactical move takes (a pawn's for en passant: the least valuable piece).
+    #[inline]
+    fn victim_value(&self, pos: &Position, mv: Move) -> i32 {
+        if mv.kind == MoveKind::EnPassant {
+            self.eval
+                .values
+                .iter()
+                .copied()
+                .filter(|&v| v > 0)
+                .min()
+                .unwrap_or(100)
+        } else {
+            taken_value(&self.eval, pos, mv)
+        }
+    }
+
+    /// A tactical move's MVV-LVA score: most valuable victim (and promotion) first, then the
+    /// least valuable attacker.
+    #[inline]
+    fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        let attacker = self.eval.order_values[kind_of(pos.piece_at(mv.from))];
+        let victim = self.victim_value(pos, mv);
+        let promo = mv.promotion().map(|k| self.eval.values[k]).unwrap_or(0);
+        SCORE_CAPTURE + (victim + promo) * 8 - attacker / 8
+    }
+
+    /// `score` (the capture's MVV-LVA score), or the score of a capture that loses the
+    /// exchange on its square (it goes last) where it does.
+    #[inline]
+    fn exchange_checked(&self, pos: &Position, mv: Move, score: i32) -> i32 {
+        if mv.promo != 0 {
+            return score;
+        }
+        let victim = self.victim_value(pos, mv);
+        let mover = self.see.by_code[pos.piece_at(mv.from).index()];
+        if mover > victim && !see::see_ge(pos, mv, 0, &self.see) {
+            let attacker = self.eval.order_values[kind_of(pos.piece_at(mv.from))];
+            SCORE_BAD_CAPTURE + victim * 8 - attacker / 8
+        } else {
+            score
         }
     }
 
@@ -1090,19 +1127,31 @@ impl Searcher {
         }
     }
 
-    /// Moves the best-scored move from `i..` to `i` and returns it.
+    /// Moves the best-scored move from `i..` to `i` and returns it. A capture scored by
+    /// MVV-LVA alone ([`Searcher::score_moves`]) has its exchange run when it comes up
+    /// first: where it loses, it takes its final score and the pick looks again.
     #[inline]
-    fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    fn pick(&self, pos: &Position, moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
         let ms = moves.as_mut_slice();
-        let mut best = i;
-        for j in i + 1..ms.len() {
-            if scores[j] > scores[best] {
-                best = j;
+        loop {
+            let mut best = i;
+            for j in i + 1..ms.len() {
+                if scores[j] > scores[best] {
+                    best = j;
+                }
             }
+            let s = scores[best];
+            if s > SCORE_KILLER && s < SCORE_HASH {
+                let checked = self.exchange_checked(pos, ms[best], s);
+                if checked != s {
+                    scores[best] = checked;
+                    continue;
+                }
+            }
+            ms.swap(i, best);
+            scores.swap(i, best);
+            return ms[i];
         }
-        ms.swap(i, best);
-        scores.swap(i, best);
-        ms[i]
     }
 
     /// Makes `mv` if it is legal; returns whether it was made.
@@ -1137,6 +1186,7 @@ impl Searcher {
             pos.make(mv);
             self.nodes += 1;
             let check = pos.in_check();
+            self.plies[1].check_known = Some(check);
             let nd = depth - 1 + check as i32;
             let score = if i == first {
                 -self.negamax(pos, nd, -beta, -alpha, 1)
@@ -1148,6 +1198,7 @@ impl Searcher {
                 s
             };
             pos.unmake();
+            self.plies[1].check_known = None;
             if self.aborted {
                 return best;
             }
@@ -1195,7 +1246,9 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        let in_check = pos.in_check();
+        let in_check = self.plies[ply]
+            .check_known
+            .unwrap_or_else(|| pos.in_check());
         self.plies[ply].in_check = in_check;
         if depth <= 0 && !in_check {
             return self.qsearch(pos, alpha, beta, ply, 0, None);
@@ -1344,7 +1397,7 @@ impl Searcher {
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         pos.pseudo_legal_moves(&mut moves);
-        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply, false);
         // A capture as the hash move: the quiet moves after it are reduced a ply more.
         let tt_capture = tt_move != Move::default() && is_tactical(pos, tt_move);
 
@@ -1361,7 +1414,7 @@ impl Searcher {
         let counter = self.counter_move(ply);
         let mut i = 0;
         while i < moves.len() {
-            let mv = Self::pick(&mut moves, &mut scores, i);
+            let mv = self.pick(pos, &mut moves, &mut scores, i);
             i += 1;
             if excluding && mv == excluded {
                 continue;
@@ -1428,6 +1481,7 @@ impl Searcher {
             legal += 1;
             self.plies[ply].cur = history_key(piece, mv.to);
             let gives_check = prunable || pos.in_check();
+            self.plies[ply + 1].check_known = Some(gives_check);
             let quiet = !tactical && !gives_check;
             // A capture that loses material in the exchange on its square (ordered last).
             let bad_capture = tactical && !gives_check && scores[i - 1] < 0;
@@ -1475,6 +1529,7 @@ impl Searcher {
                 s
             };
             pos.unmake();
+            self.plies[ply + 1].check_known = None;
             if self.aborted {
                 self.plies[ply].moves = moves;
                 self.plies[ply].scores = scores;
@@ -1636,7 +1691,11 @@ impl Searcher {
 
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        pos.pseudo_legal_moves(&mut moves);
+        if in_check {
+            pos.pseudo_legal_moves(&mut moves);
+        } else {
+            pos.tactical_moves(&mut moves);
+        }
         if !in_check {
             match last_to {
                 Some(sq) if qdepth >= QS_RECAPTURES => {
@@ -1645,11 +1704,11 @@ impl Searcher {
                 _ => moves.retain(|&m| is_tactical(pos, m)),
             }
         }
-        self.score_moves(pos, &moves, &mut scores, Move::default(), ply);
+        self.score_moves(pos, &moves, &mut scores, Move::default(), ply, false);
         let mut legal = 0;
         let n = moves.len();
         for i in 0..n {
-            let mv = Self::pick(&mut moves, &mut scores, i);
+            let mv = self.pick(pos, &mut moves, &mut scores, i);
             if !in_check {
                 // Captures that lose material to a defended square, and captures that cannot
                 // bring the score near alpha, are not searched.
