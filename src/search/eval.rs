@@ -556,6 +556,90 @@ impl Evaluator {
         self.eval_inner(pos, false, None)
     }
 
+    /// What the piece on `at` reaches: the number of squares its mobility counts (empty
+    /// squares where it may move, enemy pieces it may take), and its hits on `ezone` (the
+    /// enemy royal zone: squares where it may capture); each enemy piece it may take that is
+    /// worth more than it is marked in `thr`. Pawn-like pieces walk their captures only.
+    #[inline]
+    fn walk(
+        &self,
+        t: &crate::tables::Tables,
+        board: &[Code; 256],
+        at: Square,
+        ezone: &[u64; 4],
+        thr: &mut [u64; 4],
+    ) -> (i32, i32) {
+        let c = board[at.index()];
+        let col = color_of(c);
+        let idx = c.index() * self.size + at.index();
+        let mut n = 0i32;
+        let mut hits = 0i32;
+        let my_value = self.values[kind_of(c)];
+        let [l0, l1, r0, r1, e0, e1] = self.walks.at[idx];
+        for l in &self.walks.leaps[l0 as usize..l1 as usize] {
+            let to = l.to.index();
+            let o = board[to];
+            if o == EMPTY {
+                n += l.quiet as i32;
+            } else if l.capture && color_of(o) != col {
+                n += 1;
+                if self.value_of(o) > my_value {
+                    thr[to >> 6] |= 1u64 << (to & 63);
+                }
+            } else {
+                continue;
+            }
+            if l.capture && ezone[to >> 6] & (1u64 << (to & 63)) != 0 {
+                hits += 1;
+            }
+        }
+        for r in &self.walks.rays[r0 as usize..r1 as usize] {
+            for &to in &self.walks.ray_squares[r.start as usize..r.end as usize] {
+                let to = to.index();
+                let o = board[to];
+                let bit = 1u64 << (to & 63);
+                if o == EMPTY {
+                    n += r.quiet as i32;
+                    if r.capture && ezone[to >> 6] & bit != 0 {
+                        hits += 1;
+                    }
+                    continue;
+                }
+                if r.capture && color_of(o) != col {
+                    n += 1;
+                    if self.value_of(o) > my_value {
+                        thr[to >> 6] |= bit;
+                    }
+                    if ezone[to >> 6] & bit != 0 {
+                        hits += 1;
+                    }
+                }
+                break;
+            }
+        }
+        for e in &self.walks.entries[e0 as usize..e1 as usize] {
+            let capture = e.modes().capture;
+            let quiet = e.modes().quiet as i32;
+            t.reach(e, board, col, |to, landing| {
+                let bit = 1u64 << (to.index() & 63);
+                let w = to.index() >> 6;
+                match landing {
+                    Landing::Empty => n += quiet,
+                    Landing::Enemy => {
+                        n += 1;
+                        if self.value_of(board[to.index()]) > my_value {
+                            thr[w] |= bit;
+                        }
+                    }
+                }
+                if capture && ezone[w] & bit != 0 {
+                    hits += 1;
+                }
+            });
+        }
+        (n, hits)
+    }
+
     #[expect(
         clippy::too_many_lines,
         reason = "the evaluation's hot path: one pass over the pieces gathers every term"
@@ -629,73 +713,9 @@ impl Evaluator {
                 continue;
             }
             if self.mob_on[k] || self.pawnlike[k] {
-                let mut n = 0i32;
-                let mut hits = 0i32;
                 let ezone = &zones[1 - ci];
-                let my_value = self.values[k];
                 let thr = &mut threatened[ci];
-                let [l0, l1, r0, r1, e0, e1] = self.walks.at[idx];
-                for l in &self.walks.leaps[l0 as usize..l1 as usize] {
-                    let to = l.to.index();
-                    let o = board[to];
-                    if o == EMPTY {
-                        n += l.quiet as i32;
-                    } else if l.capture && color_of(o) != col {
-                        n += 1;
-                        if self.value_of(o) > my_value {
-                            thr[to >> 6] |= 1u64 << (to & 63);
-                        }
-                    } else {
-                        continue;
-                    }
-                    if l.capture && ezone[to >> 6] & (1u64 << (to & 63)) != 0 {
-                        hits += 1;
-                    }
-                }
-                for r in &self.walks.rays[r0 as usize..r1 as usize] {
-                    for &to in &self.walks.ray_squares[r.start as usize..r.end as usize] {
-                        let to = to.index();
-                        let o = board[to];
-                        let bit = 1u64 << (to & 63);
-                        if o == EMPTY {
-                            n += r.quiet as i32;
-                            if r.capture && ezone[to >> 6] & bit != 0 {
-                                hits += 1;
-                            }
-                            continue;
-                        }
-                        if r.capture && color_of(o) != col {
-                            n += 1;
-                            if self.value_of(o) > my_value {
-                                thr[to >> 6] |= bit;
-                            }
-                            if ezone[to >> 6] & bit != 0 {
-                                hits += 1;
-                            }
-                        }
-                        break;
-                    }
-                }
-                for e in &self.walks.entries[e0 as usize..e1 as usize] {
-                    let capture = e.modes().capture;
-                    let quiet = e.modes().quiet as i32;
-                    t.reach(e, board, col, |to, landing| {
-                        let bit = 1u64 << (to.index() & 63);
-                        let w = to.index() >> 6;
-                        match landing {
-                            Landing::Empty => n += quiet,
-                            Landing::Enemy => {
-                                n += 1;
-                                if self.value_of(board[to.index()]) > my_value {
-                                    thr[w] |= bit;
-                                }
-                            }
-                        }
-                        if capture && ezone[w] & bit != 0 {
-                            hits += 1;
-                        }
-                    });
-                }
+                let (n, hits) = self.walk(t, board, at, ezone, thr);
                 if self.mob_on[k] {
                     mob[ci] += (n * 16 - self.mob_expect[k]) * self.mob_weight[k];
                 }
@@ -810,6 +830,77 @@ mod tests {
     fn chess() -> std::sync::Arc<Ruleset> {
         let v = crate::variant::Variant::load("chess").unwrap();
         Ruleset::new(&v, None).unwrap()
+    }
+
+    /// The evaluation's flat walks ([`Walks`]) reach what the tables' interpreter reaches:
+    /// the same mobility count, royal-zone hits and threatened pieces for every piece of
+    /// random positions of games with leapers, riders, bent riders, hoppers with limits,
+    /// lame leapers and locust leaps, with every square counted as royal zone.
+    #[test]
+    fn flat_walks_reach_what_the_tables_reach() {
+        use crate::testing::play_choices;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u32
+        };
+        let mut walked = 0;
+        for name in [
+            "chess",
+            "metamachy",
+            "shako",
+            "janggi",
+            "xiangqi",
+            "chushogi",
+            "terachess2",
+        ] {
+            let v = crate::variant::Variant::load(name).unwrap();
+            let rules = Ruleset::new(&v, None).unwrap();
+            let ev = Evaluator::new(&rules);
+            let t = &rules.tables;
+            for _ in 0..20 {
+                let choices: Vec<u32> = (0..next() % 120).map(|_| next()).collect();
+                let pos = play_choices(&rules, &choices);
+                let board = pos.board();
+                let ezone = [u64::MAX; 4];
+                for at in rules.geometry.squares() {
+                    let c = board[at.index()];
+                    let k = if c == EMPTY { continue } else { kind_of(c) };
+                    if !ev.mob_on[k] && !ev.pawnlike[k] {
+                        continue;
+                    }
+                    let (col, mine) = (color_of(c), ev.values[k]);
+                    let mut thr = [0u64; 4];
+                    let got = ev.walk(t, board, at, &ezone, &mut thr);
+                    let (mut n, mut hits, mut want_thr) = (0, 0, [0u64; 4]);
+                    for e in t.entries_at(k, col, at) {
+                        let (quiet, capture) = (e.modes().quiet, e.modes().capture);
+                        if !ev.mob_on[k] && !capture {
+                            continue;
+                        }
+                        t.reach(e, board, col, |to, landing| {
+                            match landing {
+                                Landing::Empty => n += quiet as i32,
+                                Landing::Enemy => {
+                                    n += 1;
+                                    if ev.value_of(board[to.index()]) > mine {
+                                        want_thr[to.index() >> 6] |= 1 << (to.index() & 63);
+                                    }
+                                }
+                            }
+                            hits += capture as i32;
+                        });
+                    }
+                    let fen = pos.fen();
+                    assert_eq!(got, (n, hits), "{name}: the piece on {at:?} in {fen}");
+                    assert_eq!(thr, want_thr, "{name}: threats of {at:?} in {fen}");
+                    walked += 1;
+                }
+            }
+        }
+        assert!(walked > 2_000, "only {walked} pieces walked");
     }
 
     #[test]
