@@ -838,7 +838,6 @@ mod tests {
     /// lame leapers and locust leaps, with every square counted as royal zone.
     #[test]
     fn flat_walks_reach_what_the_tables_reach() {
-        use crate::testing::play_choices;
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             seed ^= seed << 13;
@@ -861,8 +860,16 @@ mod tests {
             let ev = Evaluator::new(&rules);
             let t = &rules.tables;
             for _ in 0..20 {
-                let choices: Vec<u32> = (0..next() % 120).map(|_| next()).collect();
-                let pos = play_choices(&rules, &choices);
+                // A random game of up to 120 plies (the search layer plays it itself).
+                let mut pos = Position::start(&rules);
+                let mut list = crate::moves::MoveList::new();
+                for _ in 0..next() % 120 {
+                    pos.legal_moves(&mut list);
+                    if list.is_empty() || pos.final_ending().is_some() {
+                        break;
+                    }
+                    pos.make(list.as_slice()[next() as usize % list.len()]);
+                }
                 let board = pos.board();
                 let ezone = [u64::MAX; 4];
                 for at in rules.geometry.squares() {
