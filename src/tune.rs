@@ -1,4 +1,5 @@
-//! Evaluation learned from play: a Texel-style fit of the material values.
+//! Evaluation learned from play: a Texel-style fit of the material values and the weights of
+//! the positional terms ([`Term`]).
 //!
 //! Games come from self-play at a fixed number of nodes per move (random opening plies make
 //! them differ; several played at once on threads of their own, each from a cleared search, so
@@ -7,9 +8,11 @@
 //! a PGN file. Every position of a finished game that is not in check
 //! and from which a quiet move was played (neither a capture nor a promotion) becomes a sample
 //! labelled with the game's result. The model is the engine's own evaluation with the piece
-//! values as unknowns: for a position, `e(θ) = e₀ + Σ (θ − θ₀)·f`, where `e₀` is the static
-//! evaluation with the current values `θ₀` and `f` counts each kind's pieces (White minus
-//! Black) weighted by the game phase (middlegame weight `phase`, endgame weight `1 − phase`).
+//! values and the terms' weights as unknowns: for a position, `e(θ) = e₀ + Σ (θ − θ₀)·f`,
+//! where `e₀` is the static evaluation with the current weights `θ₀` and `f` is what each
+//! weight multiplies (a kind's pieces, a term's feature as the evaluation traces it; White
+//! minus Black) weighted by the game phase (middlegame weight `phase`, endgame weight
+//! `1 − phase`).
 //! The fit minimises the mean squared difference between the result and `σ(K·e)`, first
 //! choosing `K` for the current values, then moving the values by gradient descent (Adam),
 //! with a prior that holds them near the current ones. The result is an `[eval]` table
@@ -32,15 +35,16 @@ use crate::position::Position;
 use crate::position::Ruleset;
 use crate::search::{Evaluator, Limits, Score, Searcher};
 use crate::selfplay::Rng;
-use crate::variant::EvalTable;
+use crate::variant::{EvalTable, Term};
 
 /// One position to fit.
 #[derive(Clone, Debug)]
 pub struct Sample {
     /// The static evaluation with the current values, White's view.
     pub base: f64,
-    /// Per kind: White minus Black pieces.
-    pub diff: Vec<(usize, f64)>,
+    /// Per weight (kinds first, then the [`Term`]s, see [`current_values`]): what its
+    /// middlegame and its endgame half multiply, White minus Black (a kind: its pieces).
+    pub diff: Vec<(usize, f64, f64)>,
     /// Middlegame share, 0 to 1.
     pub phase: f64,
     /// The game's result for White: 1, 0.5 or 0.
@@ -75,6 +79,36 @@ pub struct PlayConfig {
     pub handicap: bool,
 }
 
+/// How one weight of the fit moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// It keeps its current value.
+    Fixed,
+    /// A piece's value: within half and twice its current value.
+    Value,
+    /// A term's weight: within its current value ± the larger of that value's size and
+    /// [`TERM_SPAN`] centipawns (a positive weight stays at 0 or more).
+    Weight,
+}
+
+/// How far a term's weight near 0 may move in a fit.
+pub const TERM_SPAN: f64 = 30.0;
+
+/// How each weight of [`current_values`] is fitted: the values of [`fitted_kinds`], and the
+/// terms' weights where `terms` says so.
+pub fn fit_spec(rules: &Ruleset, terms: bool) -> Vec<Fit> {
+    let mut spec: Vec<Fit> = fitted_kinds(rules)
+        .into_iter()
+        .map(|f| if f { Fit::Value } else { Fit::Fixed })
+        .collect();
+    spec.extend(
+        Term::ALL
+            .iter()
+            .map(|_| if terms { Fit::Weight } else { Fit::Fixed }),
+    );
+    spec
+}
+
 /// The kinds whose values are fitted: not royal (no material value) and not promoting (the
 /// pawn-like pieces are the unit the others are measured in, as the scale K is fitted too).
 pub fn fitted_kinds(rules: &Ruleset) -> Vec<bool> {
@@ -89,18 +123,26 @@ pub fn fitted_kinds(rules: &Ruleset) -> Vec<bool> {
 /// Plies in a row whose searches must agree before a game is adjudicated won.
 pub const ADJUDICATE_PLIES: u32 = 8;
 
-/// The current (middlegame, endgame) value of every kind (royal kinds: 0).
+/// The current (middlegame, endgame) value of every kind (royal kinds: 0), then the weight of
+/// every [`Term`] (the variant's `[eval.terms]`, else the default).
 pub fn current_values(rules: &Ruleset) -> Vec<(f64, f64)> {
     let ev = Evaluator::new(rules);
     let table = rules.variant.eval.as_ref();
-    (0..ev.kinds())
+    let mut out: Vec<(f64, f64)> = (0..ev.kinds())
         .map(
             |k| match table.and_then(|t| t.values.get(k).copied().flatten()) {
                 Some((mg, eg)) if ev.values[k] > 0 || mg > 0 => (mg as f64, eg as f64),
                 _ => (ev.values[k] as f64, ev.values[k] as f64),
             },
         )
-        .collect()
+        .collect();
+    for t in Term::ALL {
+        let (mg, eg) = table
+            .and_then(|x| x.term(t))
+            .unwrap_or_else(|| crate::search::term_default(t));
+        out.push((mg as f64, eg as f64));
+    }
+    out
 }
 
 /// The random openings of `cfg.games` games, drawn in order from one generator (so that a
@@ -306,15 +348,24 @@ pub fn samples(
                     count[kind_of(c)] += if color_of(c) == Color::White { 1 } else { -1 };
                 }
             }
-            let e = ev.evaluate(&pos) as f64;
+            let (e, trace) = ev.trace(&pos);
+            let e = e as f64;
+            let mut diff: Vec<(usize, f64, f64)> = count
+                .iter()
+                .enumerate()
+                .filter(|x| *x.1 != 0)
+                .map(|(k, &n)| (k, n as f64, n as f64))
+                .collect();
+            for t in Term::ALL {
+                let (w, b) = (trace.features[0][t as usize], trace.features[1][t as usize]);
+                let d = (w.0 - b.0, w.1 - b.1);
+                if d != (0.0, 0.0) {
+                    diff.push((ev.kinds() + t as usize, d.0, d.1));
+                }
+            }
             out.push(Sample {
                 base: if pos.side() == Color::White { e } else { -e },
-                diff: count
-                    .iter()
-                    .enumerate()
-                    .filter(|x| *x.1 != 0)
-                    .map(|(k, &n)| (k, n as f64))
-                    .collect(),
+                diff,
                 phase: ev.phase(&pos) as f64 / 256.0,
                 result,
                 game,
@@ -331,9 +382,9 @@ fn sigmoid(x: f64) -> f64 {
 /// The model's evaluation of a sample with values `theta` (current values `theta0`).
 fn predict(s: &Sample, theta: &[(f64, f64)], theta0: &[(f64, f64)]) -> f64 {
     let mut e = s.base;
-    for &(k, n) in &s.diff {
-        e += n
-            * ((theta[k].0 - theta0[k].0) * s.phase + (theta[k].1 - theta0[k].1) * (1.0 - s.phase));
+    for &(k, fm, fe) in &s.diff {
+        e += fm * (theta[k].0 - theta0[k].0) * s.phase
+            + fe * (theta[k].1 - theta0[k].1) * (1.0 - s.phase);
     }
     e
 }
@@ -377,12 +428,12 @@ pub fn fit_scale(samples: &[Sample], theta0: &[(f64, f64)]) -> f64 {
 
 /// The fitted values: Adam on the mean squared error plus `lambda` times the sum of the
 /// squared changes in pawns (a prior toward the current values, which keeps values that the
-/// games barely inform from drifting), `iters` passes over the samples. Kinds in `fixed`
-/// (royal pieces) keep their values.
+/// games barely inform from drifting), `iters` passes over the samples. Each weight moves as
+/// `spec` says ([`Fit`]).
 pub fn fit(
     samples: &[Sample],
     theta0: &[(f64, f64)],
-    fixed: &[bool],
+    spec: &[Fit],
     k: f64,
     lambda: f64,
     iters: u32,
@@ -397,14 +448,14 @@ pub fn fit(
             let p = sigmoid(k * predict(s, &theta, theta0));
             // d/de (r - p)^2 = -2 (r - p) p (1 - p) k
             let g = -2.0 * (s.result - p) * p * (1.0 - p) * k;
-            for &(kind, c) in &s.diff {
-                grad[2 * kind] += g * c * s.phase;
-                grad[2 * kind + 1] += g * c * (1.0 - s.phase);
+            for &(kind, fm, fe) in &s.diff {
+                grad[2 * kind] += g * fm * s.phase;
+                grad[2 * kind + 1] += g * fe * (1.0 - s.phase);
             }
         }
         let inv = 1.0 / samples.len().max(1) as f64;
         for j in 0..2 * n {
-            if fixed[j / 2] {
+            if spec[j / 2] == Fit::Fixed {
                 continue;
             }
             let (x, x0) = if j % 2 == 0 {
@@ -423,13 +474,19 @@ pub fn fit(
             } else {
                 &mut theta[j / 2].1
             };
-            // Each value stays within half and twice its current value.
             let x0 = if j % 2 == 0 {
                 theta0[j / 2].0
             } else {
                 theta0[j / 2].1
             };
-            *x = (*x - step).clamp(x0 / 2.0, (x0 * 2.0).max(1.0));
+            let (lo, hi) = if spec[j / 2] == Fit::Value {
+                // A value stays within half and twice its current value.
+                (x0 / 2.0, (x0 * 2.0).max(1.0))
+            } else {
+                let span = x0.abs().max(TERM_SPAN);
+                (x0 - span, x0 + span)
+            };
+            *x = (*x - step).clamp(lo, hi);
         }
     }
     theta
@@ -446,7 +503,7 @@ pub const FOLDS: u32 = 5;
 pub fn held_out(
     samples: &[Sample],
     theta0: &[(f64, f64)],
-    fixed: &[bool],
+    spec: &[Fit],
     lambda: f64,
     iters: u32,
 ) -> (f64, f64) {
@@ -460,7 +517,7 @@ pub fn held_out(
             continue;
         }
         let k = fit_scale(&train, theta0);
-        let theta = fit(&train, theta0, fixed, k, lambda, iters);
+        let theta = fit(&train, theta0, spec, k, lambda, iters);
         before += loss(&test, theta0, theta0, k) * test.len() as f64;
         after += loss(&test, &theta, theta0, k) * test.len() as f64;
         n += test.len();
@@ -477,7 +534,7 @@ pub const LAMBDAS: [f64; 7] = [0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1];
 pub fn choose_lambda(
     samples: &[Sample],
     theta0: &[(f64, f64)],
-    fixed: &[bool],
+    spec: &[Fit],
     iters: u32,
 ) -> (f64, Vec<(f64, f64, f64)>) {
     let rows: Vec<(f64, f64, f64)> = std::thread::scope(|s| {
@@ -485,7 +542,7 @@ pub fn choose_lambda(
             .iter()
             .map(|&l| {
                 s.spawn(move || {
-                    let (b, a) = held_out(samples, theta0, fixed, l, iters);
+                    let (b, a) = held_out(samples, theta0, spec, l, iters);
                     (l, b, a)
                 })
             })
@@ -502,17 +559,36 @@ pub fn choose_lambda(
     (best, rows)
 }
 
-/// The `[eval]` table of fitted values (kinds in `fixed` left out).
-pub fn table(theta: &[(f64, f64)], fixed: &[bool], mobility: Option<(i32, i32)>) -> EvalTable {
-    EvalTable {
-        values: theta
-            .iter()
-            .zip(fixed)
-            .map(|(&(mg, eg), &f)| (!f).then_some((mg.round() as i32, eg.round() as i32)))
+/// The `[eval]` table of the weights `theta` of `kinds` kinds and the terms: the fitted
+/// ones, and those that `kept` (the variant's own table) sets, so that the table replaces it.
+pub fn table(
+    theta: &[(f64, f64)],
+    spec: &[Fit],
+    kinds: usize,
+    kept: Option<&EvalTable>,
+) -> EvalTable {
+    let round = |(mg, eg): (f64, f64)| (mg.round() as i32, eg.round() as i32);
+    let mut t = EvalTable {
+        values: (0..kinds)
+            .map(|k| {
+                if spec[k] != Fit::Fixed {
+                    Some(round(theta[k]))
+                } else {
+                    kept.and_then(|x| x.values.get(k).copied().flatten())
+                }
+            })
             .collect(),
-        mobility,
         ..EvalTable::default()
+    };
+    for term in Term::ALL {
+        let i = kinds + term as usize;
+        t.terms[term as usize] = if spec[i] != Fit::Fixed {
+            Some(round(theta[i]))
+        } else {
+            kept.and_then(|x| x.term(term))
+        };
     }
+    t
 }
 
 #[cfg(test)]
@@ -530,7 +606,7 @@ mod tests {
             let extra = if i % 2 == 0 { 1.0 } else { -1.0 };
             samples.push(Sample {
                 base: 0.0,
-                diff: vec![(0, extra)],
+                diff: vec![(0, extra, extra)],
                 phase: 0.5,
                 result: if extra > 0.0 { 1.0 } else { 0.0 },
                 game: i,
@@ -538,7 +614,7 @@ mod tests {
         }
         let k = 0.005;
         let before = loss(&samples, &theta0, &theta0, k);
-        let theta = fit(&samples, &theta0, &[false, true], k, 0.0, 200);
+        let theta = fit(&samples, &theta0, &[Fit::Value, Fit::Fixed], k, 0.0, 200);
         let after = loss(&samples, &theta, &theta0, k);
         assert!(after < before / 2.0, "{before} -> {after}");
         assert!(theta[0].0 > 250.0 && theta[0].1 > 250.0, "{theta:?}");
@@ -566,8 +642,8 @@ mod tests {
             .map(|k| (200.0 + 10.0 * k as f64, 200.0 + 10.0 * k as f64))
             .collect();
         // The last kind is the fixed unit.
-        let mut fixed = [false; KINDS + 1];
-        fixed[KINDS] = true;
+        let mut fixed = [Fit::Value; KINDS + 1];
+        fixed[KINDS] = Fit::Fixed;
         let make = |informative: bool, seed: u64, games: u32| {
             let mut x = seed;
             let mut out = Vec::new();
@@ -593,7 +669,7 @@ mod tests {
                 for _ in 0..5 {
                     out.push(Sample {
                         base,
-                        diff: (0..KINDS).map(|k| (k, counts[k])).collect(),
+                        diff: (0..KINDS).map(|k| (k, counts[k], counts[k])).collect(),
                         phase: 0.5,
                         result,
                         game,

@@ -2,9 +2,9 @@
 
 mod common;
 
-use polymachy::position::Ruleset;
+use polymachy::position::{Position, Ruleset};
 use polymachy::search::Evaluator;
-use polymachy::variant::Variant;
+use polymachy::variant::{Term, Variant};
 
 fn chess_with(extra: &str) -> String {
     let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml"))
@@ -32,7 +32,7 @@ fn eval_values_replace_the_piece_values() {
     let q = v.kind_by_letter('Q').unwrap();
     assert_eq!(t.values[n], Some((350, 250)));
     assert_eq!(t.values[q], Some((1000, 1000)));
-    assert_eq!(t.mobility, Some((4, 2)));
+    assert_eq!(t.term(Term::Mobility), Some((4, 2)));
     let rs = Ruleset::new(&v, None).unwrap();
     let e = Evaluator::new(&rs);
     assert_eq!(e.values[n], 300);
@@ -59,7 +59,7 @@ fn an_included_table_fills_what_the_file_leaves_out() {
     let t = v.eval.clone().unwrap();
     assert_eq!(t.values[v.kind_by_letter('N').unwrap()], Some((310, 290)));
     assert_eq!(t.values[v.kind_by_letter('B').unwrap()], Some((333, 333)));
-    assert_eq!(t.mobility, Some((5, 5)));
+    assert_eq!(t.term(Term::Mobility), Some((5, 5)));
     // A missing include and a bad letter are precise errors.
     std::fs::remove_file(d.join("tuned.eval.toml")).unwrap();
     let e = Variant::load(path.to_str().unwrap())
@@ -116,6 +116,46 @@ fn tune_reads_games_and_writes_an_includable_table() {
     assert!(stdout.contains("30 games read"), "{stdout}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("[eval.values]"), "{text}");
+    // Every term was fitted and is written.
+    for t in Term::ALL {
+        assert!(text.contains(&format!("\n{} = [", t.name())), "{text}");
+    }
+    // Only the terms named: the piece values stay those of the variant's own table and are
+    // written with them, so that the table replaces it.
+    let only = d.join("only.eval.toml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["tune", "-v", "chess", "--iterations", "50", "--terms-only"])
+        .args(["--terms", "doubled,isolated", "--pgn"])
+        .arg(d.join("games.pgn"))
+        .arg("-o")
+        .arg(&only)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let only_text = std::fs::read_to_string(&only).unwrap();
+    assert!(
+        only_text.contains("\ndoubled = [") && only_text.contains("\nisolated = ["),
+        "{only_text}"
+    );
+    assert!(!only_text.contains("\nthreat = ["), "{only_text}");
+    let shipped = Variant::load("chess").unwrap();
+    let n = shipped.kind_by_letter('N').unwrap();
+    let (mg, eg) = shipped.eval.unwrap().values[n].unwrap();
+    assert!(
+        only_text.contains(&format!("N = [{mg}, {eg}]")),
+        "{only_text}"
+    );
+    // A name that is no term is refused, with the names.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_polymachy"))
+        .args(["tune", "-v", "chess", "--terms", "tempo", "--pgn"])
+        .arg(d.join("games.pgn"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("`tempo` is not an evaluation term"),
+        "{err}"
+    );
     let path = d.join("c.toml");
     std::fs::write(&path, chess_with("[eval]\ninclude = \"chess.eval.toml\"\n")).unwrap();
     let v = Variant::load(path.to_str().unwrap()).unwrap();
@@ -457,4 +497,123 @@ fn handicap_games_read_back_and_auto_chooses_a_prior() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("or `auto`"), "{err}");
+}
+
+/// `[eval.terms]` sets the positional terms' weights by name (one value for both halves, or
+/// a pair); a name that is no term is an error that lists the terms.
+#[test]
+fn eval_terms_are_read_by_name() {
+    let v = Variant::from_toml(
+        &chess_with("[eval.terms]\nthreat = [40, 20]\ndoubled = -15\nking-danger = [12, 3]\n"),
+        "chess.toml",
+    )
+    .unwrap();
+    let t = v.eval.clone().unwrap();
+    assert_eq!(t.term(Term::Threat), Some((40, 20)));
+    assert_eq!(t.term(Term::Doubled), Some((-15, -15)));
+    assert_eq!(t.term(Term::KingDanger), Some((12, 3)));
+    assert_eq!(t.term(Term::Passed), None);
+    let e = Variant::from_toml(&chess_with("[eval.terms]\ntempo = 10\n"), "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`tempo` is not an evaluation term") && e.contains("king-danger"),
+        "{e}"
+    );
+    let e = Variant::from_toml(&chess_with("[eval.terms]\nthreat = [1, 2, 3]\n"), "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("eval.terms.threat"), "{e}");
+}
+
+/// What `tune` fits rests on the evaluation's trace: for each term, raising its weight by
+/// (dm, de) must move the evaluation of a position by dm times the term's middlegame feature
+/// blended with de times its endgame feature (White minus Black), up to rounding. Random
+/// positions of chess, Metamachy and Shako, every term, with the structure terms (off by
+/// default) switched on.
+#[test]
+fn each_term_moves_the_evaluation_by_its_traced_feature() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed as u32
+    };
+    let mut checked = [0usize; Term::COUNT];
+    for name in ["chess", "metamachy", "shako"] {
+        let base = Variant::load(name).unwrap();
+        let rules0 = Ruleset::new(&base, None).unwrap();
+        let ev0 = Evaluator::new(&rules0);
+        for term in Term::ALL {
+            let w0 = polymachy::search::term_default(term);
+            let w0 = base.eval.as_ref().and_then(|t| t.term(term)).unwrap_or(w0);
+            let (dm, de) = if term == Term::Passed {
+                (40, 70)
+            } else {
+                (7, 11)
+            };
+            let mut v = base.clone();
+            let mut table = v.eval.clone().unwrap_or_default();
+            table.terms[term as usize] = Some((w0.0 + dm, w0.1 + de));
+            v.eval = Some(table);
+            let rules1 = Ruleset::new(&v, None).unwrap();
+            let ev1 = Evaluator::new(&rules1);
+            for _ in 0..12 {
+                let choices: Vec<u32> = (0..10 + next() % 60).map(|_| next()).collect();
+                let pos = polymachy::testing::play_choices(&rules0, &choices);
+                let white = |e: i32| {
+                    if pos.side() == polymachy::geometry::Color::White {
+                        e
+                    } else {
+                        -e
+                    }
+                };
+                let (e0, tr) = ev0.trace(&pos);
+                let pos1 = Position::from_fen(&rules1, &pos.fen()).unwrap();
+                let e1 = ev1.evaluate(&pos1);
+                let phase = ev0.phase(&pos) as f64 / 256.0;
+                let f = |i: usize| tr.features[i][term as usize];
+                let (fm, fe) = (f(0).0 - f(1).0, f(0).1 - f(1).1);
+                let want = dm as f64 * fm * phase + de as f64 * fe * (1.0 - phase);
+                let got = (white(e1) - white(e0)) as f64;
+                // Rounding: per piece where the weight enters a square table or a division.
+                let men = pos
+                    .occupied(polymachy::geometry::Color::White)
+                    .iter()
+                    .count()
+                    + pos
+                        .occupied(polymachy::geometry::Color::Black)
+                        .iter()
+                        .count();
+                let slack = 2.0 + men as f64 * 0.5;
+                // Leave out positions the evaluation scales down (a side without pawn-like
+                // pieces) or where King danger reaches its cap.
+                let scaled = (white(e0) - 12).abs() > 2500
+                    || tr
+                        .danger
+                        .iter()
+                        .any(|&d| d as f64 * d as f64 * 40.0 / 256.0 >= 600.0);
+                if scaled {
+                    continue;
+                }
+                assert!(
+                    (got - want).abs() <= slack,
+                    "{name}, {}: {} -> {} moved {got}, the trace says {want} ({fm}, {fe}, \
+                     phase {phase})\n{}",
+                    term.name(),
+                    e0,
+                    e1,
+                    pos.fen()
+                );
+                if want.abs() > 0.5 {
+                    checked[term as usize] += 1;
+                }
+            }
+        }
+    }
+    // Every term moved some evaluation (a feature that stays 0 would pass the check above).
+    for t in Term::ALL {
+        assert!(checked[t as usize] > 0, "{} never moved", t.name());
+    }
 }

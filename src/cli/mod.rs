@@ -100,7 +100,7 @@ pub enum Command {
     Match(MatchArgs),
     // `[eval]` names the TOML table in the --help text: it is no link.
     #[allow(rustdoc::broken_intra_doc_links)]
-    /// Fit a variant's piece values to self-play games (or a PGN file); writes an [eval] table
+    /// Fit a variant's piece values and evaluation terms to self-play games (or a PGN file); writes an [eval] table
     Tune(tune::TuneArgs),
     /// Write training data for a network: positions from self-play with scores and results
     Datagen(net::DatagenArgs),

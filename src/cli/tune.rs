@@ -1,5 +1,6 @@
-//! `polymachy tune`: fits a variant's piece values to the results of games and writes them as
-//! an `[eval]` table (see [`crate::tune`]).
+//! `polymachy tune`: fits a variant's piece values and the weights of its evaluation's
+//! positional terms to the results of games and writes them as an `[eval]` table (see
+//! [`crate::tune`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,8 +10,8 @@ use clap::Args;
 use super::{UserError, VariantArgs, load_rules};
 use crate::position::Ruleset;
 use crate::session::{Record, Session, parse_pgn};
-use crate::tune::{self, PlayConfig, Sample};
-use crate::variant::EvalTable;
+use crate::tune::{self, Fit, PlayConfig, Sample};
+use crate::variant::{EvalTable, Term};
 
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
@@ -62,6 +63,17 @@ pub struct TuneArgs {
     /// Passes of the fit over the samples
     #[arg(long, default_value_t = 400)]
     pub iterations: u32,
+    /// Fit the piece values only: the positional terms' weights stay as they are
+    #[arg(long, conflicts_with = "terms")]
+    pub values_only: bool,
+    /// Fit only these positional terms (comma-separated names: mobility, threat, passed,
+    /// shelter, shelter-pawn, king-danger, centre, doubled, isolated, phalanx); the others
+    /// stay as they are
+    #[arg(long, value_delimiter = ',', value_parser = parse_term, value_name = "TERMS")]
+    pub terms: Option<Vec<Term>>,
+    /// Keep the piece values as they are: fit the positional terms only
+    #[arg(long, conflicts_with = "values_only")]
+    pub terms_only: bool,
     /// Write the self-played games to this PGN file
     #[arg(long, value_name = "FILE")]
     pub save_games: Option<PathBuf>,
@@ -79,6 +91,17 @@ pub enum Lambda {
     Given(f64),
     /// The weight the held-out games predict best.
     Auto,
+}
+
+/// `--terms`: a term's name.
+fn parse_term(s: &str) -> Result<Term, String> {
+    Term::by_name(s.trim()).ok_or_else(|| {
+        let names: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
+        format!(
+            "`{s}` is not an evaluation term; the terms are {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// `--lambda`: a weight of 0 or more, or `auto`.
@@ -148,29 +171,39 @@ pub fn run_tune(a: TuneArgs) -> Result<(), UserError> {
         return Err(UserError("no quiet positions to fit".into()));
     }
     let theta0 = tune::current_values(&rules);
-    let fixed: Vec<bool> = tune::fitted_kinds(&rules).iter().map(|f| !f).collect();
-    let lambda = choose_prior(&a, &samples, &theta0, &fixed);
+    let mut spec = tune::fit_spec(&rules, !a.values_only);
+    let kinds = rules.variant.pieces.len();
+    if let Some(only) = &a.terms {
+        for t in Term::ALL {
+            if !only.contains(&t) {
+                spec[kinds + t as usize] = Fit::Fixed;
+            }
+        }
+    }
+    if a.terms_only {
+        spec[..kinds].fill(Fit::Fixed);
+    }
+    let lambda = choose_prior(&a, &samples, &theta0, &spec);
     let k = tune::fit_scale(&samples, &theta0);
     let before = tune::loss(&samples, &theta0, &theta0, k);
-    let theta = tune::fit(&samples, &theta0, &fixed, k, lambda, a.iterations);
+    let theta = tune::fit(&samples, &theta0, &spec, k, lambda, a.iterations);
     let after = tune::loss(&samples, &theta, &theta0, k);
     println!(
         "{} positions, K = {k:.4}, prior {lambda}, error {before:.5} -> {after:.5}",
         samples.len()
     );
-    let mobility = rules.variant.eval.as_ref().and_then(|e| e.mobility);
-    let table = tune::table(&theta, &fixed, mobility);
-    for (kind, (p, (t0, t))) in rules
+    let table = tune::table(&theta, &spec, kinds, rules.variant.eval.as_ref());
+    let names = rules
         .variant
         .pieces
         .iter()
-        .zip(theta0.iter().zip(&theta))
-        .enumerate()
-    {
-        if !fixed[kind] {
+        .map(|p| format!("{} {}", p.symbol, p.name))
+        .chain(Term::ALL.iter().map(|t| t.name().to_string()));
+    for (i, (name, (t0, t))) in names.zip(theta0.iter().zip(&theta)).enumerate() {
+        if spec[i] != Fit::Fixed {
             println!(
-                "  {} {:<12} {:>5.0} {:>5.0}  ->  {:>5.0} {:>5.0}",
-                p.symbol, p.name, t0.0, t0.1, t.0, t.1
+                "  {name:<16} {:>5.0} {:>5.0}  ->  {:>5.0} {:>5.0}",
+                t0.0, t0.1, t.0, t.1
             );
         }
     }
@@ -201,7 +234,14 @@ fn self_play_samples(
     rules: &Arc<Ruleset>,
     samples: &mut Vec<Sample>,
 ) -> Result<(), UserError> {
-    let mut pgn_out = String::new();
+    // Each game is written as it ends, so that a run cut short keeps the games it played.
+    let mut pgn_out = match &a.save_games {
+        Some(p) => {
+            Some(std::fs::File::create(p).map_err(|e| UserError(format!("{}: {e}", p.display())))?)
+        }
+        None => None,
+    };
+    let mut write_error = None;
     let cfg = PlayConfig {
         games: a.games,
         nodes: a.nodes,
@@ -249,9 +289,13 @@ fn self_play_samples(
         n += 1;
         let r = tune::result_of(g);
         tune::samples(rules, g, r, skip, n, samples);
-        if a.save_games.is_some() {
-            pgn_out.push_str(&g.to_pgn());
-            pgn_out.push('\n');
+        if let Some(f) = pgn_out.as_mut()
+            && write_error.is_none()
+        {
+            use std::io::Write;
+            if let Err(e) = writeln!(f, "{}", g.to_pgn()).and_then(|()| f.flush()) {
+                write_error = Some(e);
+            }
         }
         let adjudicated = g.outcome().is_none();
         println!(
@@ -265,17 +309,17 @@ fn self_play_samples(
             if adjudicated { " (adjudicated)" } else { "" }
         );
     });
-    if let Some(p) = &a.save_games {
-        std::fs::write(p, &pgn_out).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
+    if let (Some(p), Some(e)) = (&a.save_games, write_error) {
+        return Err(UserError(format!("{}: {e}", p.display())));
     }
     Ok(())
 }
 
 /// The prior's weight: `--lambda`, or the one the held-out check chooses; prints the check.
-fn choose_prior(a: &TuneArgs, samples: &[Sample], theta0: &[(f64, f64)], fixed: &[bool]) -> f64 {
+fn choose_prior(a: &TuneArgs, samples: &[Sample], theta0: &[(f64, f64)], spec: &[Fit]) -> f64 {
     match a.lambda {
         Lambda::Given(l) => {
-            let (b, f) = tune::held_out(samples, theta0, fixed, l, a.iterations);
+            let (b, f) = tune::held_out(samples, theta0, spec, l, a.iterations);
             println!(
                 "held-out error ({} folds by game), prior {l}: {b:.5} -> {f:.5}",
                 tune::FOLDS
@@ -283,7 +327,7 @@ fn choose_prior(a: &TuneArgs, samples: &[Sample], theta0: &[(f64, f64)], fixed: 
             l
         }
         Lambda::Auto => {
-            let (l, rows) = tune::choose_lambda(samples, theta0, fixed, a.iterations);
+            let (l, rows) = tune::choose_lambda(samples, theta0, spec, a.iterations);
             println!("held-out error ({} folds by game):", tune::FOLDS);
             for (w, b, f) in rows {
                 println!(
@@ -309,7 +353,7 @@ fn write_table(
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}.eval.toml", rules.variant.id)));
     let text = format!(
-        "# Piece values of {} fitted by `polymachy tune` to {} quiet positions \
+        "# Evaluation weights of {} fitted by `polymachy tune` to {} quiet positions \
          (error {before:.5} -> {after:.5}).\n# Include it from the variant file: \
          [eval] include = \"{}\"\n{}",
         rules.variant.title,

@@ -30,6 +30,7 @@ use crate::moves::{Code, EMPTY, code, color_of, kind_of};
 use crate::position::Position;
 use crate::position::Ruleset;
 use crate::tables::{Entry, Landing, Shape};
+use crate::variant::Term;
 
 /// Probability that a square is occupied, in the model used for derived values.
 const DENSITY: f64 = 0.3;
@@ -64,9 +65,24 @@ const THREAT_MG: i32 = 32;
 const THREAT_EG: i32 = 24;
 /// King danger: each attacker of the squares next to a royal piece adds its hits times
 /// (its value / 100 + 2); with two attackers or more, the royal side loses the square of
-/// the sum over [`DANGER_DIV`] in the middlegame, at most [`DANGER_MAX`].
-const DANGER_DIV: i32 = 16;
+/// the sum times [`DANGER_MG`] / 256 in the middlegame, at most [`DANGER_MAX`].
+const DANGER_MG: i32 = 16;
 const DANGER_MAX: i32 = 600;
+
+/// The weight of `term` where the variant's `[eval.terms]` does not set one: (middlegame,
+/// endgame). The pawn-structure terms are off (0) unless a table sets them.
+pub fn term_default(term: Term) -> (i32, i32) {
+    match term {
+        Term::Mobility => (MOB_MG, MOB_EG),
+        Term::Threat => (THREAT_MG, THREAT_EG),
+        Term::Passed => (100, 100),
+        Term::Shelter => (SHELTER, 0),
+        Term::ShelterPawn => (SHELTER_PAWN, 0),
+        Term::KingDanger => (DANGER_MG, 0),
+        Term::Centre => (CENTRE_MG as i32, CENTRE_EG as i32),
+        Term::Doubled | Term::Isolated | Term::Phalanx => (0, 0),
+    }
+}
 
 /// The expected mobility of one table entry in the density model, accumulated into `reach`
 /// (per destination square, the probability of reaching it: unions over entries).
@@ -142,7 +158,7 @@ pub fn derived_value(rules: &Ruleset, kind: usize) -> i32 {
 
 /// What the positional terms of an evaluation found, per side (White first): see
 /// [`Evaluator::trace`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace {
     /// Passed pawn-like pieces: no enemy pawn-like piece ahead on its file or the files
     /// beside it.
@@ -153,6 +169,11 @@ pub struct Trace {
     pub attackers: [i32; 2],
     /// Their weighted hits on those squares (the penalty counts with two attackers or more).
     pub danger: [i32; 2],
+    /// Per side and [`Term`]: what the term's (middlegame, endgame) weight multiplies, so
+    /// that the term adds `weight.0 · f.0` to the side's middlegame score and `weight.1 ·
+    /// f.1` to its endgame score (as the evaluation computes it, up to rounding; King
+    /// danger as if its cap were not reached where it is not).
+    pub features: [[(f64, f64); Term::COUNT]; 2],
 }
 
 /// The evaluator of one ruleset.
@@ -189,6 +210,12 @@ pub struct Evaluator {
     passed_eg: Vec<i32>,
     /// Per kind: its weight as an attacker of the squares next to a royal piece.
     danger_weight: Vec<i32>,
+    /// Per [`Term`]: its (middlegame, endgame) weight.
+    w: [(i32, i32); Term::COUNT],
+    /// Whether any pawn-structure term has a weight.
+    structure: bool,
+    /// Per `code * size + sq`: the square's centralisation (what [`Term::Centre`] weighs).
+    centre: Vec<f32>,
     /// Per square: the squares next to it (within one file and one rank), as a bitset.
     zone: Vec<[u64; 4]>,
     /// What the mobility term walks for each piece on each square ([`Walks`]).
@@ -334,7 +361,17 @@ impl Evaluator {
                 }
             })
             .collect();
-        let (mob_mg, mob_eg) = table.and_then(|t| t.mobility).unwrap_or((MOB_MG, MOB_EG));
+        let mut w = [(0, 0); Term::COUNT];
+        for t in Term::ALL {
+            w[t as usize] = table
+                .and_then(|x| x.term(t))
+                .unwrap_or_else(|| term_default(t));
+        }
+        let (mob_mg, mob_eg) = w[Term::Mobility as usize];
+        let (centre_mg, centre_eg) = w[Term::Centre as usize];
+        let structure = [Term::Doubled, Term::Isolated, Term::Phalanx]
+            .iter()
+            .any(|&t| w[t as usize] != (0, 0));
         let max_value = values.iter().copied().max().unwrap_or(100).max(100);
         let order_values: Vec<i32> = (0..nkinds)
             .map(|k| {
@@ -399,6 +436,7 @@ impl Evaluator {
         let mut psq_eg = vec![0; 256 * size];
         let mut passed_mg = vec![0; 256 * size];
         let mut passed_eg = vec![0; 256 * size];
+        let mut centre_of = vec![0f32; 256 * size];
         let centre_file = (g.files as f64 - 1.0) / 2.0;
         let centre_rank = (g.ranks as f64 - 1.0) / 2.0;
         let max_dist = centre_file.max(centre_rank).max(1.0);
@@ -429,8 +467,9 @@ impl Evaluator {
                             * (1.0 - 2.0 * d)
                             * (g.files.max(g.ranks) as f64 / 8.0).sqrt();
                     } else {
-                        mg += CENTRE_MG * centre;
-                        eg += CENTRE_EG * centre;
+                        mg += centre_mg as f64 * centre;
+                        eg += centre_eg as f64 * centre;
+                        centre_of[c * size + sq.index()] = centre as f32;
                     }
                     if pawnlike[k] {
                         let from = start_rank[k] as i32;
@@ -508,6 +547,9 @@ impl Evaluator {
             passed_eg,
             danger_weight,
             zone,
+            w,
+            structure,
+            centre: centre_of,
         }
     }
 
@@ -645,6 +687,8 @@ impl Evaluator {
         reason = "the evaluation's hot path: one pass over the pieces gathers every term"
     )]
     fn eval_inner(&self, pos: &Position, full: bool, trace: Option<&mut Trace>) -> i32 {
+        let tracing = trace.is_some();
+        let mut feat = [[(0f64, 0f64); Term::COUNT]; 2];
         let rules = pos.rules();
         let t = &rules.tables;
         let g = rules.geometry;
@@ -667,6 +711,9 @@ impl Evaluator {
         let mut attackers = [0i32; 2];
         let mut danger = [0i32; 2];
         let mut passed_n = [0i32; 2];
+        // Per side and file (offset by one): its pawn-like pieces, for the structure terms.
+        let structure = full && (self.structure || tracing);
+        let mut on_file = [[0i32; 18]; 2];
         if full {
             for sq in pos
                 .occupied(Color::White)
@@ -681,6 +728,7 @@ impl Evaluator {
                     } else {
                         black_high[f] = black_high[f].max(r);
                     }
+                    on_file[color_of(c).index()][f] += 1;
                 }
             }
             for col in [Color::White, Color::Black] {
@@ -709,6 +757,11 @@ impl Evaluator {
             } else {
                 material[ci] += self.values[k];
             }
+            if tracing {
+                let x = self.centre[idx] as f64;
+                let f = &mut feat[ci][Term::Centre as usize];
+                *f = (f.0 + x, f.1 + x);
+            }
             if !full {
                 continue;
             }
@@ -733,13 +786,31 @@ impl Evaluator {
                     };
                     if passed {
                         passed_n[ci] += 1;
-                        mg[ci] += self.passed_mg[idx];
-                        eg[ci] += self.passed_eg[idx];
+                        let (wm, we) = self.w[Term::Passed as usize];
+                        mg[ci] += self.passed_mg[idx] * wm / 100;
+                        eg[ci] += self.passed_eg[idx] * we / 100;
+                        let f = &mut feat[ci][Term::Passed as usize];
+                        *f = (
+                            f.0 + self.passed_mg[idx] as f64 / 100.0,
+                            f.1 + self.passed_eg[idx] as f64 / 100.0,
+                        );
+                    }
+                    if structure {
+                        // A pawn-like piece beside it on the next file, same rank.
+                        if (f as u8) < g.files {
+                            let o = board[g.square(f as u8, r as u8).index()];
+                            if o != EMPTY && color_of(o) == col && self.pawnlike[kind_of(o)] {
+                                feat[ci][Term::Phalanx as usize].0 += 1.0;
+                            }
+                        }
+                        if on_file[ci][f - 1] == 0 && on_file[ci][f + 1] == 0 {
+                            feat[ci][Term::Isolated as usize].0 += 1.0;
+                        }
                     }
                 }
             } else if self.royal[k] {
                 // Shelter: friendly pieces on the squares the royal piece could step to.
-                let mut s = 0;
+                let (mut near, mut ahead_pawns) = (0, 0);
                 for e in t.entries_at(k, col, at) {
                     if e.shape() != Shape::Leap {
                         continue;
@@ -747,18 +818,23 @@ impl Evaluator {
                     let d = t.squares_of(e)[0];
                     let o = board[d.index()];
                     if o != EMPTY && color_of(o) == col {
-                        s += SHELTER;
+                        near += 1;
                         let ahead = if col == Color::White {
                             g.rank(d) > g.rank(at)
                         } else {
                             g.rank(d) < g.rank(at)
                         };
                         if ahead && self.pawnlike[kind_of(o)] {
-                            s += SHELTER_PAWN;
+                            ahead_pawns += 1;
                         }
                     }
                 }
-                mg[ci] += s;
+                let (sm, se) = self.w[Term::Shelter as usize];
+                let (pm, pe) = self.w[Term::ShelterPawn as usize];
+                mg[ci] += near * sm + ahead_pawns * pm;
+                eg[ci] += near * se + ahead_pawns * pe;
+                feat[ci][Term::Shelter as usize].0 += near as f64;
+                feat[ci][Term::ShelterPawn as usize].0 += ahead_pawns as f64;
             }
         }
         if rules.has_hands() {
@@ -786,13 +862,45 @@ impl Evaluator {
             eg[ci] += mob[ci] * self.mob_eg / (16 * 16);
             if full {
                 let n: i32 = threatened[ci].iter().map(|w| w.count_ones() as i32).sum();
-                mg[ci] += n * THREAT_MG;
-                eg[ci] += n * THREAT_EG;
+                let (tm, te) = self.w[Term::Threat as usize];
+                mg[ci] += n * tm;
+                eg[ci] += n * te;
+                feat[ci][Term::Threat as usize].0 += n as f64;
                 if attackers[ci] >= 2 {
-                    let d = danger[ci] as i64;
-                    mg[ci] += (d * d / DANGER_DIV as i64).min(DANGER_MAX as i64) as i32;
+                    let d2 = danger[ci] as i64 * danger[ci] as i64;
+                    let (dm, de) = self.w[Term::KingDanger as usize];
+                    let cap = DANGER_MAX as i64;
+                    mg[ci] += (d2 * dm as i64 / 256).min(cap) as i32;
+                    eg[ci] += (d2 * de as i64 / 256).min(cap) as i32;
+                    let f = d2 as f64 / 256.0;
+                    let fm = if dm > 0 {
+                        f.min(DANGER_MAX as f64 / dm as f64)
+                    } else {
+                        f
+                    };
+                    let fe = if de > 0 {
+                        f.min(DANGER_MAX as f64 / de as f64)
+                    } else {
+                        f
+                    };
+                    feat[ci][Term::KingDanger as usize] = (fm, fe);
+                }
+                if structure {
+                    let mut doubled = 0;
+                    for &n in &on_file[ci] {
+                        doubled += (n - 1).max(0);
+                    }
+                    feat[ci][Term::Doubled as usize].0 = doubled as f64;
+                    let f = &mut feat[ci];
+                    for t in [Term::Doubled, Term::Isolated, Term::Phalanx] {
+                        let (wm, we) = self.w[t as usize];
+                        let n = f[t as usize].0 as i32;
+                        mg[ci] += n * wm;
+                        eg[ci] += n * we;
+                    }
                 }
             }
+            feat[ci][Term::Mobility as usize].0 = mob[ci] as f64 / 256.0;
         }
         if let Some(t) = trace {
             for ci in 0..2 {
@@ -800,6 +908,15 @@ impl Evaluator {
                 t.threats[ci] = threatened[ci].iter().map(|w| w.count_ones() as i32).sum();
                 t.attackers[ci] = attackers[ci];
                 t.danger[ci] = danger[ci];
+                // Where a term's middlegame and endgame weigh the same thing, both halves of
+                // its feature are that one count.
+                for term in Term::ALL {
+                    let f = &mut feat[ci][term as usize];
+                    if !matches!(term, Term::Passed | Term::KingDanger) {
+                        f.1 = f.0;
+                    }
+                }
+                t.features[ci] = feat[ci];
             }
         }
         let phase = (phase_m * PHASE_MAX / self.phase_total).min(PHASE_MAX);

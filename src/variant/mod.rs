@@ -13,7 +13,7 @@ mod test_table;
 mod zones;
 
 pub use display::Display;
-pub use eval_table::EvalTable;
+pub use eval_table::{EvalTable, Term};
 pub use load::Placement;
 pub use load::{
     BUILTIN, BUILTIN_EVAL, BUILTIN_NETS, Files, MAX_ERRORS, MAX_NETWORK_BYTES, VariantError,
