@@ -137,9 +137,7 @@ pub fn current_values(rules: &Ruleset) -> Vec<(f64, f64)> {
         )
         .collect();
     for t in Term::ALL {
-        let (mg, eg) = table
-            .and_then(|x| x.term(t))
-            .unwrap_or_else(|| crate::search::term_default(t));
+        let (mg, eg) = ev.weight(t);
         out.push((mg as f64, eg as f64));
     }
     out

@@ -15,6 +15,13 @@ fn chess_with(extra: &str) -> String {
     format!("{base}\n{extra}\n")
 }
 
+/// The error of chess with `extra` added to its file.
+fn chess_error(extra: &str) -> String {
+    Variant::from_toml(&chess_with(extra), "c.toml")
+        .unwrap_err()
+        .to_string()
+}
+
 /// A temporary folder of this file's, removed when dropped.
 fn temp_dir(name: &str) -> common::TempDir {
     common::TempDir::new(&format!("tune-{name}"))
@@ -77,13 +84,9 @@ fn an_included_table_fills_what_the_file_leaves_out() {
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())),
         "{e}"
     );
-    let e = Variant::from_toml(&chess_with("[eval.values]\nX = 3\n"), "c.toml")
-        .unwrap_err()
-        .to_string();
+    let e = chess_error("[eval.values]\nX = 3\n");
     assert!(e.contains("`X` is not a piece letter"), "{e}");
-    let e = Variant::from_toml(&chess_with("[eval.values]\nN = \"a lot\"\n"), "c.toml")
-        .unwrap_err()
-        .to_string();
+    let e = chess_error("[eval.values]\nN = \"a lot\"\n");
     assert!(e.contains("eval.values.N"), "{e}");
 }
 
@@ -513,16 +516,12 @@ fn eval_terms_are_read_by_name() {
     assert_eq!(t.term(Term::Doubled), Some((-15, -15)));
     assert_eq!(t.term(Term::KingDanger), Some((12, 3)));
     assert_eq!(t.term(Term::Passed), None);
-    let e = Variant::from_toml(&chess_with("[eval.terms]\ntempo = 10\n"), "c.toml")
-        .unwrap_err()
-        .to_string();
+    let e = chess_error("[eval.terms]\ntempo = 10\n");
     assert!(
         e.contains("`tempo` is not an evaluation term") && e.contains("king-danger"),
         "{e}"
     );
-    let e = Variant::from_toml(&chess_with("[eval.terms]\nthreat = [1, 2, 3]\n"), "c.toml")
-        .unwrap_err()
-        .to_string();
+    let e = chess_error("[eval.terms]\nthreat = [1, 2, 3]\n");
     assert!(e.contains("eval.terms.threat"), "{e}");
 }
 
@@ -546,8 +545,7 @@ fn each_term_moves_the_evaluation_by_its_traced_feature() {
         let rules0 = Ruleset::new(&base, None).unwrap();
         let ev0 = Evaluator::new(&rules0);
         for term in Term::ALL {
-            let w0 = polymachy::search::term_default(term);
-            let w0 = base.eval.as_ref().and_then(|t| t.term(term)).unwrap_or(w0);
+            let w0 = ev0.weight(term);
             let (dm, de) = if term == Term::Passed {
                 (40, 70)
             } else {

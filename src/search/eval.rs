@@ -71,7 +71,7 @@ const DANGER_MAX: i32 = 600;
 
 /// The weight of `term` where the variant's `[eval.terms]` does not set one: (middlegame,
 /// endgame). The pawn-structure terms are off (0) unless a table sets them.
-pub fn term_default(term: Term) -> (i32, i32) {
+fn term_default(term: Term) -> (i32, i32) {
     match term {
         Term::Mobility => (MOB_MG, MOB_EG),
         Term::Threat => (THREAT_MG, THREAT_EG),
@@ -174,6 +174,27 @@ pub struct Trace {
     /// f.1` to its endgame score (as the evaluation computes it, up to rounding; King
     /// danger as if its cap were not reached where it is not).
     pub features: [[(f64, f64); Term::COUNT]; 2],
+}
+
+/// One side's tallies in an evaluation, from which [`Evaluator::features`] derives what each
+/// term's weight multiplies.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    /// Mobility: the sum over pieces of (squares × 16 − expected) × the piece's weight.
+    mob: i32,
+    /// The centralisation of its pieces.
+    centre: f64,
+    /// The derived bonuses of its passed pawn-like pieces (middlegame, endgame).
+    passed: (i32, i32),
+    /// Friendly pieces next to its royal piece, and pawn-like ones ahead of it.
+    shelter: (i32, i32),
+    /// Its doubled, isolated and phalanx pawn-like pieces.
+    shape: [i32; 3],
+    /// Enemy pieces it attacks with a cheaper piece.
+    threats: i32,
+    /// Its pieces attacking the enemy royal zone, and their weighted hits.
+    attackers: i32,
+    danger: i32,
 }
 
 /// The evaluator of one ruleset.
@@ -563,6 +584,12 @@ impl Evaluator {
         }
     }
 
+    /// The (middlegame, endgame) weight of `term`: the variant's `[eval.terms]`, else the
+    /// default.
+    pub fn weight(&self, term: Term) -> (i32, i32) {
+        self.w[term as usize]
+    }
+
     /// The number of piece kinds.
     pub fn kinds(&self) -> usize {
         self.nkinds
@@ -682,13 +709,56 @@ impl Evaluator {
         (n, hits)
     }
 
+    /// What each term's weight multiplies for one side (see [`Trace::features`]), from its
+    /// tallies in one evaluation.
+    fn features(&self, t: &Tally) -> [(f64, f64); Term::COUNT] {
+        let Tally {
+            mob,
+            centre,
+            passed,
+            shelter,
+            shape,
+            threats,
+            attackers,
+            danger,
+        } = *t;
+        let mut f = [(0.0, 0.0); Term::COUNT];
+        let same = |x: f64| (x, x);
+        f[Term::Mobility as usize] = same(mob as f64 / 256.0);
+        f[Term::Threat as usize] = same(threats as f64);
+        f[Term::Passed as usize] = (passed.0 as f64 / 100.0, passed.1 as f64 / 100.0);
+        f[Term::Shelter as usize] = same(shelter.0 as f64);
+        f[Term::ShelterPawn as usize] = same(shelter.1 as f64);
+        if attackers >= 2 {
+            // Linear up to the cap: where the current weight reaches it, the feature is what
+            // that weight needs to reach it.
+            let d2 = danger as f64 * danger as f64 / 256.0;
+            let capped = |w: i32| {
+                if w > 0 {
+                    d2.min(DANGER_MAX as f64 / w as f64)
+                } else {
+                    d2
+                }
+            };
+            let (dm, de) = self.w[Term::KingDanger as usize];
+            f[Term::KingDanger as usize] = (capped(dm), capped(de));
+        }
+        f[Term::Centre as usize] = same(centre);
+        for (t, n) in [Term::Doubled, Term::Isolated, Term::Phalanx]
+            .into_iter()
+            .zip(shape)
+        {
+            f[t as usize] = same(n as f64);
+        }
+        f
+    }
+
     #[expect(
         clippy::too_many_lines,
         reason = "the evaluation's hot path: one pass over the pieces gathers every term"
     )]
     fn eval_inner(&self, pos: &Position, full: bool, trace: Option<&mut Trace>) -> i32 {
         let tracing = trace.is_some();
-        let mut feat = [[(0f64, 0f64); Term::COUNT]; 2];
         let rules = pos.rules();
         let t = &rules.tables;
         let g = rules.geometry;
@@ -711,9 +781,17 @@ impl Evaluator {
         let mut attackers = [0i32; 2];
         let mut danger = [0i32; 2];
         let mut passed_n = [0i32; 2];
-        // Per side and file (offset by one): its pawn-like pieces, for the structure terms.
+        // Per side: friendly pieces next to the royal piece, and pawn-like ones ahead of it.
+        let mut shelter = [(0i32, 0i32); 2];
+        // Per side and file (offset by one): its pawn-like pieces, for the structure terms;
+        // per side, its (doubled, isolated, phalanx) pawn-like pieces.
         let structure = full && (self.structure || tracing);
         let mut on_file = [[0i32; 18]; 2];
+        let mut shape = [[0i32; 3]; 2];
+        // For the trace only: per side, the centralisation of its pieces and the derived
+        // bonuses of its passed pawn-like pieces (middlegame, endgame).
+        let mut centre = [0f64; 2];
+        let mut passed_bonus = [(0i32, 0i32); 2];
         if full {
             for sq in pos
                 .occupied(Color::White)
@@ -728,7 +806,9 @@ impl Evaluator {
                     } else {
                         black_high[f] = black_high[f].max(r);
                     }
-                    on_file[color_of(c).index()][f] += 1;
+                    if structure {
+                        on_file[color_of(c).index()][f] += 1;
+                    }
                 }
             }
             for col in [Color::White, Color::Black] {
@@ -758,9 +838,7 @@ impl Evaluator {
                 material[ci] += self.values[k];
             }
             if tracing {
-                let x = self.centre[idx] as f64;
-                let f = &mut feat[ci][Term::Centre as usize];
-                *f = (f.0 + x, f.1 + x);
+                centre[ci] += self.centre[idx] as f64;
             }
             if !full {
                 continue;
@@ -789,22 +867,21 @@ impl Evaluator {
                         let (wm, we) = self.w[Term::Passed as usize];
                         mg[ci] += self.passed_mg[idx] * wm / 100;
                         eg[ci] += self.passed_eg[idx] * we / 100;
-                        let f = &mut feat[ci][Term::Passed as usize];
-                        *f = (
-                            f.0 + self.passed_mg[idx] as f64 / 100.0,
-                            f.1 + self.passed_eg[idx] as f64 / 100.0,
-                        );
+                        if tracing {
+                            let b = &mut passed_bonus[ci];
+                            *b = (b.0 + self.passed_mg[idx], b.1 + self.passed_eg[idx]);
+                        }
                     }
                     if structure {
                         // A pawn-like piece beside it on the next file, same rank.
                         if (f as u8) < g.files {
                             let o = board[g.square(f as u8, r as u8).index()];
                             if o != EMPTY && color_of(o) == col && self.pawnlike[kind_of(o)] {
-                                feat[ci][Term::Phalanx as usize].0 += 1.0;
+                                shape[ci][2] += 1;
                             }
                         }
                         if on_file[ci][f - 1] == 0 && on_file[ci][f + 1] == 0 {
-                            feat[ci][Term::Isolated as usize].0 += 1.0;
+                            shape[ci][1] += 1;
                         }
                     }
                 }
@@ -833,8 +910,7 @@ impl Evaluator {
                 let (pm, pe) = self.w[Term::ShelterPawn as usize];
                 mg[ci] += near * sm + ahead_pawns * pm;
                 eg[ci] += near * se + ahead_pawns * pe;
-                feat[ci][Term::Shelter as usize].0 += near as f64;
-                feat[ci][Term::ShelterPawn as usize].0 += ahead_pawns as f64;
+                shelter[ci] = (near, ahead_pawns);
             }
         }
         if rules.has_hands() {
@@ -865,42 +941,25 @@ impl Evaluator {
                 let (tm, te) = self.w[Term::Threat as usize];
                 mg[ci] += n * tm;
                 eg[ci] += n * te;
-                feat[ci][Term::Threat as usize].0 += n as f64;
                 if attackers[ci] >= 2 {
                     let d2 = danger[ci] as i64 * danger[ci] as i64;
                     let (dm, de) = self.w[Term::KingDanger as usize];
                     let cap = DANGER_MAX as i64;
                     mg[ci] += (d2 * dm as i64 / 256).min(cap) as i32;
                     eg[ci] += (d2 * de as i64 / 256).min(cap) as i32;
-                    let f = d2 as f64 / 256.0;
-                    let fm = if dm > 0 {
-                        f.min(DANGER_MAX as f64 / dm as f64)
-                    } else {
-                        f
-                    };
-                    let fe = if de > 0 {
-                        f.min(DANGER_MAX as f64 / de as f64)
-                    } else {
-                        f
-                    };
-                    feat[ci][Term::KingDanger as usize] = (fm, fe);
                 }
                 if structure {
-                    let mut doubled = 0;
-                    for &n in &on_file[ci] {
-                        doubled += (n - 1).max(0);
-                    }
-                    feat[ci][Term::Doubled as usize].0 = doubled as f64;
-                    let f = &mut feat[ci];
-                    for t in [Term::Doubled, Term::Isolated, Term::Phalanx] {
+                    shape[ci][0] = on_file[ci].iter().map(|&n| (n - 1).max(0)).sum();
+                    for (t, n) in [Term::Doubled, Term::Isolated, Term::Phalanx]
+                        .into_iter()
+                        .zip(shape[ci])
+                    {
                         let (wm, we) = self.w[t as usize];
-                        let n = f[t as usize].0 as i32;
                         mg[ci] += n * wm;
                         eg[ci] += n * we;
                     }
                 }
             }
-            feat[ci][Term::Mobility as usize].0 = mob[ci] as f64 / 256.0;
         }
         if let Some(t) = trace {
             for ci in 0..2 {
@@ -908,15 +967,16 @@ impl Evaluator {
                 t.threats[ci] = threatened[ci].iter().map(|w| w.count_ones() as i32).sum();
                 t.attackers[ci] = attackers[ci];
                 t.danger[ci] = danger[ci];
-                // Where a term's middlegame and endgame weigh the same thing, both halves of
-                // its feature are that one count.
-                for term in Term::ALL {
-                    let f = &mut feat[ci][term as usize];
-                    if !matches!(term, Term::Passed | Term::KingDanger) {
-                        f.1 = f.0;
-                    }
-                }
-                t.features[ci] = feat[ci];
+                t.features[ci] = self.features(&Tally {
+                    mob: mob[ci],
+                    centre: centre[ci],
+                    passed: passed_bonus[ci],
+                    shelter: shelter[ci],
+                    shape: shape[ci],
+                    threats: t.threats[ci],
+                    attackers: attackers[ci],
+                    danger: danger[ci],
+                });
             }
         }
         let phase = (phase_m * PHASE_MAX / self.phase_total).min(PHASE_MAX);

@@ -35,7 +35,7 @@ use crate::position::Outcome;
 use crate::position::Position;
 use crate::position::Ruleset;
 
-pub use eval::{Evaluator, term_default};
+pub use eval::Evaluator;
 
 use crate::nnue::{AccStack, Change, MAX_CHANGES, Network};
 pub use time::{Clock, DEFAULT_MOVE_OVERHEAD_MS, Limits};
