@@ -765,29 +765,47 @@ fn children(pos: &mut Position, moves: &[Move]) -> Vec<u64> {
         .collect()
 }
 
-/// (3) The hash equals the hash from scratch here and after each legal move.
+/// (3) The hash and the structure key equal theirs from scratch here and after each legal
+/// move, and unmake restores the structure key.
 pub fn check_incremental_hash(pos: &mut Position) -> Result<(), String> {
     let rules = pos.rules().clone();
-    if pos.hash() != pos.hash_from_scratch() {
-        return Err(format!(
-            "incremental hash {:016x}, from scratch {:016x}",
-            pos.hash(),
-            pos.hash_from_scratch()
-        ));
+    let keys = |p: &Position| {
+        [
+            (p.hash(), p.hash_from_scratch()),
+            (p.structure_hash(), p.structure_hash_from_scratch()),
+        ]
+    };
+    let names = ["hash", "structure key"];
+    for (name, (kept, fresh)) in names.iter().zip(keys(pos)) {
+        if kept != fresh {
+            return Err(format!(
+                "incremental {name} {kept:016x}, from scratch {fresh:016x}"
+            ));
+        }
     }
+    let structure = pos.structure_hash();
     for mv in legal_list(pos) {
         pos.make(mv);
-        let (kept, fresh) = (pos.hash(), pos.hash_from_scratch());
-        let after = if kept != fresh {
+        let both = keys(pos);
+        let after = if both.iter().any(|(k, f)| k != f) {
             pos.fen()
         } else {
             String::new()
         };
         pos.unmake();
-        if kept != fresh {
+        for (name, (kept, fresh)) in names.iter().zip(both) {
+            if kept != fresh {
+                return Err(format!(
+                    "after {}: incremental {name} {kept:016x}, from scratch {fresh:016x} (position after the move: {after})",
+                    show(&rules, mv)
+                ));
+            }
+        }
+        if pos.structure_hash() != structure {
             return Err(format!(
-                "after {}: incremental hash {kept:016x}, from scratch {fresh:016x} (position after the move: {after})",
-                show(&rules, mv)
+                "unmake of {} left the structure key {:016x}, was {structure:016x}",
+                show(&rules, mv),
+                pos.structure_hash()
             ));
         }
     }

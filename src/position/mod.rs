@@ -44,6 +44,7 @@ struct Undo {
     halfmove: u32,
     fullmove: u32,
     hash: u64,
+    structure: u64,
     royal: [Square; 2],
     royal_count: [u8; 2],
     /// A null move (the side to move passed), for the search.
@@ -347,6 +348,9 @@ pub struct Position {
     halfmove: u32,
     fullmove: u32,
     hash: u64,
+    /// The structure key: the Zobrist keys of the pawn-like pieces alone (see
+    /// [`Position::structure_hash`]).
+    structure: u64,
     /// Square of each side's royal piece (valid when `royal_count` is 1).
     royal: [Square; 2],
     royal_count: [u8; 2],
@@ -396,6 +400,7 @@ impl Position {
             halfmove: s.halfmove,
             fullmove: s.fullmove,
             hash: 0,
+            structure: 0,
             royal: [Square::new(0); 2],
             royal_count: [0; 2],
             counts: [0; 256],
@@ -548,12 +553,15 @@ impl Position {
         self.counts = [0; 256];
         self.occupied = Default::default();
         let mut h = 0;
+        let mut structure = 0;
         for sq in 0..size {
             let c = self.board[sq];
             if c != EMPTY {
                 self.counts[c.index()] += 1;
                 self.occupied[color_of(c).index()].insert(Square::from_index(sq));
-                h ^= self.rules.keys.piece[c.index() * 256 + sq];
+                let z = self.rules.keys.piece[c.index() * 256 + sq];
+                h ^= z;
+                structure ^= z & self.rules.keys.structure[c.index()];
                 if self.rules.is_royal(c) {
                     let i = color_of(c).index();
                     self.royal[i] = Square::from_index(sq);
@@ -588,6 +596,7 @@ impl Position {
             h ^= self.rules.z_state(slot, v);
         }
         self.hash = h;
+        self.structure = structure;
     }
 
     /// The hash computed from scratch (for tests: it must equal [`Position::hash`]).
@@ -595,6 +604,14 @@ impl Position {
         let mut c = self.clone();
         c.refresh();
         c.hash
+    }
+
+    /// The structure key computed from scratch (for tests: it must equal
+    /// [`Position::structure_hash`]).
+    pub fn structure_hash_from_scratch(&self) -> u64 {
+        let mut c = self.clone();
+        c.refresh();
+        c.structure
     }
 
     /// The rules this position is played by.
@@ -670,6 +687,13 @@ impl Position {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+    /// The structure key: the Zobrist keys of the pawn-like pieces (those that promote and
+    /// are not royal) on their squares, and nothing else. Positions with the same such
+    /// pieces on the same squares share it (the search keys its evaluation's correction by it).
+    #[inline]
+    pub fn structure_hash(&self) -> u64 {
+        self.structure
     }
     /// The rules' state words (see [`hooks::Builder::claim_state`]).
     #[inline]
@@ -802,7 +826,9 @@ impl Position {
         self.push_undo(mv, fx, false);
         let rs = &*self.rules;
         let mut h = self.hash;
+        let mut st = self.structure;
         let zp = |c: Code, s: Square| rs.keys.piece[c.index() * 256 + s.index()];
+        let zs = |c: Code, s: Square| zp(c, s) & rs.keys.structure[c.index()];
         for &e in self.ep.as_slice() {
             h ^= rs.keys.ep[e.index()];
         }
@@ -846,6 +872,7 @@ impl Position {
                 _ => continue,
             };
             h ^= zp(lifted, sq);
+            st ^= zs(lifted, sq);
             self.board[sq.index()] = EMPTY;
             self.occupied[color_of(lifted).index()].remove(sq);
             clears |= rs.rights.square_clears[sq.index()];
@@ -880,6 +907,7 @@ impl Position {
                     let was = self.board[sq.index()];
                     placed = code(kind as usize, side);
                     h ^= zp(was, sq) ^ zp(placed, sq);
+                    st ^= zs(was, sq) ^ zs(placed, sq);
                     self.board[sq.index()] = placed;
                     self.counts[was.index()] -= 1;
                     self.counts[placed.index()] += 1;
@@ -891,10 +919,12 @@ impl Position {
             self.board[sq.index()] = piece;
             self.occupied[color_of(piece).index()].insert(sq);
             h ^= zp(piece, sq);
+            st ^= zs(piece, sq);
             if rs.is_royal(piece) {
                 self.royal[color_of(piece).index()] = sq;
             }
         }
+        self.structure = st;
         if let Some(u) = self.stack.last_mut() {
             u.moved = moved;
             u.captured = captured;
@@ -1157,6 +1187,7 @@ impl Position {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             hash: self.hash,
+            structure: self.structure,
             royal: self.royal,
             royal_count: self.royal_count,
             null,
@@ -1294,6 +1325,7 @@ impl Position {
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
         self.hash = u.hash;
+        self.structure = u.structure;
         self.royal = u.royal;
         self.royal_count = u.royal_count;
         self.state = u.state;

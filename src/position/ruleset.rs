@@ -165,6 +165,9 @@ pub(crate) struct Keys {
     pub(crate) promoted: Vec<u64>,
     /// Each state word, mixed with its value ([`Ruleset::z_state`]).
     pub(crate) state: [u64; super::MAX_STATE],
+    /// Per code: all ones where the piece counts in the structure key (a piece that promotes
+    /// and is not royal: a pawn-like piece), else zero; masks that piece's `piece` keys.
+    pub(crate) structure: [u64; 256],
 }
 
 /// What keeps a variant from being compiled.
@@ -439,6 +442,17 @@ impl Ruleset {
                 hand: Vec::new(),
                 promoted: Vec::new(),
                 state: std::array::from_fn(|_| splitmix(&mut seed)),
+                structure: {
+                    let mut m = [0; 256];
+                    for (k, p) in variant.pieces.iter().enumerate() {
+                        if !p.promotes_to.is_empty() && !p.royal {
+                            for c in [Color::White, Color::Black] {
+                                m[code(k, c).index()] = u64::MAX;
+                            }
+                        }
+                    }
+                    m
+                },
             },
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();

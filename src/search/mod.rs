@@ -94,6 +94,13 @@ const LMR_HISTORY_PLAIN: i32 = 8_000;
 /// Entries of a continuation history table (a power of two): the pair (previous move, this
 /// move), each as `piece * 256 + to`, hashed into it.
 const CONT_SIZE: usize = 1 << 21;
+/// Entries of the correction history per side (a power of two), indexed by the position's
+/// structure key ([`Position::structure_hash`]).
+const CORR_SIZE: usize = 1 << 14;
+/// The correction history's fixed point: an entry of `CORR_GRAIN` is one centipawn.
+const CORR_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORR_MAX: i32 = 100;
 /// Entries of the evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 16;
 /// Stored instead of a static evaluation for positions in check.
@@ -257,6 +264,10 @@ pub struct Searcher {
     /// Whether continuation histories order quiet moves and steer late-move reductions
     /// (`ContHistory`, off by default: see [`Searcher::set_cont_history`]).
     cont_history: bool,
+    /// Correction history: by side to move and structure key, how far (in 1/[`CORR_GRAIN`]
+    /// centipawns) searches found positions with these pawn-like pieces from their static
+    /// evaluation; added to it wherever the search uses a static evaluation.
+    correction: Vec<i32>,
     /// Recent static evaluations: (hash, score).
     eval_cache: Vec<(u64, i32)>,
     lmr: [[u8; 64]; 64],
@@ -406,6 +417,7 @@ impl Searcher {
             counter: vec![Move::default(); 256 * 256],
             cont: [Vec::new(), Vec::new()],
             cont_history: false,
+            correction: vec![0; 2 * CORR_SIZE],
             eval_cache: vec![(0, 0); EVAL_CACHE],
             lmr,
             root_moves: Vec::with_capacity(512),
@@ -529,6 +541,7 @@ impl Searcher {
         self.helpers.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.counter.iter_mut().for_each(|m| *m = Move::default());
+        self.correction.iter_mut().for_each(|c| *c = 0);
         for t in &mut self.cont {
             t.iter_mut().for_each(|h| *h = 0);
         }
@@ -1281,10 +1294,17 @@ impl Searcher {
                 }
             }
         }
-        let eval = if in_check {
+        // The static evaluation as computed (what the table keeps), and as corrected by what
+        // searches found below positions with the same structure (what the search uses).
+        let raw_eval = if in_check {
             -INF
         } else {
             static_eval.unwrap_or_else(|| self.cached_eval(pos))
+        };
+        let eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
         };
         self.plies[ply].eval = eval;
         // The hash's score, where its bound says it is nearer the truth than the static
@@ -1584,10 +1604,43 @@ impl Searcher {
             return best;
         }
         let bound = Bound::of(best, orig_alpha, beta);
-        let ev = if in_check { NO_EVAL as i32 } else { eval };
+        // The correction learns from a quiet result that says more than the static
+        // evaluation: not in check, no capture as the best move, and a bound on the right side.
+        if !in_check
+            && (best_move == Move::default() || !is_tactical(pos, best_move))
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+        {
+            self.learn_correction(pos, best - raw_eval, depth);
+        }
+        let ev = if in_check { NO_EVAL as i32 } else { raw_eval };
         self.tt
             .store(key, best_move, to_tt(best, ply), ev, depth, bound);
         best
+    }
+
+    /// The slot of `pos` in the correction history.
+    #[inline]
+    fn correction_slot(pos: &Position) -> usize {
+        pos.side().index() * CORR_SIZE + (pos.structure_hash() as usize & (CORR_SIZE - 1))
+    }
+
+    /// `raw`, the static evaluation of `pos`, corrected by the correction history.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        let c = self.correction[Self::correction_slot(pos)] / CORR_GRAIN;
+        (raw + c).clamp(-eval::EVAL_LIMIT, eval::EVAL_LIMIT)
+    }
+
+    /// Moves the correction of `pos` toward `error` (a search's score less the raw static
+    /// evaluation), the more the deeper the search was.
+    #[inline]
+    fn learn_correction(&mut self, pos: &Position, error: i32, depth: i32) {
+        let w = (depth + 1).min(16);
+        let target = error.clamp(-CORR_MAX, CORR_MAX) * CORR_GRAIN;
+        let e = &mut self.correction[Self::correction_slot(pos)];
+        *e = (*e * (256 - w) + target * w) / 256;
     }
 
     /// The static evaluation through a small cache keyed by the hash.
@@ -1660,7 +1713,7 @@ impl Searcher {
         // next one.
         let in_check = qdepth == 1 && pos.in_check();
         self.plies[ply].in_check = in_check;
-        let stand = if in_check {
+        let raw_stand = if in_check {
             -INF
         } else if let Some(e) = static_eval {
             e
@@ -1678,6 +1731,11 @@ impl Searcher {
                 }
                 self.cached_eval(pos)
             }
+        };
+        let stand = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_stand)
         };
         if stand >= beta || ((qdepth >= QS_MAX || self.qs_left == 0) && !in_check) {
             return stand;
@@ -1758,7 +1816,7 @@ impl Searcher {
         let bound = Bound::of(best, orig_alpha, beta);
         // A tree cut short by the budget is not kept.
         if self.qs_left > 0 {
-            let ev = if in_check { NO_EVAL as i32 } else { stand };
+            let ev = if in_check { NO_EVAL as i32 } else { raw_stand };
             self.tt
                 .store(key, best_move, to_tt(best, ply), ev, 0, bound);
         }
@@ -1797,7 +1855,56 @@ pub fn best_move(pos: &mut Position, limits: &Limits) -> Option<Move> {
 
 #[cfg(test)]
 mod tests {
-    use super::soft_scale;
+    use super::*;
+
+    #[test]
+    fn the_correction_follows_the_search_per_structure_and_side() {
+        let v = crate::variant::Variant::load("chess").unwrap();
+        let rules = Arc::new(Ruleset::new(&v, None).unwrap());
+        let mut s = Searcher::new(&rules, 1);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let pos = Position::from_fen(&rules, start).unwrap();
+        // The same pawns, other pieces elsewhere: the same slot.
+        let moved = Position::from_fen(
+            &rules,
+            "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 3",
+        )
+        .unwrap();
+        let pawn = Position::from_fen(
+            &rules,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        let black = Position::from_fen(&rules, &start.replace(" w ", " b ")).unwrap();
+        assert_eq!(s.corrected(&pos, 10), 10);
+        // Deep searches that keep finding 40 centipawns more: the correction nears +40.
+        for _ in 0..200 {
+            s.learn_correction(&pos, 40, 12);
+        }
+        let c = s.corrected(&pos, 10) - 10;
+        assert!((38..=40).contains(&c), "{c}");
+        assert_eq!(s.corrected(&moved, 10) - 10, c);
+        assert_eq!(s.corrected(&pawn, 10), 10);
+        assert_eq!(s.corrected(&black, 10), 10);
+        // An error past the cap moves it no further than the cap.
+        for _ in 0..200 {
+            s.learn_correction(&pos, -5_000, 12);
+        }
+        let c = s.corrected(&pos, 0);
+        assert!((-CORR_MAX..=-CORR_MAX + 2).contains(&c), "{c}");
+        // A shallow search moves it less than a deep one.
+        let mut shallow = Searcher::new(&rules, 1);
+        let mut deep = Searcher::new(&rules, 1);
+        shallow.learn_correction(&pos, 100, 1);
+        deep.learn_correction(&pos, 100, 12);
+        assert!(
+            shallow.correction[Searcher::correction_slot(&pos)]
+                < deep.correction[Searcher::correction_slot(&pos)]
+        );
+        // A new game forgets it.
+        s.clear();
+        assert_eq!(s.corrected(&pos, 0), 0);
+    }
 
     #[test]
     fn unstable_best_moves_stretch_the_soft_limit() {

@@ -367,3 +367,38 @@ fn a_setup_phase_places_the_king_and_pieces_from_the_hand() {
     want.sort();
     assert_eq!(names, want);
 }
+
+#[test]
+fn the_structure_key_follows_the_pawn_like_pieces_alone() {
+    let rs = crate::common::rules("chess");
+    let key = |fen: &str| Position::from_fen(&rs, fen).unwrap().structure_hash();
+    let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // Pieces, side to move and rights elsewhere: the same key.
+    assert_eq!(
+        start,
+        key("r1bqk2r/pppppppp/2n2n2/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 3 4")
+    );
+    // A pawn elsewhere, or one fewer: another key.
+    assert_ne!(
+        start,
+        key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    );
+    assert_ne!(
+        start,
+        key("rnbqkbnr/ppppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    );
+    // Kept through make (a pawn's capture, a promotion) and restored by unmake.
+    let mut pos = Position::from_fen(&rs, "4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    let before = pos.structure_hash();
+    for mv in ["e4d5", "b7b8q"] {
+        play(&mut pos, mv);
+        assert_eq!(
+            pos.structure_hash(),
+            pos.structure_hash_from_scratch(),
+            "{mv}"
+        );
+        assert_ne!(pos.structure_hash(), before, "{mv}");
+        pos.unmake();
+        assert_eq!(pos.structure_hash(), before, "{mv}");
+    }
+}
