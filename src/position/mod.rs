@@ -689,8 +689,9 @@ impl Position {
         self.hash
     }
     /// The structure key: the Zobrist keys of the pawn-like pieces (those that promote and
-    /// are not royal) on their squares, and nothing else. Positions with the same such
-    /// pieces on the same squares share it (the search keys its evaluation's correction by it).
+    /// are not royal; where none promotes, the non-royal kind most numerous at the start) on
+    /// their squares, and nothing else. Positions with the same such pieces on the same
+    /// squares share it (the search keys its evaluation's correction by it).
     #[inline]
     pub fn structure_hash(&self) -> u64 {
         self.structure

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::hooks::{Arrival, Builder, Draws, Rule, RuleCompiler, SpecialMove};
 use crate::geometry::{Color, Geometry, Square};
-use crate::moves::{Code, EMPTY, Move, code};
+use crate::moves::{Code, EMPTY, Move, code, kind_of};
 use crate::tables::{Shape, Tables};
 use crate::variant::{RuleSpec, Variant};
 
@@ -165,9 +165,40 @@ pub(crate) struct Keys {
     pub(crate) promoted: Vec<u64>,
     /// Each state word, mixed with its value ([`Ruleset::z_state`]).
     pub(crate) state: [u64; super::MAX_STATE],
-    /// Per code: all ones where the piece counts in the structure key (a piece that promotes
-    /// and is not royal: a pawn-like piece), else zero; masks that piece's `piece` keys.
+    /// Per code: all ones where the piece counts in the structure key (see
+    /// [`structure_masks`]), else zero; masks that piece's `piece` keys.
     pub(crate) structure: [u64; 256],
+}
+
+/// The structure key's masks by code ([`Keys::structure`]): the pieces that promote and are
+/// not royal (the pawn-like pieces); in a game where none promotes (Xiangqi's Soldiers
+/// never do), the non-royal kind most numerous at the start instead.
+fn structure_masks(variant: &Variant, start: &[Code]) -> [u64; 256] {
+    let pawn_like: Vec<usize> = (0..variant.pieces.len())
+        .filter(|&k| !variant.pieces[k].promotes_to.is_empty() && !variant.pieces[k].royal)
+        .collect();
+    let kinds = if pawn_like.is_empty() {
+        let count = |k: usize| {
+            start
+                .iter()
+                .filter(|&&c| c != EMPTY && kind_of(c) == k)
+                .count()
+        };
+        (0..variant.pieces.len())
+            .filter(|&k| !variant.pieces[k].royal && count(k) > 0)
+            .max_by_key(|&k| (count(k), std::cmp::Reverse(k)))
+            .into_iter()
+            .collect()
+    } else {
+        pawn_like
+    };
+    let mut m = [0; 256];
+    for k in kinds {
+        for c in [Color::White, Color::Black] {
+            m[code(k, c).index()] = u64::MAX;
+        }
+    }
+    m
 }
 
 /// What keeps a variant from being compiled.
@@ -364,6 +395,7 @@ impl Ruleset {
                 any
             })
             .collect();
+        let structure = structure_masks(variant, &start);
         let mut seed = 0x5EED_1234_ABCD_0001u64;
         let z_piece = (0..256 * 256).map(|_| splitmix(&mut seed)).collect();
         let z_side = splitmix(&mut seed);
@@ -442,17 +474,7 @@ impl Ruleset {
                 hand: Vec::new(),
                 promoted: Vec::new(),
                 state: std::array::from_fn(|_| splitmix(&mut seed)),
-                structure: {
-                    let mut m = [0; 256];
-                    for (k, p) in variant.pieces.iter().enumerate() {
-                        if !p.promotes_to.is_empty() && !p.royal {
-                            for c in [Color::White, Color::Black] {
-                                m[code(k, c).index()] = u64::MAX;
-                            }
-                        }
-                    }
-                    m
-                },
+                structure,
             },
         };
         let mut specs: Vec<&dyn RuleSpec> = variant.rules.iter().map(|s| &**s).collect();

@@ -402,3 +402,17 @@ fn the_structure_key_follows_the_pawn_like_pieces_alone() {
         assert_eq!(pos.structure_hash(), before, "{mv}");
     }
 }
+
+#[test]
+fn where_no_piece_promotes_the_structure_key_follows_the_most_numerous_kind() {
+    // Xiangqi's Soldiers never promote: the key follows them (five a side at the start).
+    let rs = crate::common::rules("xiangqi");
+    let mut pos = Position::start(&rs);
+    let start = pos.structure_hash();
+    assert_ne!(start, 0);
+    play(&mut pos, "h3e3");
+    assert_eq!(pos.structure_hash(), start, "a Cannon's move");
+    play(&mut pos, "a7a6");
+    assert_ne!(pos.structure_hash(), start, "a Soldier's step");
+    assert_eq!(pos.structure_hash(), pos.structure_hash_from_scratch());
+}
