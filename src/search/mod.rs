@@ -66,6 +66,9 @@ const SEE_CAPTURE_MARGIN: i32 = 100;
 /// ply deeper.
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 2;
+/// A singular hash move that every other move misses by this much more is searched two plies
+/// deeper (outside PV nodes).
+const SINGULAR_DOUBLE_MARGIN: i32 = 30;
 /// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha sends the
 /// node to the quiescence search.
 const RAZOR_MARGIN: i32 = 250;
@@ -1388,7 +1391,10 @@ impl Searcher {
         // Singular extension: when the hash move's stored lower bound is far above what every
         // other move reaches in a search of half the depth, the hash move is extended; when
         // even the others reach beta, the node fails high at once (multi-cut).
-        let mut singular = Move::default();
+        // What the hash move's search gets beyond a ply less: 1 singular, 2 singular by a
+        // wide margin (outside PV nodes), −1 where the others nearly reach beta too and the
+        // hash move's own bound is at or above it.
+        let mut tt_ext = 0;
         if let Some((tt_score, tt_depth, bound)) = tt_hit
             && ply > 0
             && !excluding
@@ -1406,9 +1412,15 @@ impl Searcher {
                 return 0;
             }
             if s < s_beta {
-                singular = tt_move;
+                tt_ext = if !pv_node && s < s_beta - SINGULAR_DOUBLE_MARGIN {
+                    2
+                } else {
+                    1
+                };
             } else if s_beta >= beta {
                 return s_beta;
+            } else if tt_score >= beta {
+                tt_ext = -1;
             }
             self.plies[ply].eval = eval;
             self.plies[ply].in_check = in_check;
@@ -1505,7 +1517,15 @@ impl Searcher {
             let quiet = !tactical && !gives_check;
             // A capture that loses material in the exchange on its square (ordered last).
             let bad_capture = tactical && !gives_check && scores[i - 1] < 0;
-            let ext = ((gives_check || mv == singular) && extend_ok) as i32;
+            let ext = if mv == tt_move && tt_ext < 0 && !gives_check {
+                -1
+            } else if !extend_ok {
+                0
+            } else if mv == tt_move && tt_ext > 0 {
+                tt_ext
+            } else {
+                gives_check as i32
+            };
             let nd = depth - 1 + ext;
             let score = if legal == 1 {
                 -self.negamax(pos, nd, -beta, -alpha, ply + 1)
