@@ -9,6 +9,8 @@
 //! - check and singular extensions, late move reductions (less for moves with a good
 //!   history, more where the static evaluation is not improving), futility, SEE and late
 //!   move pruning;
+//! - a correction history: the static evaluation corrected by what searches found below
+//!   positions with the same pawn-like pieces ([`Position::structure_hash`]);
 //! - time management on a clock that spends more while the best move is unstable;
 //! - the game's endings as the position's one verdict decides them (`position::verdict`):
 //!   repetition, the move-count rule, rules' endings such as Makruk's count, checkmate and
