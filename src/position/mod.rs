@@ -601,17 +601,20 @@ impl Position {
 
     /// The hash computed from scratch (for tests: it must equal [`Position::hash`]).
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut c = self.clone();
-        c.refresh();
-        c.hash
+        self.refreshed().hash
     }
 
     /// The structure key computed from scratch (for tests: it must equal
     /// [`Position::structure_hash`]).
     pub fn structure_hash_from_scratch(&self) -> u64 {
+        self.refreshed().structure
+    }
+
+    /// A copy with its keys, counts and royal squares computed from scratch.
+    fn refreshed(&self) -> Position {
         let mut c = self.clone();
         c.refresh();
-        c.structure
+        c
     }
 
     /// The rules this position is played by.

@@ -1301,15 +1301,11 @@ impl Searcher {
         }
         // The static evaluation as computed (what the table keeps), and as corrected by what
         // searches found below positions with the same structure (what the search uses).
-        let raw_eval = if in_check {
-            -INF
+        let (raw_eval, eval) = if in_check {
+            (-INF, -INF)
         } else {
-            static_eval.unwrap_or_else(|| self.cached_eval(pos))
-        };
-        let eval = if in_check {
-            -INF
-        } else {
-            self.corrected(pos, raw_eval)
+            let raw = static_eval.unwrap_or_else(|| self.cached_eval(pos));
+            (raw, self.corrected(pos, raw))
         };
         self.plies[ply].eval = eval;
         // The hash's score, where its bound says it is nearer the truth than the static
@@ -1391,11 +1387,10 @@ impl Searcher {
             depth -= 1;
         }
         // Singular extension: when the hash move's stored lower bound is far above what every
-        // other move reaches in a search of half the depth, the hash move is extended; when
-        // even the others reach beta, the node fails high at once (multi-cut).
-        // What the hash move's search gets beyond a ply less: 1 singular, 2 singular by a
-        // wide margin (outside PV nodes), −1 where the others nearly reach beta too and the
-        // hash move's own bound is at or above it.
+        // other move reaches in a search of half the depth, the hash move is extended (two
+        // plies outside PV nodes when far enough); when even the others reach beta, the node
+        // fails high at once (multi-cut); when they do not but the hash move's bound is at or
+        // above beta, the hash move is searched a ply shallower. `tt_ext` is that extension.
         let mut tt_ext = 0;
         if let Some((tt_score, tt_depth, bound)) = tt_hit
             && ply > 0
@@ -1755,7 +1750,7 @@ impl Searcher {
             }
         };
         let stand = if in_check {
-            -INF
+            raw_stand
         } else {
             self.corrected(pos, raw_stand)
         };
