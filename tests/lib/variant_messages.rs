@@ -83,7 +83,7 @@ fn an_error_in_a_built_in_table_names_it_as_built_in() {
         .replace("\"QRBN\"", "\"QRXN\"");
     let e = load_errors(&dir, "xchess.toml", &text, &[]);
     assert!(
-        e.contains("built-in variants/chess.eval.toml:11:1: `B` is not a piece letter"),
+        e.contains("built-in variants/chess.eval.toml:14:1: `B` is not a piece letter"),
         "{e}"
     );
     assert!(!e.contains(&dir.0.display().to_string()), "{e}");
