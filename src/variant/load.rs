@@ -230,6 +230,10 @@ pub const BUILTIN_EVAL: &[(&str, &str)] = &[
         include_str!("../../variants/shako.eval.toml"),
     ),
     (
+        "xiangqi.eval.toml",
+        include_str!("../../variants/xiangqi.eval.toml"),
+    ),
+    (
         "lions-and-unicorns.eval.toml",
         include_str!("../../variants/lions-and-unicorns.eval.toml"),
     ),
