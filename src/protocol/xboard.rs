@@ -482,34 +482,29 @@ pub fn run(
 }
 
 /// Whether `o` is a draw by a rule XBoard cannot verify: not stalemate, repetition, the
-/// move-count rule or checkmate, which it judges itself.
-fn unjudged_draw(o: Verdict) -> bool {
-    o.result == GameResult::Draw && matches!(o.reason, Reason::Counting | Reason::Rule(_))
+/// move-count rule (except where [`counts_unlike_xboard`]) or checkmate, which it judges itself.
+fn unjudged_draw(o: Verdict, rules: &Ruleset) -> bool {
+    o.result == GameResult::Draw
+        && (matches!(o.reason, Reason::Counting | Reason::Rule(_))
+            || (o.reason == Reason::MoveLimit && counts_unlike_xboard(rules)))
 }
 
-/// Whether `o` is a draw by the move-count rule in a game where no piece promotes (Xiangqi):
-/// XBoard's own count restarts at every move of its Pawn (there the Soldier), the rule's
-/// count only at captures, so XBoard may take the claim for a false one.
-fn move_count_unjudged(o: Verdict, rules: &Ruleset) -> bool {
-    o.result == GameResult::Draw
-        && matches!(o.reason, Reason::MoveLimit)
-        && rules
-            .variant
-            .pieces
-            .iter()
-            .all(|p| p.promotes_to.is_empty())
+/// Whether no piece of the game promotes (Xiangqi): XBoard's own move count then restarts at
+/// every move of its Pawn (there the Soldier), the rule's count only at captures, so XBoard
+/// cannot verify a draw by the move-count rule either.
+fn counts_unlike_xboard(rules: &Ruleset) -> bool {
+    rules
+        .variant
+        .pieces
+        .iter()
+        .all(|p| p.promotes_to.is_empty())
 }
 
 /// The legal moves in `pos` after which the game is drawn by a rule XBoard does not judge
 /// (see [`unjudged_draw`]); none where no rule of the variant ends games.
 fn unjudged_draws(pos: &mut crate::position::Position) -> Vec<Move> {
     let rules = pos.rules().clone();
-    let no_pawn = rules
-        .variant
-        .pieces
-        .iter()
-        .all(|p| p.promotes_to.is_empty());
-    if !rules.has_rule_endings() && !no_pawn {
+    if !rules.has_rule_endings() && !counts_unlike_xboard(&rules) {
         return Vec::new();
     }
     let mut legal = crate::moves::MoveList::new();
@@ -517,10 +512,10 @@ fn unjudged_draws(pos: &mut crate::position::Position) -> Vec<Move> {
     let mut out = Vec::new();
     for &m in legal.iter() {
         pos.make(m);
-        if pos.verdict().is_some_and(|o| {
-            let o = Verdict::of(o);
-            unjudged_draw(o) || move_count_unjudged(o, &rules)
-        }) {
+        if pos
+            .verdict()
+            .is_some_and(|o| unjudged_draw(Verdict::of(o), &rules))
+        {
             out.push(m);
         }
         pos.unmake();
@@ -841,9 +836,8 @@ impl Cecp {
     /// claimed: XBoard with its legality test on takes a claim it cannot verify for a false
     /// one and gives the game to the other side, while two engines offering a draw agree it.
     fn report_end(&mut self) -> bool {
-        let rules = self.eng.game.rules().clone();
         match self.eng.game.verdict() {
-            Some(o) if unjudged_draw(o) || move_count_unjudged(o, &rules) => {
+            Some(o) if unjudged_draw(o, self.eng.game.rules()) => {
                 self.out.line("offer draw");
                 self.engine_side = None;
                 true
