@@ -8,8 +8,13 @@
 //! whichever machine runs it, the games of a shard can be played several at a time, and a run
 //! cut off resumes where its file ends.
 //!
-//! Kept: positions after the opening that are not in check, whose best move takes nothing and
-//! promotes nothing, with a score short of [`KEEP_SCORE`]. A game ends by the rules, by
+//! Kept ([`Label::Search`], the default): positions after the opening that are not in check,
+//! whose best move takes nothing and promotes nothing, with the search's score, short of
+//! [`KEEP_SCORE`]. With [`Label::Eval`] (distillation: a network taught to give what the
+//! static evaluation gives, many positions a second) every position after the opening that is
+//! not in check is kept with its static evaluation, and so is the position after one random
+//! legal move from it (the kind of position a search evaluates on its way to a refutation),
+//! neither where its evaluation is [`KEEP_SCORE`] or more from 0. A game ends by the rules, by
 //! adjudication (one side ahead by `adjudicate` centipawns or a mate in every search of
 //! [`ADJUDICATE_PLIES`] plies in a row; a draw when every search of [`DRAW_PLIES`] plies in a
 //! row is within [`DRAW_SCORE`] of 0 after ply [`DRAW_FROM`]), or as a draw at the ply limit.
@@ -22,7 +27,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use crate::game::{GameResult, outcome};
 use crate::geometry::{Color, Square};
 use crate::moves::{EMPTY, MoveList};
-use crate::nnue::data::{GameBlock, Header, Record};
+use crate::nnue::data::{GameBlock, Header, Label, Record};
 use crate::position::{Position, Ruleset};
 use crate::search::{Limits, Score, Searcher};
 use crate::selfplay::Rng;
@@ -59,6 +64,8 @@ pub struct Config {
     pub shard_count: u32,
     /// Games played at once (the data does not depend on it).
     pub jobs: usize,
+    /// What the kept positions' scores are.
+    pub label: Label,
 }
 
 impl Config {
@@ -73,6 +80,7 @@ impl Config {
             opening_plies: self.opening_plies,
             shard_index: self.shard_index,
             shard_count: self.shard_count,
+            label: self.label,
         }
     }
 
@@ -112,6 +120,34 @@ fn record(rules: &Ruleset, pos: &Position, score: i32) -> Option<Record> {
         pieces,
         score: score as i16,
     })
+}
+
+/// Keeps `pos` and the position after one random legal move from it, each with its static
+/// evaluation, where it is not in check and its evaluation is short of [`KEEP_SCORE`].
+fn keep_evaluated(
+    rules: &Ruleset,
+    engine: &Searcher,
+    pos: &mut Position,
+    list: &mut MoveList,
+    rng: &mut Rng,
+    block: &mut GameBlock,
+) {
+    let mut keep = |pos: &Position, block: &mut GameBlock| {
+        if !pos.in_check() {
+            let e = engine.evaluate(pos);
+            if e.abs() < KEEP_SCORE {
+                block.records.extend(record(rules, pos, e));
+            }
+        }
+    };
+    keep(pos, block);
+    pos.legal_moves(list);
+    if list.is_empty() {
+        return;
+    }
+    pos.make(list.as_slice()[rng.below(list.len())]);
+    keep(pos, block);
+    pos.unmake();
 }
 
 /// Plays game `game` of the run and returns its block.
@@ -158,12 +194,17 @@ pub fn play_game(
             Score::Cp(c) => Some(c),
             Score::Mate(_) => None,
         };
-        if let Some(c) = cp
-            && c.abs() < KEEP_SCORE
-            && !pos.in_check()
-            && !tactical(&pos, best)
-        {
-            block.records.extend(record(rules, &pos, c));
+        match cfg.label {
+            Label::Search => {
+                if let Some(c) = cp
+                    && c.abs() < KEEP_SCORE
+                    && !pos.in_check()
+                    && !tactical(&pos, best)
+                {
+                    block.records.extend(record(rules, &pos, c));
+                }
+            }
+            Label::Eval => keep_evaluated(rules, engine, &mut pos, &mut list, &mut rng, &mut block),
         }
         // Adjudication.
         let lead = match r.score {

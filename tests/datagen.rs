@@ -392,3 +392,89 @@ fn training_on_fewer_than_twenty_games_shows_no_validation_loss() {
         r.stdout
     );
 }
+
+#[test]
+fn eval_labels_are_the_static_evaluation_so_its_own_loss_on_them_is_zero() {
+    use polymachy::nnue::data;
+    let dir = TempDir::new("datagen-eval");
+    let gen = |name: &str, label: &str| {
+        let out = dir.join(name).to_str().unwrap().to_string();
+        run_binary(
+            &[
+                "datagen", "-v", "shako", "--games", "20", "--nodes", "200", "--max-plies",
+                "60", "-q", "--label", label, "--out", &out,
+            ],
+            "",
+        )
+    };
+    let run = |name: &str, label: &str| {
+        let r = gen(name, label);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        data::read_file(dir.join(name).to_str().unwrap()).unwrap()
+    };
+    let (searched, evaluated) = (run("s.data", "search"), run("e.data", "eval"));
+    assert_eq!(searched.header.label, data::Label::Search);
+    assert_eq!(evaluated.header.label, data::Label::Eval);
+    // Every position not in check and one random move's position from each: more than the
+    // quiet positions of the same games.
+    let count = |f: &data::DataFile| f.games.iter().map(|g| g.records.len()).sum::<usize>();
+    assert!(
+        count(&evaluated) > count(&searched),
+        "{} eval-labelled positions, {} search-labelled",
+        count(&evaluated),
+        count(&searched)
+    );
+    // The bar at --wdl 0 is the evaluation's loss against the data's scores alone: none on
+    // its own evaluations, some on the searches'.
+    let bar = |name: &str| -> String {
+        let data = dir.join(name).to_str().unwrap().to_string();
+        let net = dir.join("n.nnue").to_str().unwrap().to_string();
+        let r = run_binary(
+            &[
+                "train", "-v", "shako", &data, "--out", &net, "--hidden", "16", "--epochs",
+                "1", "--wdl", "0", "-q",
+            ],
+            "",
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("the variant's own static evaluation"))
+            .unwrap_or_else(|| panic!("no bar in\n{}", r.stdout))
+            .to_string();
+        line.split("validation loss ").nth(1).unwrap()[..8].to_string()
+    };
+    assert_eq!(bar("e.data"), "0.000000");
+    assert_ne!(bar("s.data"), "0.000000");
+    // A resumed file must have been made with the same label.
+    let r = gen("e.data", "search");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("other settings"), "{}", r.stderr);
+}
+
+#[test]
+fn a_format_one_file_reads_as_search_scores() {
+    use polymachy::nnue::data;
+    let dir = TempDir::new("datagen-v1");
+    let r = datagen(&dir, "v2.data", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let now = data::read_file(dir.join("v2.data").to_str().unwrap()).unwrap();
+    // Format 1: the same header without the label byte.
+    let header = now.header.to_bytes();
+    let mut old = header[..header.len() - 1].to_vec();
+    old[4..6].copy_from_slice(&1u16.to_le_bytes());
+    old.extend_from_slice(&bytes(&dir, "v2.data")[header.len()..]);
+    let read = data::read_bytes(&old, "v1.data").unwrap();
+    assert_eq!(read.header, now.header);
+    assert_eq!(read.games, now.games);
+    // A label byte out of range, and a format to come, are refused.
+    let mut bad = bytes(&dir, "v2.data");
+    bad[header.len() - 1] = 7;
+    let e = data::read_bytes(&bad, "bad.data").err().unwrap().to_string();
+    assert!(e.contains("label 7"), "{e}");
+    let mut future = bytes(&dir, "v2.data");
+    future[4..6].copy_from_slice(&3u16.to_le_bytes());
+    let e = data::read_bytes(&future, "f.data").err().unwrap().to_string();
+    assert!(e.contains("data format 3"), "{e}");
+}

@@ -63,9 +63,24 @@ pub struct DatagenArgs {
     /// Merge shard files into OUT instead of playing: `--merge OUT SHARD...`
     #[arg(long, num_args = 2.., value_name = "FILE")]
     pub merge: Option<Vec<PathBuf>>,
+    /// What each kept position is scored by: `search` (the score of the search that chose the
+    /// move; quiet positions only) or `eval` (the static evaluation, of every position not in
+    /// check and of one random move's position from it: data to distil the evaluation into a
+    /// network, with `train --wdl 0`)
+    #[arg(long, value_enum, default_value_t = LabelArg::Search)]
+    pub label: LabelArg,
     /// Print no progress line
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// `--label`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelArg {
+    /// The search's score.
+    Search,
+    /// The static evaluation.
+    Eval,
 }
 
 fn parse_shard(s: &str) -> Result<(u32, u32), UserError> {
@@ -171,6 +186,10 @@ pub fn run_datagen(a: DatagenArgs) -> Result<(), UserError> {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1),
+        label: match a.label {
+            LabelArg::Search => data::Label::Search,
+            LabelArg::Eval => data::Label::Eval,
+        },
     };
     let header = cfg.header(&rules);
     let shown = out.display().to_string();
@@ -181,7 +200,7 @@ pub fn run_datagen(a: DatagenArgs) -> Result<(), UserError> {
         let existing = data::read_file(&shown).map_err(|e| UserError(e.to_string()))?;
         if existing.header != header {
             return Err(UserError(format!(
-                "{shown} holds data made with other settings (variant, seed, games, nodes, opening plies or shard); give another --out to start a new run"
+                "{shown} holds data made with other settings (variant, seed, games, nodes, opening plies, shard or label); give another --out to start a new run"
             )));
         }
         done_games = existing.games.len() as u32;

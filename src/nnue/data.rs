@@ -2,8 +2,9 @@
 //! a compact binary file. All numbers little-endian.
 //!
 //! The file starts with a header ([`Header`]): magic `PMDG`, format version, the variant's name
-//! and fingerprint, the settings that made the data (seed, games, nodes, opening plies) and
-//! the shard (`index` of `count`). Then come games, in the order of their numbers, each a block:
+//! and fingerprint, the settings that made the data (seed, games, nodes, opening plies), the
+//! shard (`index` of `count`) and what the scores are ([`Label`]: a byte, 0 the search's
+//! score, 1 the static evaluation; format 1 files have no such byte and hold search scores). Then come games, in the order of their numbers, each a block:
 //!
 //! | field | type |
 //! |---|---|
@@ -27,7 +28,27 @@ use crate::moves::Code;
 
 const MAGIC: &[u8; 4] = b"PMDG";
 /// The data format version.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+
+/// What a position's score is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Label {
+    /// The score of the search that chose the game's move.
+    #[default]
+    Search,
+    /// The static evaluation (the variant's own, or the network's that datagen was given):
+    /// data to distil that evaluation into a network.
+    Eval,
+}
+
+impl Label {
+    fn byte(self) -> u8 {
+        match self {
+            Label::Search => 0,
+            Label::Eval => 1,
+        }
+    }
+}
 
 /// What a data file is for and how it was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +69,8 @@ pub struct Header {
     pub shard_index: u32,
     /// Shards in the whole run.
     pub shard_count: u32,
+    /// What the scores are.
+    pub label: Label,
 }
 
 /// One position.
@@ -57,7 +80,7 @@ pub struct Record {
     pub side: u8,
     /// (square, piece code) of each piece.
     pub pieces: Vec<(Square, Code)>,
-    /// The search's score for the side to move, in centipawns.
+    /// The score for the side to move, in centipawns (what it is: the header's [`Label`]).
     pub score: i16,
 }
 
@@ -82,7 +105,7 @@ pub enum DataError {
     #[error("{0}: not a Polymachy training data file")]
     Magic(String),
     /// The file is in another format version (path, version).
-    #[error("{0}: data format {1}; this engine reads format {VERSION}")]
+    #[error("{0}: data format {1}; this engine reads formats 1 to {VERSION}")]
     Version(String, u16),
     /// The file is damaged (path, what is wrong).
     #[error("{0}: {1}")]
@@ -106,6 +129,7 @@ impl Header {
         b.extend_from_slice(&self.opening_plies.to_le_bytes());
         b.extend_from_slice(&self.shard_index.to_le_bytes());
         b.extend_from_slice(&self.shard_count.to_le_bytes());
+        b.push(self.label.byte());
         b
     }
 
@@ -170,13 +194,13 @@ fn read_header(c: &mut Cursor, name: &str) -> Result<Header, DataError> {
     }
     let short = || DataError::Bad(name.into(), "the header ends early".into());
     let v = c.u16().ok_or_else(short)?;
-    if v != VERSION {
+    if !(1..=VERSION).contains(&v) {
         return Err(DataError::Version(name.into(), v));
     }
     let n = c.u8().ok_or_else(short)? as usize;
     let variant = String::from_utf8(c.take(n).ok_or_else(short)?.to_vec())
         .map_err(|_| DataError::Bad(name.into(), "the variant name is not UTF-8".into()))?;
-    Ok(Header {
+    let mut h = Header {
         variant,
         fingerprint: c.u64().ok_or_else(short)?,
         seed: c.u64().ok_or_else(short)?,
@@ -185,7 +209,19 @@ fn read_header(c: &mut Cursor, name: &str) -> Result<Header, DataError> {
         opening_plies: c.u16().ok_or_else(short)?,
         shard_index: c.u32().ok_or_else(short)?,
         shard_count: c.u32().ok_or_else(short)?,
-    })
+        label: Label::Search,
+    };
+    if v >= 2 {
+        h.label = match c.u8().ok_or_else(short)? {
+            0 => Label::Search,
+            1 => Label::Eval,
+            b => {
+                let m = format!("the header's label {b}, not 0 (search) or 1 (evaluation)");
+                return Err(DataError::Bad(name.into(), m));
+            }
+        };
+    }
+    Ok(h)
 }
 
 fn read_block(c: &mut Cursor) -> Option<GameBlock> {
