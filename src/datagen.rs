@@ -132,7 +132,7 @@ fn keep_evaluated(
     rng: &mut Rng,
     block: &mut GameBlock,
 ) {
-    let mut keep = |pos: &Position, block: &mut GameBlock| {
+    let keep = |pos: &Position, block: &mut GameBlock| {
         if !pos.in_check() {
             let e = engine.evaluate(pos);
             if e.abs() < KEEP_SCORE {

@@ -397,18 +397,30 @@ fn training_on_fewer_than_twenty_games_shows_no_validation_loss() {
 fn eval_labels_are_the_static_evaluation_so_its_own_loss_on_them_is_zero() {
     use polymachy::nnue::data;
     let dir = TempDir::new("datagen-eval");
-    let gen = |name: &str, label: &str| {
+    let generate = |name: &str, label: &str| {
         let out = dir.join(name).to_str().unwrap().to_string();
         run_binary(
             &[
-                "datagen", "-v", "shako", "--games", "20", "--nodes", "200", "--max-plies",
-                "60", "-q", "--label", label, "--out", &out,
+                "datagen",
+                "-v",
+                "shako",
+                "--games",
+                "20",
+                "--nodes",
+                "200",
+                "--max-plies",
+                "60",
+                "-q",
+                "--label",
+                label,
+                "--out",
+                &out,
             ],
             "",
         )
     };
     let run = |name: &str, label: &str| {
-        let r = gen(name, label);
+        let r = generate(name, label);
         assert_eq!(r.code, 0, "{}", r.stderr);
         data::read_file(dir.join(name).to_str().unwrap()).unwrap()
     };
@@ -431,8 +443,8 @@ fn eval_labels_are_the_static_evaluation_so_its_own_loss_on_them_is_zero() {
         let net = dir.join("n.nnue").to_str().unwrap().to_string();
         let r = run_binary(
             &[
-                "train", "-v", "shako", &data, "--out", &net, "--hidden", "16", "--epochs",
-                "1", "--wdl", "0", "-q",
+                "train", "-v", "shako", &data, "--out", &net, "--hidden", "16", "--epochs", "1",
+                "--wdl", "0", "-q",
             ],
             "",
         );
@@ -448,7 +460,7 @@ fn eval_labels_are_the_static_evaluation_so_its_own_loss_on_them_is_zero() {
     assert_eq!(bar("e.data"), "0.000000");
     assert_ne!(bar("s.data"), "0.000000");
     // A resumed file must have been made with the same label.
-    let r = gen("e.data", "search");
+    let r = generate("e.data", "search");
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("other settings"), "{}", r.stderr);
 }
@@ -471,10 +483,16 @@ fn a_format_one_file_reads_as_search_scores() {
     // A label byte out of range, and a format to come, are refused.
     let mut bad = bytes(&dir, "v2.data");
     bad[header.len() - 1] = 7;
-    let e = data::read_bytes(&bad, "bad.data").err().unwrap().to_string();
+    let e = data::read_bytes(&bad, "bad.data")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("label 7"), "{e}");
     let mut future = bytes(&dir, "v2.data");
     future[4..6].copy_from_slice(&3u16.to_le_bytes());
-    let e = data::read_bytes(&future, "f.data").err().unwrap().to_string();
+    let e = data::read_bytes(&future, "f.data")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("data format 3"), "{e}");
 }
