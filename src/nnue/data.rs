@@ -4,7 +4,8 @@
 //! The file starts with a header ([`Header`]): magic `PMDG`, format version, the variant's name
 //! and fingerprint, the settings that made the data (seed, games, nodes, opening plies), the
 //! shard (`index` of `count`) and what the scores are ([`Label`]: a byte, 0 the search's
-//! score, 1 the static evaluation; format 1 files have no such byte and hold search scores). Then come games, in the order of their numbers, each a block:
+//! score, 1 the static evaluation; format 1 files have no such byte and hold search scores).
+//! Then come games, in the order of their numbers, each a block:
 //!
 //! | field | type |
 //! |---|---|
