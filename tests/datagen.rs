@@ -6,26 +6,22 @@ mod common;
 
 use common::{TempDir, run_binary};
 
-/// A small Shako run: few nodes, so that it takes a second or two (`extra` may set
-/// `--nodes`, default 300).
+/// A small Shako run: few nodes, so that it takes a second or two. `extra` is added to the
+/// arguments and replaces any of the defaults (`--games 6 --opening-plies 6 --max-plies 80
+/// --seed 5 --nodes 300`) whose flag it names.
 fn datagen(dir: &TempDir, out: &str, extra: &[&str]) -> common::Run {
     let path = dir.join(out);
-    let mut args = vec![
-        "datagen",
-        "-v",
-        "shako",
-        "--games",
-        "6",
-        "--opening-plies",
-        "6",
-        "--max-plies",
-        "80",
-        "--seed",
-        "5",
-        "-q",
-    ];
-    if !extra.contains(&"--nodes") {
-        args.extend_from_slice(&["--nodes", "300"]);
+    let mut args = vec!["datagen", "-v", "shako", "-q"];
+    for (flag, value) in [
+        ("--games", "6"),
+        ("--opening-plies", "6"),
+        ("--max-plies", "80"),
+        ("--seed", "5"),
+        ("--nodes", "300"),
+    ] {
+        if !extra.contains(&flag) {
+            args.extend_from_slice(&[flag, value]);
+        }
     }
     args.push("--out");
     let p = path.to_str().unwrap().to_string();
@@ -398,25 +394,10 @@ fn eval_labels_are_the_static_evaluation_so_its_own_loss_on_them_is_zero() {
     use polymachy::nnue::data;
     let dir = TempDir::new("datagen-eval");
     let generate = |name: &str, label: &str| {
-        let out = dir.join(name).to_str().unwrap().to_string();
-        run_binary(
-            &[
-                "datagen",
-                "-v",
-                "shako",
-                "--games",
-                "20",
-                "--nodes",
-                "200",
-                "--max-plies",
-                "60",
-                "-q",
-                "--label",
-                label,
-                "--out",
-                &out,
-            ],
-            "",
+        datagen(
+            &dir,
+            name,
+            &["--games", "20", "--max-plies", "60", "--label", label],
         )
     };
     let run = |name: &str, label: &str| {
