@@ -59,7 +59,8 @@ pub struct Positions {
 
 #[derive(Clone, Copy)]
 struct Item {
-    start: u32,
+    /// An index into `feats`, which outgrows 32 bits past some 25 million positions.
+    start: usize,
     /// Features per view.
     n: u16,
     stm: u8,
@@ -142,7 +143,7 @@ pub fn positions(
                         g.game
                     ));
                 }
-                let start = set.feats.len() as u32;
+                let start = set.feats.len();
                 let (inputs, size) = (layout.inputs(), layout.size());
                 for v in [Color::White, Color::Black] {
                     for &(sq, c) in &r.pieces {
@@ -282,7 +283,7 @@ impl Weights {
         let mut g = g;
         for it in items {
             let n = it.n as usize;
-            let f = &p.feats[it.start as usize..it.start as usize + 2 * n];
+            let f = &p.feats[it.start..it.start + 2 * n];
             // Side to move's view first.
             let (us, them) = if it.stm == 0 {
                 (&f[..n], &f[n..])
