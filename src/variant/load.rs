@@ -134,7 +134,10 @@ pub const MAX_NETWORK_BYTES: u64 = 64 << 20;
 
 /// The networks the built-in variants name (file name, bytes), from `variants/`. Each was
 /// trained by `polymachy train` and kept after a match (see `docs/strength.md`).
-pub const BUILTIN_NETS: &[(&str, &[u8])] = &[];
+pub const BUILTIN_NETS: &[(&str, &[u8])] = &[(
+    "metamachy.nnue",
+    include_bytes!("../../variants/metamachy.nnue"),
+)];
 
 /// Reads the network file the `[eval]` table names: for a built-in variant the built-in network
 /// of that name; for a variant file the file beside it or, where there is none, the built-in
