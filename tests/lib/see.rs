@@ -14,15 +14,25 @@ use polymachy::variant::Variant;
 
 use crate::common::{find, rules};
 
-/// Metamachy with the `value`s its file gives each piece (without the fitted `[eval]` table
-/// that the shipped game includes), so that the exchanges below count in round numbers.
+/// Metamachy with the `value`s its file gives each piece (without the `[eval]` table, its
+/// fitted values and its network, that the shipped game has), so that the exchanges below
+/// count in round numbers.
 fn metamachy_file_values() -> Arc<Ruleset> {
-    let text = include_str!(concat!(
+    let file = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/variants/metamachy.toml"
-    ))
-    .replace("[eval]\ninclude = \"metamachy.eval.toml\"\n", "");
-    assert!(!text.contains("[eval]"));
+    ));
+    // The `[eval]` table runs to the first blank line after its header.
+    let start = file
+        .find("\n[eval]\n")
+        .expect("the shipped file has an [eval] table");
+    let end = start
+        + 1
+        + file[start + 1..]
+            .find("\n\n")
+            .expect("a blank line ends it");
+    let text = format!("{}{}", &file[..start], &file[end..]);
+    assert!(!text.contains("[eval]") && !text.contains("network ="));
     let v = Variant::from_toml(&text, "metamachy.toml").unwrap();
     Ruleset::new(&v, None).unwrap()
 }
